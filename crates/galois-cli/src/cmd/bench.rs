@@ -1,0 +1,152 @@
+use super::{CliError, CmdResult};
+use galois::{AesGcm, Backend, Ghash, Options};
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to measure: `ghash` (the spec's Table 1 on this CPU) or `gcm`.
+    what: String,
+    /// Message size in bytes for throughput.
+    #[arg(long, default_value_t = 16384)]
+    size: usize,
+    /// Fewer, shorter samples.
+    #[arg(long)]
+    quick: bool,
+}
+
+/// Median time per call of `f`, from `samples` samples of about `target` each.
+fn median_ns<F: FnMut()>(mut f: F, samples: usize, target: Duration) -> f64 {
+    let mut iters = 1u64;
+    loop {
+        let t = Instant::now();
+        for _ in 0..iters {
+            f();
+        }
+        let e = t.elapsed();
+        if e >= target / 4 {
+            iters = ((iters as f64) * target.as_secs_f64() / e.as_secs_f64())
+                .ceil()
+                .max(1.0) as u64;
+            break;
+        }
+        iters *= 4;
+    }
+    let mut v: Vec<f64> = (0..samples)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..iters {
+                f();
+            }
+            t.elapsed().as_nanos() as f64 / iters as f64
+        })
+        .collect();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// TSC ticks per nanosecond, measured against the monotonic clock.
+fn tsc_per_ns() -> Option<f64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: rdtsc has no preconditions on x86-64.
+        let t0 = unsafe { core::arch::x86_64::_rdtsc() };
+        let i = Instant::now();
+        while i.elapsed() < Duration::from_millis(50) {}
+        // SAFETY: as above.
+        let t1 = unsafe { core::arch::x86_64::_rdtsc() };
+        Some((t1 - t0) as f64 / i.elapsed().as_nanos() as f64)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let (samples, target) = if a.quick {
+        (5, Duration::from_millis(10))
+    } else {
+        (11, Duration::from_millis(40))
+    };
+    let tsc = tsc_per_ns();
+    let cpb = |ns: f64, bytes: usize| {
+        tsc.map(|t| format!("{:.2}", ns * t / bytes as f64))
+            .unwrap_or("-".into())
+    };
+    match a.what.as_str() {
+        "ghash" => {
+            println!(
+                "GHASH on this CPU ({} bytes per call; median of {samples} samples)",
+                a.size
+            );
+            println!(
+                "cycles are TSC cycles ({:.3} GHz here; core cycles differ by the turbo ratio)",
+                tsc.unwrap_or(0.0)
+            );
+            println!(
+                "{:<16} {:>12} {:>14} {:>9} {:>12} {:>14} {:>4}",
+                "backend", "bytes/key", "shared bytes", "GB/s", "cycles/byte", "key setup ns", "ct"
+            );
+            let data = vec![0x5au8; a.size];
+            let h = [
+                0x66u8, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b, 0x88, 0x4c, 0xfa, 0x59, 0xca,
+                0x34, 0x2b, 0x2e,
+            ];
+            for b in Backend::available() {
+                let (key_bytes, shared) = b.storage();
+                let setup = median_ns(
+                    || drop(black_box(Ghash::with_backend(black_box(&h), b).unwrap())),
+                    samples,
+                    target / 4,
+                );
+                let mut g = Ghash::with_backend(&h, b).unwrap();
+                let ns = median_ns(|| g.update(black_box(&data)), samples, target);
+                black_box(g.state());
+                println!(
+                    "{:<16} {:>12} {:>14} {:>9.3} {:>12} {:>14.0} {:>4}",
+                    b.name(),
+                    key_bytes,
+                    shared,
+                    a.size as f64 / ns,
+                    cpb(ns, a.size),
+                    setup,
+                    if b.is_constant_time() { "yes" } else { "no" }
+                );
+            }
+        }
+        "gcm" => {
+            println!("AES-128-GCM seal, {} bytes per call, per GHASH backend (median of {samples} samples)", a.size);
+            println!(
+                "{:<16} {:>9} {:>12} {:>10}",
+                "backend", "GB/s", "cycles/byte", "ns/call"
+            );
+            let mut buf = vec![0x5au8; a.size];
+            for b in Backend::available() {
+                let gcm = AesGcm::with_options(&[7u8; 16], Options::new().backend(b)).unwrap();
+                let iv = [1u8; 12];
+                let ns = median_ns(
+                    || {
+                        black_box(gcm.seal_in_place_detached(&iv, &[], &mut buf).unwrap());
+                    },
+                    samples,
+                    target,
+                );
+                println!(
+                    "{:<16} {:>9.3} {:>12} {:>10.0}",
+                    b.name(),
+                    a.size as f64 / ns,
+                    cpb(ns, a.size),
+                    ns
+                );
+            }
+        }
+        other => {
+            return Err(CliError::usage(format!(
+                "unknown benchmark {other:?} (ghash, gcm)"
+            )))
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

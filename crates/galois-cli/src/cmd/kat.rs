@@ -1,0 +1,70 @@
+use super::{exit, CliError, CmdResult};
+use galois_cli::kat::{Summary, VectorFile, AUTO};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Vector files in the vectors-v1 schema.
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// Pin one implementation (a GHASH backend such as clmul or
+    /// table8_vartime, or "portable"); default: automatic selection.
+    #[arg(long, conflicts_with = "all_backends")]
+    backend: Option<String>,
+    /// Run each file once per implementation available on this CPU.
+    #[arg(long)]
+    all_backends: bool,
+    /// Print every failure (default: the first 10 per run).
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+pub fn run(a: Args) -> CmdResult {
+    let mut any_failed = false;
+    let mut total = Summary::default();
+    for path in &a.files {
+        let name = path.display();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+        let file = VectorFile::parse(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+        let imps = if a.all_backends {
+            file.implementations()
+        } else {
+            vec![a.backend.clone().unwrap_or_else(|| AUTO.to_string())]
+        };
+        for imp in imps {
+            let s = file.run(&imp);
+            let label = if imp == AUTO {
+                String::new()
+            } else {
+                format!(" [{imp}]")
+            };
+            println!("{name}{label}: {}", s.counts());
+            let shown = if a.verbose { usize::MAX } else { 10 };
+            for f in s.failures.iter().take(shown) {
+                println!("  FAIL {f}");
+            }
+            if s.failures.len() > shown {
+                println!(
+                    "  ... {} more failures (--verbose shows all)",
+                    s.failures.len() - shown
+                );
+            }
+            for (reason, n) in &s.unsupported_reasons {
+                println!("  unsupported ({n}): {reason}");
+            }
+            any_failed |= s.failed > 0;
+            total.passed += s.passed;
+            total.failed += s.failed;
+            total.unsupported += s.unsupported;
+        }
+    }
+    if a.files.len() > 1 || a.all_backends {
+        println!("total: {}", total.counts());
+    }
+    Ok(if any_failed {
+        ExitCode::from(exit::KAT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,184 @@
+//! The known-answer runner: any file in the `vectors-v1` schema
+//! (`shared/vectors/README.md`), through the library's public API.
+//!
+//! Each algorithm family has a module that lists the implementations it can
+//! pin on this CPU and runs one case against one of them. A case passes,
+//! fails (with a reason) or is unsupported (with a reason, for algorithms
+//! or parameters the library does not have yet).
+
+pub mod gcm;
+pub mod gcm64;
+pub mod poly1305;
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What running one case gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Fail(String),
+    Unsupported(String),
+}
+
+/// Counts for one file under one implementation.
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub unsupported: usize,
+    /// "id: reason" for each failure.
+    pub failures: Vec<String>,
+    /// Reason -> number of cases.
+    pub unsupported_reasons: BTreeMap<String, usize>,
+}
+
+impl Summary {
+    fn add(&mut self, id: &str, o: Outcome) {
+        match o {
+            Outcome::Pass => self.passed += 1,
+            Outcome::Fail(r) => {
+                self.failed += 1;
+                self.failures.push(format!("{id}: {r}"));
+            }
+            Outcome::Unsupported(r) => {
+                self.unsupported += 1;
+                *self.unsupported_reasons.entry(r).or_default() += 1;
+            }
+        }
+    }
+
+    /// `N passed, M failed, K unsupported`.
+    pub fn counts(&self) -> String {
+        format!(
+            "{} passed, {} failed, {} unsupported",
+            self.passed, self.failed, self.unsupported
+        )
+    }
+}
+
+/// Implementation name meaning "whatever the library picks on this CPU".
+pub const AUTO: &str = "auto";
+
+/// A parsed vector file.
+pub struct VectorFile {
+    pub algorithm: String,
+    pub doc: Value,
+}
+
+impl VectorFile {
+    /// Parses and checks the schema header.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let doc: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        match doc.get("schema").and_then(Value::as_str) {
+            Some("vectors-v1") => {}
+            Some(s) => return Err(format!("unknown schema {s:?} (expected vectors-v1)")),
+            None => return Err("no \"schema\" field (expected vectors-v1)".into()),
+        }
+        let algorithm = doc
+            .get("algorithm")
+            .and_then(Value::as_str)
+            .ok_or("no \"algorithm\" field")?
+            .to_string();
+        if !doc.get("tests").map(Value::is_array).unwrap_or(false) {
+            return Err("no \"tests\" array".into());
+        }
+        Ok(VectorFile { algorithm, doc })
+    }
+
+    pub fn tests(&self) -> &[Value] {
+        self.doc["tests"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// The implementations of this file's algorithm available on this CPU.
+    pub fn implementations(&self) -> Vec<String> {
+        match self.algorithm.as_str() {
+            "AES-GCM" | "AES-GMAC" => gcm::implementations(),
+            "Poly1305-AES" | "Poly1305" => poly1305::implementations(),
+            "GCM64-TDEA" => gcm64::implementations(),
+            _ => vec![AUTO.to_string()],
+        }
+    }
+
+    /// Runs every case with implementation `imp` (a name from
+    /// [`VectorFile::implementations`] or [`AUTO`]).
+    pub fn run(&self, imp: &str) -> Summary {
+        let mut s = Summary::default();
+        let known = self.implementations();
+        for (i, case) in self.tests().iter().enumerate() {
+            let id = case
+                .get("id")
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string())
+                })
+                .unwrap_or_else(|| format!("#{i}"));
+            let o = if imp != AUTO && !known.iter().any(|k| k == imp) {
+                Outcome::Unsupported(format!(
+                    "implementation {imp} does not apply to {} on this CPU",
+                    self.algorithm
+                ))
+            } else {
+                let r = std::panic::catch_unwind(|| self.run_case(case, imp));
+                r.unwrap_or_else(|_| Outcome::Fail("panicked".into()))
+            };
+            s.add(&id, o);
+        }
+        s
+    }
+
+    fn run_case(&self, case: &Value, imp: &str) -> Outcome {
+        let r = match self.algorithm.as_str() {
+            "AES-GCM" => gcm::run_case(case, imp, false),
+            "AES-GMAC" => gcm::run_case(case, imp, true),
+            "Poly1305-AES" => poly1305::run_case(&self.doc, case, imp, true),
+            "Poly1305" => poly1305::run_case(&self.doc, case, imp, false),
+            "GCM64-TDEA" => gcm64::run_case(case, imp),
+            other => return Outcome::Unsupported(format!("algorithm {other} is not known")),
+        };
+        r.unwrap_or_else(Outcome::Fail)
+    }
+}
+
+/// Case fields, with errors that name the field.
+pub struct Case<'a>(pub &'a Value);
+
+impl Case<'_> {
+    /// A hex field that must be present and not null.
+    pub fn hex(&self, name: &str) -> Result<Vec<u8>, String> {
+        match self.0.get(name) {
+            Some(Value::String(s)) => {
+                hex::decode(s).map_err(|e| format!("field {name}: bad hex: {e}"))
+            }
+            Some(other) => Err(format!("field {name}: expected a hex string, got {other}")),
+            None => Err(format!("missing field {name}")),
+        }
+    }
+
+    /// A hex field that may be absent or null.
+    pub fn hex_opt(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(_) => self.hex(name).map(Some),
+        }
+    }
+
+    /// `result`: true for "valid", false for "invalid". "acceptable" cases
+    /// (Wycheproof) are treated as valid.
+    pub fn valid(&self) -> Result<bool, String> {
+        match self.0.get("result").and_then(Value::as_str) {
+            Some("valid") | Some("acceptable") => Ok(true),
+            Some("invalid") => Ok(false),
+            Some(other) => Err(format!("unknown result {other:?}")),
+            None => Err("missing field result".into()),
+        }
+    }
+
+    pub fn str(&self, name: &str) -> Option<&str> {
+        self.0.get(name).and_then(Value::as_str)
+    }
+}

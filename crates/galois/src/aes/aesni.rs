@@ -1,0 +1,124 @@
+//! AES with the x86 AES-NI instructions.
+//!
+//! The key schedule follows FIPS-197 section 5.2 word by word. Words are
+//! kept as little-endian `u32`s, so RotWord is a rotation right by 8 bits
+//! and Rcon lands in the low byte. SubWord, the only non-linear step, runs on
+//! the AES unit: `aeskeygenassist` with round constant 0 returns
+//! SubWord(X1) in its lowest dword, so no S-box table (and no secret-indexed
+//! memory access) is ever used. This one schedule serves all three key sizes.
+//!
+//! Encryption is the usual whitening XOR, Nr-1 `aesenc` and one
+//! `aesenclast`. Several blocks are encrypted round by round together, so the
+//! 4-cycle latency of `aesenc` overlaps across eight independent blocks.
+//!
+//! Construction checks the CPU: an [`AesNi`] exists only where `aes` and
+//! `sse2` were detected at run time, which is what makes the `unsafe` calls
+//! into `#[target_feature]` functions sound.
+
+use crate::block::Block;
+use core::arch::x86_64::*;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// An AES-NI key schedule; exists only on CPUs with AES-NI.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct AesNi {
+    round_keys: [[u8; 16]; 15],
+    rounds: usize,
+}
+
+const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+
+/// SubWord of FIPS-197 on the AES unit.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn sub_word(w: u32) -> u32 {
+    let v = _mm_set_epi32(0, 0, w as i32, 0);
+    _mm_cvtsi128_si32(_mm_aeskeygenassist_si128::<0>(v)) as u32
+}
+
+impl AesNi {
+    /// Expands a 16-, 24- or 32-byte key; `None` if the CPU lacks AES-NI.
+    pub(crate) fn new(key: &[u8]) -> Option<Self> {
+        if !crate::detect::has_aesni() {
+            return None;
+        }
+        let nk = key.len() / 4;
+        let rounds = nk + 6;
+        let mut w = [0u32; 60];
+        for (i, c) in key.chunks_exact(4).enumerate() {
+            w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        for i in nk..4 * (rounds + 1) {
+            let mut t = w[i - 1];
+            if i % nk == 0 {
+                // SAFETY: has_aesni() above proved the aes and sse2 features.
+                t = unsafe { sub_word(t.rotate_right(8)) } ^ RCON[i / nk - 1];
+            } else if nk > 6 && i % nk == 4 {
+                // SAFETY: as above.
+                t = unsafe { sub_word(t) };
+            }
+            w[i] = w[i - nk] ^ t;
+        }
+        let mut round_keys = [[0u8; 16]; 15];
+        for (r, rk) in round_keys.iter_mut().enumerate().take(rounds + 1) {
+            for j in 0..4 {
+                rk[4 * j..4 * j + 4].copy_from_slice(&w[4 * r + j].to_le_bytes());
+            }
+        }
+        w.zeroize();
+        Some(AesNi { round_keys, rounds })
+    }
+
+    pub(crate) fn key_len(&self) -> usize {
+        (self.rounds - 6) * 4
+    }
+
+    /// Number of rounds: 10, 12 or 14.
+    #[allow(dead_code)]
+    pub(crate) fn rounds(&self) -> usize {
+        self.rounds
+    }
+
+    /// The Nr+1 round keys, for the stitched GCM kernels.
+    #[allow(dead_code)]
+    pub(crate) fn round_keys(&self) -> &[[u8; 16]] {
+        &self.round_keys[..=self.rounds]
+    }
+
+    pub(crate) fn encrypt_block(&self, block: &mut Block) {
+        // SAFETY: an AesNi exists only where AES-NI was detected (see new).
+        unsafe { self.encrypt_n::<1>(core::slice::from_mut(block)) }
+    }
+
+    pub(crate) fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        let mut chunks = blocks.chunks_exact_mut(8);
+        for c in &mut chunks {
+            // SAFETY: an AesNi exists only where AES-NI was detected.
+            unsafe { self.encrypt_n::<8>(c) }
+        }
+        for b in chunks.into_remainder() {
+            self.encrypt_block(b);
+        }
+    }
+
+    /// Encrypts exactly N blocks, interleaved round by round.
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn encrypt_n<const N: usize>(&self, blocks: &mut [Block]) {
+        debug_assert_eq!(blocks.len(), N);
+        let rk = |i: usize| _mm_loadu_si128(self.round_keys[i].as_ptr().cast());
+        let mut s = [_mm_setzero_si128(); N];
+        let k0 = rk(0);
+        for (v, b) in s.iter_mut().zip(blocks.iter()) {
+            *v = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), k0);
+        }
+        for r in 1..self.rounds {
+            let k = rk(r);
+            for v in s.iter_mut() {
+                *v = _mm_aesenc_si128(*v, k);
+            }
+        }
+        let k = rk(self.rounds);
+        for (v, b) in s.iter().zip(blocks.iter_mut()) {
+            _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_aesenclast_si128(*v, k));
+        }
+    }
+}

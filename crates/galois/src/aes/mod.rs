@@ -1,0 +1,140 @@
+//! AES-128/192/256 for GCM and Poly1305-AES: our own AES-NI path (the
+//! stitched GCM kernels need the round keys and `aesenc` in our hands) and
+//! the portable constant-time path of the `aes` crate.
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod aesni;
+mod portable;
+
+use crate::block::{Block, BlockCipher128};
+use crate::error::{Error, Result};
+
+/// Which AES implementation a key uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AesBackend {
+    /// Our AES-NI code (x86-64 with the `aes` feature).
+    AesNi,
+    /// The `aes` crate: bitsliced (fixsliced) constant-time software on CPUs
+    /// without AES instructions; where the CPU has them the crate uses them.
+    Portable,
+}
+
+impl AesBackend {
+    /// Every AES backend, in order of preference.
+    pub const ALL: &'static [AesBackend] = &[AesBackend::AesNi, AesBackend::Portable];
+
+    /// The backend's name, as the CLI spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AesBackend::AesNi => "aesni",
+            AesBackend::Portable => "portable",
+        }
+    }
+
+    /// Parses a name given by [`AesBackend::name`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            AesBackend::AesNi => crate::detect::has_aesni(),
+            AesBackend::Portable => true,
+        }
+    }
+}
+
+enum Imp {
+    #[cfg(target_arch = "x86_64")]
+    Ni(aesni::AesNi),
+    Portable(portable::Portable),
+}
+
+/// An expanded AES key (128, 192 or 256 bits), zeroized on drop.
+pub struct Aes {
+    imp: Imp,
+}
+
+impl Aes {
+    /// Expands a 16-, 24- or 32-byte key with the fastest AES this CPU has.
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::with_backend(key, crate::detect::aes_backend())
+    }
+
+    /// Expands a key with a pinned backend; fails if the CPU lacks it.
+    pub fn with_backend(key: &[u8], backend: AesBackend) -> Result<Self> {
+        if !matches!(key.len(), 16 | 24 | 32) {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let imp = match backend {
+            #[cfg(target_arch = "x86_64")]
+            AesBackend::AesNi => Imp::Ni(
+                aesni::AesNi::new(key).ok_or(Error::BackendUnavailable { backend: "aesni" })?,
+            ),
+            #[cfg(not(target_arch = "x86_64"))]
+            AesBackend::AesNi => return Err(Error::BackendUnavailable { backend: "aesni" }),
+            AesBackend::Portable => Imp::Portable(portable::Portable::new(key)),
+        };
+        Ok(Aes { imp })
+    }
+
+    /// The backend this key runs on.
+    pub fn backend(&self) -> AesBackend {
+        match self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(_) => AesBackend::AesNi,
+            Imp::Portable(_) => AesBackend::Portable,
+        }
+    }
+
+    /// The key length in bytes (16, 24 or 32).
+    pub fn key_len(&self) -> usize {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => k.key_len(),
+            Imp::Portable(k) => k.key_len(),
+        }
+    }
+
+    /// The AES-NI key, for the x86 GCM kernels.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(dead_code)]
+    pub(crate) fn aesni(&self) -> Option<&aesni::AesNi> {
+        match &self.imp {
+            Imp::Ni(k) => Some(k),
+            Imp::Portable(_) => None,
+        }
+    }
+}
+
+impl BlockCipher128 for Aes {
+    #[inline]
+    fn encrypt_block(&self, block: &mut Block) {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => k.encrypt_block(block),
+            Imp::Portable(k) => k.encrypt_block(block),
+        }
+    }
+
+    #[inline]
+    fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => k.encrypt_blocks(blocks),
+            Imp::Portable(k) => k.encrypt_blocks(blocks),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match (self.key_len(), self.backend()) {
+            (16, AesBackend::AesNi) => "aes-128/aesni",
+            (24, AesBackend::AesNi) => "aes-192/aesni",
+            (_, AesBackend::AesNi) => "aes-256/aesni",
+            (16, AesBackend::Portable) => "aes-128/portable",
+            (24, AesBackend::Portable) => "aes-192/portable",
+            (_, AesBackend::Portable) => "aes-256/portable",
+        }
+    }
+}

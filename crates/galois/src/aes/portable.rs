@@ -1,0 +1,49 @@
+//! The portable AES of the `aes` crate. Built without AES instructions it
+//! is fixsliced and constant time; `zeroize` wipes its round keys on drop.
+
+use crate::block::Block;
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
+
+pub(super) enum Portable {
+    A128(aes::Aes128),
+    A192(aes::Aes192),
+    A256(aes::Aes256),
+}
+
+macro_rules! each {
+    ($self:ident, $k:ident => $e:expr) => {
+        match $self {
+            Portable::A128($k) => $e,
+            Portable::A192($k) => $e,
+            Portable::A256($k) => $e,
+        }
+    };
+}
+
+impl Portable {
+    /// `key` has 16, 24 or 32 bytes (checked by the caller).
+    pub(super) fn new(key: &[u8]) -> Self {
+        match key.len() {
+            16 => Portable::A128(aes::Aes128::new_from_slice(key).expect("16-byte key")),
+            24 => Portable::A192(aes::Aes192::new_from_slice(key).expect("24-byte key")),
+            _ => Portable::A256(aes::Aes256::new_from_slice(key).expect("32-byte key")),
+        }
+    }
+
+    pub(super) fn key_len(&self) -> usize {
+        match self {
+            Portable::A128(_) => 16,
+            Portable::A192(_) => 24,
+            Portable::A256(_) => 32,
+        }
+    }
+
+    pub(super) fn encrypt_block(&self, block: &mut Block) {
+        each!(self, k => k.encrypt_block(block.into()))
+    }
+
+    pub(super) fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        let blocks = aes::Block::cast_slice_from_core_mut(blocks);
+        each!(self, k => k.encrypt_blocks(blocks))
+    }
+}

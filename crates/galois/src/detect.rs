@@ -1,0 +1,84 @@
+//! CPU detection: the one place that picks implementations.
+//!
+//! Every choice is made once, when a key is set up, from what the CPU
+//! reports at run time. Constructors of SIMD backends call the `has_*`
+//! functions themselves, so a backend cannot exist on a CPU without its
+//! features. Automatic selection never picks a `*_vartime` backend.
+
+use crate::aes::AesBackend;
+use crate::gf128::Backend;
+
+/// AES-NI (and SSE2) are present.
+pub fn has_aesni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("aes") && std::arch::is_x86_feature_detected!("sse2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// PCLMULQDQ (and SSSE3 for byte swaps) are present.
+pub fn has_pclmul() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("pclmulqdq")
+            && std::arch::is_x86_feature_detected!("ssse3")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The AES implementation a new key gets.
+pub fn aes_backend() -> AesBackend {
+    if has_aesni() {
+        AesBackend::AesNi
+    } else {
+        AesBackend::Portable
+    }
+}
+
+/// The GHASH backend a new key gets: the fastest constant-time one.
+pub fn ghash_backend() -> Backend {
+    #[cfg(target_arch = "x86_64")]
+    if has_pclmul() {
+        return Backend::Clmul;
+    }
+    Backend::Ctmul64
+}
+
+pub(crate) fn ghash_backend_available(b: Backend) -> bool {
+    match b {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Clmul => has_pclmul(),
+        _ => true,
+    }
+}
+
+/// The CPU features galois looks for, and whether this CPU has each.
+pub fn cpu_features() -> Vec<(&'static str, bool)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as f;
+        vec![
+            ("aes", f!("aes")),
+            ("pclmulqdq", f!("pclmulqdq")),
+            ("ssse3", f!("ssse3")),
+            ("avx2", f!("avx2")),
+            ("vaes", f!("vaes")),
+            ("vpclmulqdq", f!("vpclmulqdq")),
+            ("avx512f", f!("avx512f")),
+            ("avx512bw", f!("avx512bw")),
+            ("avx512vl", f!("avx512vl")),
+            ("avx512ifma", f!("avx512ifma")),
+        ]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec::new()
+    }
+}

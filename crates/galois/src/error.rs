@@ -1,0 +1,88 @@
+use core::fmt;
+
+/// Every way a galois call can refuse its input.
+///
+/// Parameter errors are specific, so a caller can fix the call. A failed
+/// authentication is one opaque variant, [`Error::AuthenticationFailed`]:
+/// it says nothing about why, and no plaintext is ever released with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The key has a length the primitive does not take.
+    InvalidKeyLength { got: usize },
+    /// An empty IV, or an IV longer than GCM allows.
+    InvalidIvLength { got: usize },
+    /// A tag length the key object does not allow, or a tag of the wrong length.
+    InvalidTagLength { got: usize },
+    /// A key with a tag shorter than 16 bytes takes only 12-byte IVs (spec 2.1).
+    IvLengthNotAllowedWithShortTag { iv_len: usize, tag_len: usize },
+    /// The plaintext is longer than GCM allows (2^36 - 32 bytes).
+    MessageTooLong { len: u64, max: u64 },
+    /// The additional data is longer than GCM allows (2^61 - 1 bytes).
+    AadTooLong,
+    /// An output buffer has the wrong length.
+    BufferLength { expected: usize, got: usize },
+    /// The input is shorter than a tag.
+    CiphertextTooShort { len: usize, min: usize },
+    /// The named backend needs CPU features this machine lacks.
+    BackendUnavailable { backend: &'static str },
+    /// A backend name that galois does not know.
+    UnknownBackend,
+    /// The nonce has a length the primitive does not take.
+    InvalidNonceLength { got: usize },
+    /// The key breaks a constraint of the primitive (for example an unclamped Poly1305 r).
+    InvalidKey { reason: &'static str },
+    /// A counter (nonce, sequence number, usage count) would pass its limit.
+    LimitReached { what: &'static str },
+    /// The operating system's random source failed.
+    RandomSourceFailed,
+    /// The tag did not verify. The output buffer has been wiped.
+    AuthenticationFailed,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::InvalidKeyLength { got } => write!(f, "invalid key length: {got} bytes"),
+            Error::InvalidIvLength { got } => {
+                write!(
+                    f,
+                    "invalid IV length: {got} bytes (GCM takes 1 to 2^61-1 bytes)"
+                )
+            }
+            Error::InvalidTagLength { got } => write!(f, "invalid tag length: {got} bytes"),
+            Error::IvLengthNotAllowedWithShortTag { iv_len, tag_len } => write!(
+                f,
+                "a {tag_len}-byte tag requires a 12-byte IV (got {iv_len} bytes); \
+                 use the permissive constructor only for interoperability"
+            ),
+            Error::MessageTooLong { len, max } => {
+                write!(f, "message too long: {len} bytes (limit {max} bytes)")
+            }
+            Error::AadTooLong => write!(f, "additional data too long (limit 2^61-1 bytes)"),
+            Error::BufferLength { expected, got } => {
+                write!(f, "output buffer has {got} bytes, {expected} needed")
+            }
+            Error::CiphertextTooShort { len, min } => {
+                write!(
+                    f,
+                    "ciphertext of {len} bytes is shorter than the {min}-byte tag"
+                )
+            }
+            Error::BackendUnavailable { backend } => {
+                write!(f, "backend {backend} needs CPU features this machine lacks")
+            }
+            Error::UnknownBackend => write!(f, "unknown backend name"),
+            Error::InvalidNonceLength { got } => write!(f, "invalid nonce length: {got} bytes"),
+            Error::InvalidKey { reason } => write!(f, "invalid key: {reason}"),
+            Error::LimitReached { what } => write!(f, "limit reached: {what}"),
+            Error::RandomSourceFailed => write!(f, "the operating system's random source failed"),
+            Error::AuthenticationFailed => write!(f, "authentication failed"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result with [`Error`].
+pub type Result<T> = core::result::Result<T, Error>;

@@ -1,0 +1,550 @@
+//! GCM and its parameters, exactly as spec 000 section 2 defines them.
+//!
+//! Encryption (equation (1)): H = E(K, 0^128); Y0 = IV || 0^31 1 for a
+//! 96-bit IV, else GHASH(H, {}, IV); Y_i = incr(Y_{i-1}), where incr counts
+//! modulo 2^32 in the rightmost 32 bits only; C_i = P_i xor E(K, Y_i);
+//! T = MSB_t(GHASH(H, A, C) xor E(K, Y0)). GHASH (equation (2)) absorbs A
+//! and C, each zero-padded to whole blocks, then len(A) || len(C) in bits.
+//!
+//! Decryption hashes the ciphertext first and releases nothing unless the
+//! tag verifies (compared in constant time); on failure the output buffer is
+//! wiped and one opaque error returned.
+
+use crate::aes::{Aes, AesBackend};
+use crate::block::{Block, BlockCipher128};
+use crate::ct;
+use crate::error::{Error, Result};
+use crate::gf128::{Acc, Backend, GhashKey};
+use zeroize::Zeroize;
+
+/// Longest plaintext GCM allows: 2^39 - 256 bits, that is 2^32 - 2 blocks,
+/// so the 32-bit counter never comes back to Y0.
+pub const MAX_PLAINTEXT_BYTES: u64 = (1 << 36) - 32;
+/// Longest additional data: len(A) must fit the 64-bit length field.
+pub const MAX_AAD_BYTES: u64 = (1 << 61) - 1;
+/// Longest IV: len(IV) must fit the 64-bit length field.
+pub const MAX_IV_BYTES: u64 = (1 << 61) - 1;
+
+/// The short tag lengths that need an explicitly named constructor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShortTag {
+    /// A 64-bit tag.
+    Bytes8,
+    /// A 32-bit tag.
+    Bytes4,
+}
+
+/// How a GCM key is set up: tag length, IV policy and the implementations.
+/// The tag length is fixed for the life of the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    tag_len: u8,
+    permissive: bool,
+    backend: Option<Backend>,
+    aes: Option<AesBackend>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            tag_len: 16,
+            permissive: false,
+            backend: None,
+            aes: None,
+        }
+    }
+}
+
+impl Options {
+    /// 16-byte tags, automatic backends.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A truncated tag of 12 to 16 bytes. With fewer than 16 bytes the key
+    /// accepts only 12-byte IVs (spec 2.1).
+    pub fn tag_len(mut self, n: usize) -> Result<Self> {
+        if !(12..=16).contains(&n) {
+            return Err(Error::InvalidTagLength { got: n });
+        }
+        self.tag_len = n as u8;
+        Ok(self)
+    }
+
+    /// A 64- or 32-bit tag, for the protocols that need one. Read the
+    /// spec's Appendix C limits first: forgeries get likely far sooner.
+    pub fn short_tag(mut self, t: ShortTag) -> Self {
+        self.tag_len = match t {
+            ShortTag::Bytes8 => 8,
+            ShortTag::Bytes4 => 4,
+        };
+        self
+    }
+
+    /// Any tag length from 4 to 16 bytes with IVs of any length: for
+    /// interoperability and conformance testing only (the NIST CAVP set
+    /// pairs 1-byte IVs with 4-byte tags).
+    pub fn permissive_tag_len(mut self, n: usize) -> Result<Self> {
+        if !(4..=16).contains(&n) {
+            return Err(Error::InvalidTagLength { got: n });
+        }
+        self.tag_len = n as u8;
+        self.permissive = true;
+        Ok(self)
+    }
+
+    /// Pins the GHASH backend.
+    pub fn backend(mut self, b: Backend) -> Self {
+        self.backend = Some(b);
+        self
+    }
+
+    /// Pins the AES backend (used by [`AesGcm`] only).
+    pub fn aes_backend(mut self, b: AesBackend) -> Self {
+        self.aes = Some(b);
+        self
+    }
+
+    /// The tag length in bytes.
+    pub fn get_tag_len(&self) -> usize {
+        self.tag_len as usize
+    }
+}
+
+/// An authentication tag, truncated to the key's tag length.
+#[derive(Clone, Copy)]
+pub struct Tag {
+    bytes: [u8; 16],
+    len: u8,
+}
+
+impl Tag {
+    /// The tag bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
+impl AsRef<[u8]> for Tag {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl PartialEq for Tag {
+    /// Constant-time comparison.
+    fn eq(&self, other: &Tag) -> bool {
+        ct::eq(self.as_bytes(), other.as_bytes())
+    }
+}
+
+impl Eq for Tag {}
+
+impl core::fmt::Debug for Tag {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Tag(")?;
+        for b in self.as_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// GCM over any 128-bit block cipher: a key object with H prepared for one
+/// GHASH backend and a fixed tag length. H and the cipher key are wiped on
+/// drop.
+pub struct Gcm<C: BlockCipher128> {
+    cipher: C,
+    ghash: GhashKey,
+    h_is_zero: bool,
+    tag_len: u8,
+    permissive: bool,
+}
+
+/// AES-GCM with AES-128, -192 or -256 by key length.
+pub type AesGcm = Gcm<Aes>;
+
+impl<C: BlockCipher128> Drop for Gcm<C> {
+    fn drop(&mut self) {
+        self.ghash.zeroize();
+    }
+}
+
+/// Values of equation (1) and (2) for one message, for step-by-step checks
+/// against the spec's test cases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Intermediates {
+    /// H = E(K, 0^128).
+    pub h: Block,
+    /// N_1..N_k: the accumulator after each block of the IV's GHASH
+    /// (non-96-bit IVs only; Y0 follows from the length block).
+    pub iv_ghash: Vec<Block>,
+    /// Y0.
+    pub y0: Block,
+    /// E(K, Y0).
+    pub e_k_y0: Block,
+    /// X_1 .. X_{m+n+1} of equation (2); the last is GHASH(H, A, C).
+    pub x: Vec<Block>,
+    /// len(A) || len(C).
+    pub len_block: Block,
+}
+
+impl AesGcm {
+    /// AES-GCM with 16-byte tags on the fastest constant-time backends.
+    /// The key has 16, 24 or 32 bytes.
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::with_options(key, Options::new())
+    }
+
+    /// AES-GCM with 12- to 16-byte tags.
+    pub fn with_tag_len(key: &[u8], tag_len: usize) -> Result<Self> {
+        Self::with_options(key, Options::new().tag_len(tag_len)?)
+    }
+
+    /// AES-GCM with 8- or 4-byte tags (12-byte IVs only).
+    pub fn new_short_tag(key: &[u8], t: ShortTag) -> Result<Self> {
+        Self::with_options(key, Options::new().short_tag(t))
+    }
+
+    /// AES-GCM with any 4..16-byte tag and IVs of any length, for
+    /// interoperability and conformance tests. Prefer [`AesGcm::new`].
+    pub fn new_permissive(key: &[u8], tag_len: usize) -> Result<Self> {
+        Self::with_options(key, Options::new().permissive_tag_len(tag_len)?)
+    }
+
+    /// AES-GCM set up as `opts` says.
+    pub fn with_options(key: &[u8], opts: Options) -> Result<Self> {
+        let aes = match opts.aes {
+            Some(b) => Aes::with_backend(key, b)?,
+            None => Aes::new(key)?,
+        };
+        Gcm::from_cipher(aes, opts)
+    }
+
+    /// The AES backend in use.
+    pub fn aes_backend(&self) -> AesBackend {
+        self.cipher.backend()
+    }
+}
+
+/// Blocks of keystream computed per call to the block cipher.
+const CTR_BATCH: usize = 8;
+
+impl<C: BlockCipher128> Gcm<C> {
+    /// GCM over `cipher`, set up as `opts` says (its AES choice is ignored).
+    pub fn from_cipher(cipher: C, opts: Options) -> Result<Self> {
+        let mut h = [0u8; 16];
+        cipher.encrypt_block(&mut h);
+        let hv = u128::from_be_bytes(h);
+        h.zeroize();
+        let backend = opts.backend.unwrap_or_else(crate::detect::ghash_backend);
+        let ghash = GhashKey::new(hv, backend)?;
+        Ok(Gcm {
+            cipher,
+            ghash,
+            h_is_zero: hv == 0,
+            tag_len: opts.tag_len,
+            permissive: opts.permissive,
+        })
+    }
+
+    /// The tag length of this key, in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.tag_len as usize
+    }
+
+    /// The GHASH backend in use.
+    pub fn backend(&self) -> Backend {
+        self.ghash.backend()
+    }
+
+    /// True if H = E(K, 0) is zero: GHASH then ignores the data and every
+    /// tag is E(K, Y0). It happens with probability 2^-128 for a real
+    /// cipher (paper 001 section 5); callers may refuse such keys.
+    pub fn h_is_zero(&self) -> bool {
+        self.h_is_zero
+    }
+
+    /// The underlying block cipher.
+    pub fn cipher(&self) -> &C {
+        &self.cipher
+    }
+
+    fn check_iv(&self, iv: &[u8]) -> Result<()> {
+        if iv.is_empty() || iv.len() as u64 > MAX_IV_BYTES {
+            return Err(Error::InvalidIvLength { got: iv.len() });
+        }
+        if self.tag_len < 16 && !self.permissive && iv.len() != 12 {
+            return Err(Error::IvLengthNotAllowedWithShortTag {
+                iv_len: iv.len(),
+                tag_len: self.tag_len as usize,
+            });
+        }
+        Ok(())
+    }
+
+    fn check_lengths(aad: &[u8], text_len: usize) -> Result<()> {
+        if text_len as u64 > MAX_PLAINTEXT_BYTES {
+            return Err(Error::MessageTooLong {
+                len: text_len as u64,
+                max: MAX_PLAINTEXT_BYTES,
+            });
+        }
+        if aad.len() as u64 > MAX_AAD_BYTES {
+            return Err(Error::AadTooLong);
+        }
+        Ok(())
+    }
+
+    /// Y0 from the IV (checked), recording the IV's GHASH steps if asked.
+    fn y0(&self, iv: &[u8], mut steps: Option<&mut Vec<Block>>) -> Block {
+        if iv.len() == 12 {
+            let mut y0 = [0u8; 16];
+            y0[..12].copy_from_slice(iv);
+            y0[15] = 1;
+            return y0;
+        }
+        let mut acc = Acc::default();
+        for chunk in iv.chunks(16) {
+            acc.update_padded(&self.ghash, chunk);
+            if let Some(s) = steps.as_deref_mut() {
+                s.push(acc.y().to_be_bytes());
+            }
+        }
+        acc.absorb_block(&self.ghash, (iv.len() as u128) * 8);
+        acc.y().to_be_bytes()
+    }
+
+    /// XORs the keystream E(K, Y_first), E(K, Y_first + 1), ... into data.
+    /// `ctr` is Y0 with its low 32 bits counting modulo 2^32.
+    fn ctr_xor(&self, y0: &Block, first: u32, data: &mut [u8]) {
+        let base = u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]);
+        let mut ctr = base.wrapping_add(first);
+        let mut ks = [[0u8; 16]; CTR_BATCH];
+        for chunk in data.chunks_mut(16 * CTR_BATCH) {
+            let n = chunk.len().div_ceil(16);
+            for b in ks[..n].iter_mut() {
+                b[..12].copy_from_slice(&y0[..12]);
+                b[12..].copy_from_slice(&ctr.to_be_bytes());
+                ctr = ctr.wrapping_add(1);
+            }
+            self.cipher.encrypt_blocks(&mut ks[..n]);
+            for (d, k) in chunk.iter_mut().zip(ks.iter().flatten()) {
+                *d ^= k;
+            }
+        }
+        ks.zeroize();
+    }
+
+    /// GHASH(H, A, C) xor E(K, Y0), full 16 bytes.
+    fn tag_for(&self, y0: &Block, aad: &[u8], ct_: &[u8]) -> u128 {
+        let mut acc = Acc::default();
+        acc.update_padded(&self.ghash, aad);
+        acc.update_padded(&self.ghash, ct_);
+        let lens = ((aad.len() as u128 * 8) << 64) | (ct_.len() as u128 * 8);
+        acc.absorb_block(&self.ghash, lens);
+        let mut ek = *y0;
+        self.cipher.encrypt_block(&mut ek);
+        let t = acc.y() ^ u128::from_be_bytes(ek);
+        ek.zeroize();
+        acc.zeroize();
+        t
+    }
+
+    fn make_tag(&self, t: u128) -> Tag {
+        Tag {
+            bytes: t.to_be_bytes(),
+            len: self.tag_len,
+        }
+    }
+
+    /// Encrypts `buf` in place and returns the detached tag.
+    pub fn seal_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
+        self.check_iv(iv)?;
+        Self::check_lengths(aad, buf.len())?;
+        let y0 = self.y0(iv, None);
+        self.ctr_xor(&y0, 1, buf);
+        Ok(self.make_tag(self.tag_for(&y0, aad, buf)))
+    }
+
+    /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
+    /// and [`Error::AuthenticationFailed`] returned.
+    pub fn open_in_place_detached(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<()> {
+        if tag.len() != self.tag_len as usize {
+            ct::wipe(buf);
+            return Err(Error::InvalidTagLength { got: tag.len() });
+        }
+        if let Err(e) = self
+            .check_iv(iv)
+            .and_then(|_| Self::check_lengths(aad, buf.len()))
+        {
+            ct::wipe(buf);
+            return Err(e);
+        }
+        let y0 = self.y0(iv, None);
+        let expected = self.make_tag(self.tag_for(&y0, aad, buf));
+        if !ct::eq(expected.as_bytes(), tag) {
+            ct::wipe(buf);
+            return Err(Error::AuthenticationFailed);
+        }
+        self.ctr_xor(&y0, 1, buf);
+        Ok(())
+    }
+
+    /// Encrypts `pt` into `out` (same length) and returns the detached tag.
+    pub fn seal_detached_into(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        pt: &[u8],
+        out: &mut [u8],
+    ) -> Result<Tag> {
+        if out.len() != pt.len() {
+            return Err(Error::BufferLength {
+                expected: pt.len(),
+                got: out.len(),
+            });
+        }
+        out.copy_from_slice(pt);
+        self.seal_in_place_detached(iv, aad, out)
+    }
+
+    /// Decrypts `ct` into `out` (same length) if `tag` verifies; on failure
+    /// `out` is wiped.
+    pub fn open_detached_into(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        ct_: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<()> {
+        if out.len() != ct_.len() {
+            ct::wipe(out);
+            return Err(Error::BufferLength {
+                expected: ct_.len(),
+                got: out.len(),
+            });
+        }
+        out.copy_from_slice(ct_);
+        self.open_in_place_detached(iv, aad, out, tag)
+    }
+
+    /// Encrypts `pt` into `out`, which must hold `pt.len() + tag_len()`
+    /// bytes: ciphertext then tag.
+    pub fn seal_into(&self, iv: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
+        let need = pt.len() + self.tag_len as usize;
+        if out.len() != need {
+            return Err(Error::BufferLength {
+                expected: need,
+                got: out.len(),
+            });
+        }
+        let (c, t) = out.split_at_mut(pt.len());
+        let tag = self.seal_detached_into(iv, aad, pt, c)?;
+        t.copy_from_slice(tag.as_bytes());
+        Ok(())
+    }
+
+    /// Opens ciphertext-then-tag `input` into `out`, which must hold
+    /// `input.len() - tag_len()` bytes; on failure `out` is wiped.
+    pub fn open_into(&self, iv: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
+        let t = self.tag_len as usize;
+        if input.len() < t {
+            ct::wipe(out);
+            return Err(Error::CiphertextTooShort {
+                len: input.len(),
+                min: t,
+            });
+        }
+        let (c, tag) = input.split_at(input.len() - t);
+        self.open_detached_into(iv, aad, c, tag, out)
+    }
+
+    /// Returns ciphertext followed by the tag.
+    pub fn seal(&self, iv: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; pt.len() + self.tag_len as usize];
+        self.seal_into(iv, aad, pt, &mut out)?;
+        Ok(out)
+    }
+
+    /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
+    pub fn open(&self, iv: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
+        let t = self.tag_len as usize;
+        if input.len() < t {
+            return Err(Error::CiphertextTooShort {
+                len: input.len(),
+                min: t,
+            });
+        }
+        let mut out = vec![0u8; input.len() - t];
+        self.open_into(iv, aad, input, &mut out)?;
+        Ok(out)
+    }
+
+    /// Encrypts the vector's contents in place and appends the tag.
+    pub fn seal_in_place_append_tag(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+        let tag = self.seal_in_place_detached(iv, aad, buf)?;
+        buf.extend_from_slice(tag.as_bytes());
+        Ok(())
+    }
+
+    /// Verifies and strips the appended tag, decrypting in place. On
+    /// failure the vector is wiped and emptied.
+    pub fn open_in_place(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+        let t = self.tag_len as usize;
+        if buf.len() < t {
+            let len = buf.len();
+            ct::wipe(buf);
+            buf.clear();
+            return Err(Error::CiphertextTooShort { len, min: t });
+        }
+        let split = buf.len() - t;
+        let mut tag = [0u8; 16];
+        tag[..t].copy_from_slice(&buf[split..]);
+        buf.truncate(split);
+        let r = self.open_in_place_detached(iv, aad, buf, &tag[..t]);
+        if r.is_err() {
+            buf.clear();
+        }
+        r
+    }
+
+    /// The values of equations (1) and (2) for (IV, A, C), for checking an
+    /// implementation step by step against the spec.
+    pub fn intermediates(&self, iv: &[u8], aad: &[u8], ct_: &[u8]) -> Result<Intermediates> {
+        self.check_iv(iv)?;
+        Self::check_lengths(aad, ct_.len())?;
+        let mut h = [0u8; 16];
+        self.cipher.encrypt_block(&mut h);
+        let mut iv_ghash = Vec::new();
+        let y0 = self.y0(iv, (iv.len() != 12).then_some(&mut iv_ghash));
+        let mut e_k_y0 = y0;
+        self.cipher.encrypt_block(&mut e_k_y0);
+        let mut x = Vec::new();
+        let mut acc = Acc::default();
+        for part in [aad, ct_] {
+            for chunk in part.chunks(16) {
+                acc.update_padded(&self.ghash, chunk);
+                x.push(acc.y().to_be_bytes());
+            }
+        }
+        let lens = ((aad.len() as u128 * 8) << 64) | (ct_.len() as u128 * 8);
+        acc.absorb_block(&self.ghash, lens);
+        x.push(acc.y().to_be_bytes());
+        Ok(Intermediates {
+            h,
+            iv_ghash,
+            y0,
+            e_k_y0,
+            x,
+            len_block: lens.to_be_bytes(),
+        })
+    }
+}

@@ -1,0 +1,123 @@
+//! GHASH with the PCLMULQDQ carry-less multiplier (Gueron-Kounavis).
+//!
+//! Representation: a GCM element is loaded byte-reversed (PSHUFB), so the
+//! register holds `u128::from_be_bytes(block)`, the same integer the
+//! portable backends use: bit 127 is x^0. We never reverse bits. Instead,
+//! identity (27) of the paper says the carry-less product of two reflected
+//! operands is the reflected product shifted right by one; the reduction
+//! (shared with `ctmul64`, see [`super::ctmul64::reduce`]) shifts the
+//! 256-bit product left by one and folds its upper half in with the
+//! shift-and-XOR fast reduction of the paper's Algorithm 2.
+//!
+//! Multiplication is the carry-less Karatsuba of the paper's Algorithm 1:
+//! for a = a1:a0 and b = b1:b0 (64-bit halves), a0*b0, a1*b1 and
+//! (a0^a1)*(b0^b1) give the middle term by two XORs, three PCLMULQDQ
+//! instead of four. The XOR of the halves of each key power is computed
+//! once, at key setup.
+//!
+//! Aggregated reduction: n blocks absorbed into the accumulator Y,
+//! Y' = (...((Y^X1)H ^ X2)H ... ^ Xn)H, equal
+//! (Y^X1)H^n ^ X2 H^(n-1) ^ ... ^ Xn H. With H^1..H^8 precomputed, eight
+//! blocks cost eight unreduced Karatsuba products, XORed together (the
+//! reduction is linear), and a single reduction. This generalizes the
+//! even/odd two-multiplier trick of the spec's section 4.2 (which is the
+//! case n = 2) to n = 8.
+//!
+//! The key exists only where `pclmulqdq`, `sse2` and `ssse3` were detected,
+//! which makes calling the `#[target_feature]` functions sound.
+
+use super::ctmul64::reduce;
+use super::GhashBackend;
+use core::arch::x86_64::*;
+use zeroize::Zeroize;
+
+/// Blocks per aggregated reduction.
+const N: usize = 8;
+
+#[derive(Zeroize)]
+pub(crate) struct Key {
+    /// pow[i] = H^(i+1).
+    pow: [u128; N],
+    /// kar[i] = high half ^ low half of pow[i], for Karatsuba.
+    kar: [u64; N],
+}
+
+#[inline(always)]
+unsafe fn load_u128(v: &u128) -> __m128i {
+    _mm_loadu_si128((v as *const u128).cast())
+}
+
+#[inline(always)]
+unsafe fn to_u128(v: __m128i) -> u128 {
+    let mut out = 0u128;
+    _mm_storeu_si128((&mut out as *mut u128).cast(), v);
+    out
+}
+
+impl Key {
+    /// Absorbs 1..=8 blocks with one reduction.
+    #[target_feature(enable = "pclmulqdq,sse2,ssse3")]
+    unsafe fn absorb(&self, y: u128, blocks: &[u8]) -> u128 {
+        let n = blocks.len() / 16;
+        debug_assert!((1..=N).contains(&n));
+        let bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let mut lo = _mm_setzero_si128();
+        let mut hi = _mm_setzero_si128();
+        let mut mid = _mm_setzero_si128();
+        for i in 0..n {
+            let mut x =
+                _mm_shuffle_epi8(_mm_loadu_si128(blocks.as_ptr().add(16 * i).cast()), bswap);
+            if i == 0 {
+                x = _mm_xor_si128(x, load_u128(&y));
+            }
+            let p = n - 1 - i;
+            let h = load_u128(&self.pow[p]);
+            let hk = _mm_cvtsi64_si128(self.kar[p] as i64);
+            lo = _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(x, h));
+            hi = _mm_xor_si128(hi, _mm_clmulepi64_si128::<0x11>(x, h));
+            let xk = _mm_xor_si128(x, _mm_shuffle_epi32::<0x4e>(x));
+            mid = _mm_xor_si128(mid, _mm_clmulepi64_si128::<0x00>(xk, hk));
+        }
+        mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+        let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+        let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+        reduce(to_u128(hi), to_u128(lo))
+    }
+}
+
+impl GhashBackend for Key {
+    const KEY_BYTES: usize = N * 16 + N * 8;
+
+    fn new(h: u128) -> Option<Self> {
+        if !crate::detect::has_pclmul() {
+            return None;
+        }
+        let mut key = Key {
+            pow: [0; N],
+            kar: [0; N],
+        };
+        // mul_h only reads pow[0] and kar[0], so each power can be computed
+        // from the previous one on the key being built.
+        let mut p = h;
+        for i in 0..N {
+            key.pow[i] = p;
+            key.kar[i] = ((p >> 64) as u64) ^ (p as u64);
+            p = key.mul_h(p);
+        }
+        p.zeroize();
+        Some(key)
+    }
+
+    fn mul_h(&self, x: u128) -> u128 {
+        // SAFETY: a Key exists only where PCLMULQDQ/SSSE3 were detected (new).
+        unsafe { self.absorb(0, &x.to_be_bytes()) }
+    }
+
+    fn update_blocks(&self, mut y: u128, blocks: &[u8]) -> u128 {
+        for chunk in blocks.chunks(16 * N) {
+            // SAFETY: as in mul_h.
+            y = unsafe { self.absorb(y, chunk) };
+        }
+        y
+    }
+}

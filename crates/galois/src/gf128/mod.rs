@@ -1,0 +1,357 @@
+//! GF(2^128) in GCM's bit order, and the GHASH backends that multiply in it.
+//!
+//! The field is GF(2)[x] / (x^128 + x^7 + x^2 + x + 1). GCM writes an
+//! element as a 128-bit string whose *leftmost* bit is the coefficient of
+//! x^0 (spec 000 sections 2.5 and 3). Every backend here holds an element as
+//! `u128::from_be_bytes(block)`, so the most significant bit of the integer
+//! is the coefficient of x^0 and the least significant bit that of x^127.
+//! In that representation multiplying by x is a right shift by one, and the
+//! bit shifted out (x^128) comes back as x^7 + x^2 + x + 1, the constant
+//! [`R`] = 0xE1 || 0^120.
+//!
+//! Each backend lives in its own file, opens with the math it uses, and
+//! implements [`GhashBackend`]. The [`Backend`] enum names them; automatic
+//! selection (in `detect.rs`) only ever picks constant-time ones.
+
+use crate::error::{Error, Result};
+use zeroize::Zeroize;
+
+mod bitserial;
+#[cfg(target_arch = "x86_64")]
+mod clmul;
+mod ctmul64;
+mod shoup4_vartime;
+mod shoup8_vartime;
+mod table4_vartime;
+mod table8_vartime;
+
+pub(crate) use bitserial::mul as mul_reference;
+
+/// x^7 + x^2 + x + 1 in GCM's bit order: the value x^128 folds back to.
+pub(crate) const R: u128 = 0xE1 << 120;
+
+/// Multiplies an element by x (a right shift in GCM's bit order), in
+/// constant time.
+#[inline(always)]
+pub(crate) fn mul_x(v: u128) -> u128 {
+    (v >> 1) ^ (R & crate::ct::mask128(v))
+}
+
+/// A GHASH multiplication strategy keyed with H.
+pub(crate) trait GhashBackend: Zeroize + Sized {
+    /// Key-dependent storage in bytes (the spec's Table 1 "bytes/key").
+    const KEY_BYTES: usize;
+    /// Key-independent storage in bytes (for example Shoup's table R).
+    const SHARED_BYTES: usize = 0;
+
+    /// Prepares the multiplier for H; `None` if the CPU lacks the backend's
+    /// features.
+    fn new(h: u128) -> Option<Self>;
+
+    /// Returns x * H.
+    fn mul_h(&self, x: u128) -> u128;
+
+    /// Absorbs whole 16-byte blocks: y <- (y xor B_i) * H for each block.
+    /// `blocks.len()` is a multiple of 16.
+    fn update_blocks(&self, mut y: u128, blocks: &[u8]) -> u128 {
+        for b in blocks.chunks_exact(16) {
+            y = self.mul_h(y ^ u128::from_be_bytes(b.try_into().unwrap()));
+        }
+        y
+    }
+}
+
+macro_rules! backends {
+    ($( $(#[$cfg:meta])* $variant:ident => $module:ident, $name:literal, ct = $ct:literal, $doc:literal; )*) => {
+        /// A GHASH strategy: every one the GCM papers give. Pin one with
+        /// the builders of [`crate::Gcm`] and [`crate::Ghash`]; automatic
+        /// selection picks the fastest constant-time one this CPU has.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Backend {
+            $( #[doc = $doc] $variant, )*
+        }
+
+        impl Backend {
+            /// Every backend, in the order of the spec's Table 1 and then by speed.
+            pub const ALL: &'static [Backend] = &[$(Backend::$variant),*];
+
+            /// The backend's name, as the CLI spells it.
+            pub fn name(self) -> &'static str {
+                match self { $(Backend::$variant => $name,)* }
+            }
+
+            /// Whether the backend runs in time independent of secrets.
+            pub fn is_constant_time(self) -> bool {
+                match self { $(Backend::$variant => $ct,)* }
+            }
+
+            /// Key-dependent and key-independent storage in bytes.
+            pub fn storage(self) -> (usize, usize) {
+                match self {
+                    $( $(#[$cfg])* Backend::$variant =>
+                        (<$module::Key as GhashBackend>::KEY_BYTES,
+                         <$module::Key as GhashBackend>::SHARED_BYTES), )*
+                    #[allow(unreachable_patterns)]
+                    _ => (0, 0),
+                }
+            }
+        }
+
+        /// H prepared for one backend, chosen once at key setup.
+        #[derive(Zeroize)]
+        pub(crate) enum GhashKey {
+            $( $(#[$cfg])* $variant($module::Key), )*
+        }
+
+        impl GhashKey {
+            pub(crate) fn new(h: u128, backend: Backend) -> Result<Self> {
+                let unavailable = Error::BackendUnavailable { backend: backend.name() };
+                match backend {
+                    $( $(#[$cfg])* Backend::$variant =>
+                        $module::Key::new(h).map(GhashKey::$variant).ok_or(unavailable), )*
+                    #[allow(unreachable_patterns)]
+                    _ => Err(unavailable),
+                }
+            }
+
+            pub(crate) fn backend(&self) -> Backend {
+                match self { $( $(#[$cfg])* GhashKey::$variant(_) => Backend::$variant, )* }
+            }
+
+            #[inline]
+            pub(crate) fn mul_h(&self, x: u128) -> u128 {
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.mul_h(x), )* }
+            }
+
+            #[inline]
+            pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+                debug_assert_eq!(blocks.len() % 16, 0);
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.update_blocks(y, blocks), )* }
+            }
+        }
+    };
+}
+
+backends! {
+    Bitserial => bitserial, "bitserial", ct = true,
+        "Algorithm 1 of the spec, one bit at a time: the reference.";
+    Table8Vartime => table8_vartime, "table8_vartime", ct = false,
+        "Equation (6): 16 tables of 256 entries, 65,536 bytes per key. Secret-indexed.";
+    Table4Vartime => table4_vartime, "table4_vartime", ct = false,
+        "The 4-bit variant of equation (6): 32 tables of 16 entries, 8,192 bytes per key. Secret-indexed.";
+    Shoup8Vartime => shoup8_vartime, "shoup8_vartime", ct = false,
+        "Shoup's method (Algorithms 2 and 3) with 8-bit tables. Secret-indexed.";
+    Shoup4Vartime => shoup4_vartime, "shoup4_vartime", ct = false,
+        "Shoup's method with 4-bit tables. Secret-indexed.";
+    Ctmul64 => ctmul64, "ctmul64", ct = true,
+        "Portable constant time: carry-less products from 64-bit integer multiplies.";
+    #[cfg(target_arch = "x86_64")]
+    Clmul => clmul, "clmul", ct = true,
+        "PCLMULQDQ with Karatsuba, the fast reduction and 8-block aggregated reduction.";
+}
+
+impl Backend {
+    /// Parses a name given by [`Backend::name`].
+    pub fn from_name(name: &str) -> Result<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name() == name)
+            .ok_or(Error::UnknownBackend)
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn is_available(self) -> bool {
+        crate::detect::ghash_backend_available(self)
+    }
+
+    /// The backends this CPU can run.
+    pub fn available() -> Vec<Backend> {
+        Self::ALL
+            .iter()
+            .copied()
+            .filter(|b| b.is_available())
+            .collect()
+    }
+}
+
+impl core::fmt::Display for Backend {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The 128 products H * x^i, i = 0..127, from which the table backends
+/// build their entries.
+pub(crate) fn powers_of_x(h: u128) -> [u128; 128] {
+    let mut p = [0u128; 128];
+    let mut v = h;
+    for e in p.iter_mut() {
+        *e = v;
+        v = mul_x(v);
+    }
+    p
+}
+
+/// Fills `table[n]` = XOR of `basis[k]` over the bits k of the `bits`-bit
+/// index n, the most significant index bit selecting `basis[0]`.
+/// Each entry costs one XOR (the spec's Algorithm 3, generalized).
+pub(crate) fn fill_table(table: &mut [u128], basis: &[u128], bits: u32) {
+    table[0] = 0;
+    for n in 1..table.len() {
+        let low = n & n.wrapping_neg();
+        let k = (bits - 1 - low.trailing_zeros()) as usize;
+        table[n] = table[n ^ low] ^ basis[k];
+    }
+}
+
+/// The key-independent reduction table of Shoup's method for `bits`-bit
+/// steps: entry n is what the low `bits` bits n of Z become, above bit 112,
+/// when Z is multiplied by x^bits.
+pub(crate) const fn shoup_reduction_table<const N: usize>(bits: u32) -> [u16; N] {
+    let mut t = [0u16; N];
+    let mut n = 0;
+    while n < N {
+        let mut p = 0;
+        while p < bits {
+            // Bit p of the low bits is x^(127-p); times x^bits it is
+            // x^128 * x^(bits-1-p), i.e. R shifted right by bits-1-p.
+            if (n >> p) & 1 == 1 {
+                t[n] ^= 0xE100 >> (bits - 1 - p);
+            }
+            p += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// A running GHASH accumulator: Y and a partial block. It borrows the key
+/// on each call, so GCM can keep one key and many accumulators.
+#[derive(Zeroize, Default)]
+pub(crate) struct Acc {
+    y: u128,
+    buf: [u8; 16],
+    buf_len: usize,
+}
+
+impl Acc {
+    pub(crate) fn update(&mut self, key: &GhashKey, mut data: &[u8]) {
+        if self.buf_len > 0 {
+            let take = (16 - self.buf_len).min(data.len());
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < 16 {
+                return;
+            }
+            self.y = key.update_blocks(self.y, &self.buf);
+            self.buf_len = 0;
+        }
+        let whole = data.len() & !15;
+        if whole > 0 {
+            self.y = key.update_blocks(self.y, &data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    pub(crate) fn pad(&mut self, key: &GhashKey) {
+        if self.buf_len > 0 {
+            self.buf[self.buf_len..].fill(0);
+            self.y = key.update_blocks(self.y, &self.buf);
+            self.buf_len = 0;
+        }
+    }
+
+    pub(crate) fn update_padded(&mut self, key: &GhashKey, data: &[u8]) {
+        self.update(key, data);
+        self.pad(key);
+    }
+
+    /// Absorbs one whole block given as an element.
+    pub(crate) fn absorb_block(&mut self, key: &GhashKey, block: u128) {
+        debug_assert_eq!(self.buf_len, 0);
+        self.y = key.mul_h(self.y ^ block);
+    }
+
+    /// The accumulator after the whole blocks absorbed so far.
+    pub(crate) fn y(&self) -> u128 {
+        self.y
+    }
+}
+
+/// GHASH as a keyed universal hash: H and an accumulator, so input can be
+/// split anywhere.
+///
+/// `update` treats all input as one byte string, zero-padded at the end;
+/// `update_padded` pads each call to a block boundary, as GCM does between
+/// A and C. Key and state are wiped on drop.
+pub struct Ghash {
+    key: GhashKey,
+    acc: Acc,
+}
+
+impl Drop for Ghash {
+    fn drop(&mut self) {
+        self.key.zeroize();
+        self.acc.zeroize();
+    }
+}
+
+impl Ghash {
+    /// Keys GHASH with H (spec bit order) on the fastest constant-time
+    /// backend this CPU has.
+    pub fn new(h: &[u8; 16]) -> Self {
+        Self::with_backend(h, crate::detect::ghash_backend()).expect("auto backend is available")
+    }
+
+    /// Keys GHASH with a pinned backend; fails if the CPU lacks it.
+    pub fn with_backend(h: &[u8; 16], backend: Backend) -> Result<Self> {
+        let key = GhashKey::new(u128::from_be_bytes(*h), backend)?;
+        Ok(Ghash {
+            key,
+            acc: Acc::default(),
+        })
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.key.backend()
+    }
+
+    /// Absorbs bytes; calls may split the input anywhere.
+    pub fn update(&mut self, data: &[u8]) {
+        self.acc.update(&self.key, data);
+    }
+
+    /// Zero-pads any partial block, closing the current string.
+    pub fn pad(&mut self) {
+        self.acc.pad(&self.key);
+    }
+
+    /// Absorbs `data` and zero-pads it to a block boundary.
+    pub fn update_padded(&mut self, data: &[u8]) {
+        self.acc.update_padded(&self.key, data);
+    }
+
+    /// The accumulator X_i after the whole blocks absorbed so far (spec
+    /// equation (2)), for step-by-step checks.
+    pub fn state(&self) -> [u8; 16] {
+        self.acc.y().to_be_bytes()
+    }
+
+    /// Pads and returns the hash. GCM's length block is the caller's to add.
+    pub fn finalize(mut self) -> [u8; 16] {
+        self.pad();
+        self.acc.y().to_be_bytes()
+    }
+}
+
+/// Multiplies two field elements given in GCM's byte order with the
+/// bit-serial reference (Algorithm 1). For tests and tools.
+pub fn gf128_mul(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
+    mul_reference(u128::from_be_bytes(*a), u128::from_be_bytes(*b)).to_be_bytes()
+}

@@ -1,0 +1,55 @@
+//! GMAC: GCM with an empty plaintext, authenticating the message as
+//! additional data (spec 000 section 2.1).
+
+use crate::aes::Aes;
+use crate::block::BlockCipher128;
+use crate::error::Result;
+use crate::gcm::{Gcm, Options, Tag};
+
+/// GMAC over any 128-bit block cipher. Each IV must be used once per key:
+/// a repeated IV lets an attacker recover H.
+pub struct Gmac<C: BlockCipher128> {
+    gcm: Gcm<C>,
+}
+
+/// GMAC with AES-128, -192 or -256 by key length.
+pub type AesGmac = Gmac<Aes>;
+
+impl AesGmac {
+    /// AES-GMAC with 16-byte tags on the fastest constant-time backends.
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::with_options(key, Options::new())
+    }
+
+    /// AES-GMAC set up as `opts` says (tag length, IV policy, backends).
+    pub fn with_options(key: &[u8], opts: Options) -> Result<Self> {
+        Ok(Gmac {
+            gcm: Gcm::<Aes>::with_options(key, opts)?,
+        })
+    }
+}
+
+impl<C: BlockCipher128> Gmac<C> {
+    /// GMAC over `cipher`.
+    pub fn from_cipher(cipher: C, opts: Options) -> Result<Self> {
+        Ok(Gmac {
+            gcm: Gcm::from_cipher(cipher, opts)?,
+        })
+    }
+
+    /// The tag of `msg` under a fresh `iv`.
+    pub fn authenticate(&self, iv: &[u8], msg: &[u8]) -> Result<Tag> {
+        self.gcm.seal_in_place_detached(iv, msg, &mut [])
+    }
+
+    /// Checks `tag` in constant time; [`crate::Error::AuthenticationFailed`]
+    /// if it does not verify.
+    pub fn verify(&self, iv: &[u8], msg: &[u8], tag: &[u8]) -> Result<()> {
+        self.gcm.open_in_place_detached(iv, msg, &mut [], tag)
+    }
+
+    /// The GCM key underneath.
+    pub fn gcm(&self) -> &Gcm<C> {
+        &self.gcm
+    }
+}

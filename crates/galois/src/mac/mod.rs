@@ -1,0 +1,3 @@
+//! Message authentication codes: GMAC (and Poly1305-AES).
+
+pub mod gmac;
