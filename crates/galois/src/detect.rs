@@ -33,6 +33,79 @@ pub fn has_pclmul() -> bool {
     }
 }
 
+/// AVX2 is present.
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// VAES and VPCLMULQDQ on 256-bit vectors (with AVX2) are present.
+pub fn has_vaes_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as f;
+        f!("avx2") && f!("vaes") && f!("vpclmulqdq") && has_aesni() && has_pclmul()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// VAES and VPCLMULQDQ on 512-bit vectors (AVX-512 F, BW, VL) are present.
+pub fn has_vaes_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as f;
+        has_vaes_avx2() && f!("avx512f") && f!("avx512bw") && f!("avx512vl")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// AVX-512 IFMA (52-bit multiply-add, with F and VL) is present.
+pub fn has_avx512ifma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as f;
+        f!("avx512f") && f!("avx512vl") && f!("avx512ifma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The Poly1305 implementation a new key gets.
+pub fn poly1305_backend() -> crate::poly1305::Backend {
+    use crate::poly1305::Backend;
+    if has_avx512ifma() {
+        Backend::Ifma
+    } else if has_avx2() {
+        Backend::Avx2
+    } else {
+        Backend::Portable
+    }
+}
+
+/// Whether this CPU can run a Poly1305 backend.
+pub fn poly1305_backend_available(b: crate::poly1305::Backend) -> bool {
+    use crate::poly1305::Backend;
+    match b {
+        Backend::Portable => true,
+        Backend::Avx2 => has_avx2(),
+        Backend::Ifma => has_avx512ifma(),
+    }
+}
+
 /// The AES implementation a new key gets.
 pub fn aes_backend() -> AesBackend {
     if has_aesni() {

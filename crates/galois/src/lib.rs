@@ -22,6 +22,7 @@ mod error;
 pub mod gcm;
 pub mod gf128;
 pub mod mac;
+pub mod poly1305;
 
 pub use aes::{Aes, AesBackend};
 pub use block::{Block, BlockCipher128, BlockCipher64};

@@ -1,0 +1,27 @@
+//! `galois-bench`: galois side by side with its peers, in one process.
+
+use clap::{Parser, Subcommand};
+
+mod poly1305;
+
+#[derive(Parser)]
+#[command(
+    name = "galois-bench",
+    about = "galois against its peers, side by side in one run"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Poly1305-AES against OpenSSL.
+    Poly1305(poly1305::Args),
+}
+
+fn main() {
+    match Cli::parse().cmd {
+        Cmd::Poly1305(a) => poly1305::run(a),
+    }
+}
