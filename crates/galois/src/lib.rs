@@ -20,9 +20,14 @@ pub mod ct;
 pub mod detect;
 mod error;
 pub mod gcm;
+pub mod gcm64;
 pub mod gf128;
+pub mod gf64;
+pub mod limits;
 pub mod mac;
+pub mod packet;
 pub mod poly1305;
+pub mod stream;
 
 pub use aes::{Aes, AesBackend};
 pub use block::{Block, BlockCipher128, BlockCipher64};

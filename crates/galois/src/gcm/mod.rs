@@ -17,6 +17,9 @@ use crate::error::{Error, Result};
 use crate::gf128::{Acc, Backend, GhashKey};
 use zeroize::Zeroize;
 
+pub mod online;
+pub mod precompute;
+
 /// Longest plaintext GCM allows: 2^39 - 256 bits, that is 2^32 - 2 blocks,
 /// so the 32-bit counter never comes back to Y0.
 pub const MAX_PLAINTEXT_BYTES: u64 = (1 << 36) - 32;
@@ -154,8 +157,8 @@ impl core::fmt::Debug for Tag {
 /// GHASH backend and a fixed tag length. H and the cipher key are wiped on
 /// drop.
 pub struct Gcm<C: BlockCipher128> {
-    cipher: C,
-    ghash: GhashKey,
+    pub(crate) cipher: C,
+    pub(crate) ghash: GhashKey,
     h_is_zero: bool,
     tag_len: u8,
     permissive: bool,
@@ -270,7 +273,7 @@ impl<C: BlockCipher128> Gcm<C> {
         &self.cipher
     }
 
-    fn check_iv(&self, iv: &[u8]) -> Result<()> {
+    pub(crate) fn check_iv(&self, iv: &[u8]) -> Result<()> {
         if iv.is_empty() || iv.len() as u64 > MAX_IV_BYTES {
             return Err(Error::InvalidIvLength { got: iv.len() });
         }
@@ -283,7 +286,7 @@ impl<C: BlockCipher128> Gcm<C> {
         Ok(())
     }
 
-    fn check_lengths(aad: &[u8], text_len: usize) -> Result<()> {
+    pub(crate) fn check_lengths(aad: &[u8], text_len: usize) -> Result<()> {
         if text_len as u64 > MAX_PLAINTEXT_BYTES {
             return Err(Error::MessageTooLong {
                 len: text_len as u64,
@@ -297,7 +300,7 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Y0 from the IV (checked), recording the IV's GHASH steps if asked.
-    fn y0(&self, iv: &[u8], mut steps: Option<&mut Vec<Block>>) -> Block {
+    pub(crate) fn y0(&self, iv: &[u8], mut steps: Option<&mut Vec<Block>>) -> Block {
         if iv.len() == 12 {
             let mut y0 = [0u8; 16];
             y0[..12].copy_from_slice(iv);
@@ -317,7 +320,7 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// XORs the keystream E(K, Y_first), E(K, Y_first + 1), ... into data.
     /// `ctr` is Y0 with its low 32 bits counting modulo 2^32.
-    fn ctr_xor(&self, y0: &Block, first: u32, data: &mut [u8]) {
+    pub(crate) fn ctr_xor(&self, y0: &Block, first: u32, data: &mut [u8]) {
         let base = u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]);
         let mut ctr = base.wrapping_add(first);
         let mut ks = [[0u8; 16]; CTR_BATCH];
@@ -337,7 +340,7 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// GHASH(H, A, C) xor E(K, Y0), full 16 bytes.
-    fn tag_for(&self, y0: &Block, aad: &[u8], ct_: &[u8]) -> u128 {
+    pub(crate) fn tag_for(&self, y0: &Block, aad: &[u8], ct_: &[u8]) -> u128 {
         let mut acc = Acc::default();
         acc.update_padded(&self.ghash, aad);
         acc.update_padded(&self.ghash, ct_);
@@ -351,7 +354,7 @@ impl<C: BlockCipher128> Gcm<C> {
         t
     }
 
-    fn make_tag(&self, t: u128) -> Tag {
+    pub(crate) fn make_tag(&self, t: u128) -> Tag {
         Tag {
             bytes: t.to_be_bytes(),
             len: self.tag_len,
