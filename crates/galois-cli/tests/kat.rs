@@ -1,0 +1,174 @@
+//! The known-answer runner: every shared vector file through the library
+//! (per implementation) and through the real `galois` binary.
+
+use galois_cli::kat::{VectorFile, AUTO};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `$GALOIS_VECTORS_DIR`, else `shared/vectors` beside the repository. Its
+/// absence fails the test: the vectors are part of what CI checks.
+fn vectors_dir() -> PathBuf {
+    let dir = std::env::var_os("GALOIS_VECTORS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"));
+    assert!(dir.is_dir(), "vector directory {} not found (set GALOIS_VECTORS_DIR)", dir.display());
+    dir
+}
+
+fn vector_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(vectors_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty());
+    v
+}
+
+fn galois() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_galois"))
+}
+
+#[test]
+fn every_shared_file_passes_with_every_implementation() {
+    for path in vector_files() {
+        let f = VectorFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let imps = f.implementations();
+        for imp in imps.iter().map(String::as_str).chain([AUTO]) {
+            let s = f.run(imp);
+            assert_eq!(s.failed, 0, "{} [{imp}]: {:?}", path.display(), s.failures);
+            assert!(s.passed + s.unsupported == f.tests().len());
+            if f.algorithm.starts_with("AES-") {
+                assert_eq!(s.unsupported, 0, "{} [{imp}]: {:?}", path.display(), s.unsupported_reasons);
+                assert_eq!(s.passed, f.tests().len());
+            }
+        }
+    }
+}
+
+#[test]
+fn gcm_files_list_every_backend() {
+    let f = VectorFile::parse(include_str!("../vectors/mcgrew_viega_gcm_spec.json")).unwrap();
+    let imps = f.implementations();
+    for b in galois::Backend::ALL {
+        assert!(imps.iter().any(|i| i == b.name()), "{b} missing from --all-backends");
+    }
+    assert!(imps.iter().any(|i| i == "portable"));
+}
+
+#[test]
+fn compiled_in_copies_match_the_shared_files() {
+    let dir = vectors_dir();
+    for name in ["mcgrew_viega_gcm_spec.json", "poly1305aes_bernstein_appendix_b.json", "poly1305_onetime_rfc8439.json", "gcm64_tdea_sample.json"] {
+        let ours = std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors").join(name)).unwrap();
+        let shared = std::fs::read(dir.join(name)).unwrap();
+        assert!(ours == shared, "crates/galois-cli/vectors/{name} differs from shared/vectors/{name}");
+    }
+}
+
+#[test]
+fn binary_runs_all_backends_on_shared_files() {
+    let out = galois().arg("kat").arg("--all-backends").args(vector_files()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("[clmul]: 18 passed, 0 failed, 0 unsupported"), "{text}");
+    assert!(text.contains("[bitserial]: 18 passed, 0 failed, 0 unsupported"), "{text}");
+    assert!(!text.contains("FAIL"), "{text}");
+}
+
+fn write_temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("galois-kat-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn generated_random_cases_pass_including_tampered_ones() {
+    let dir = std::env::temp_dir().join(format!("galois-genvec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, args) in [
+        vec!["--count", "300", "--seed", "7", "--invalid-fraction", "0.3"],
+        vec!["--count", "100", "--seed", "8", "--iv-bytes", "0", "--key-bytes", "32"],
+        vec!["--count", "100", "--seed", "9", "--iv-bytes", "0", "--tag-bytes", "4", "--invalid-fraction", "0.5"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let p = dir.join(format!("r{i}.json"));
+        let st = galois().arg("gen-vectors").args(&args).arg("-o").arg(&p).status().unwrap();
+        assert!(st.success());
+        let text = std::fs::read_to_string(&p).unwrap();
+        let f = VectorFile::parse(&text).unwrap();
+        if args.contains(&"--invalid-fraction") {
+            assert!(text.contains("\"invalid\""), "some cases must be tampered");
+        }
+        let out = galois().arg("kat").arg("--all-backends").arg(&p).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(f.run(AUTO).passed, f.tests().len());
+    }
+}
+
+#[test]
+fn a_wrong_answer_fails_the_run() {
+    let mut doc: serde_json::Value = serde_json::from_str(include_str!("../vectors/mcgrew_viega_gcm_spec.json")).unwrap();
+    // Corrupt one expected ciphertext, and mark a valid case invalid.
+    let t = doc["tests"].as_array_mut().unwrap();
+    let ct = t[2]["ct"].as_str().unwrap().to_string();
+    t[2]["ct"] = serde_json::Value::String(format!("{}{}", if &ct[..1] == "0" { "1" } else { "0" }, &ct[1..]));
+    t[3]["result"] = "invalid".into();
+    let p = write_temp("corrupt.json", &doc.to_string());
+    let out = galois().arg("kat").arg(&p).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("16 passed, 2 failed, 0 unsupported"), "{text}");
+    assert!(text.contains("FAIL gcm-spec-test-case-3: ct"), "{text}");
+    assert!(text.contains("FAIL gcm-spec-test-case-4: an invalid case was accepted"), "{text}");
+}
+
+#[test]
+fn malformed_files_are_reported_not_panicked() {
+    let cases = [
+        ("notjson.json", "{", 2),
+        ("noschema.json", r#"{"algorithm":"AES-GCM","tests":[]}"#, 2),
+        ("badhex.json", r#"{"schema":"vectors-v1","algorithm":"AES-GCM","tests":[{"id":"x","key":"zz","iv":"00","aad":"","pt":"","ct":"","tag":"00","result":"valid"}]}"#, 1),
+        ("missing.json", r#"{"schema":"vectors-v1","algorithm":"AES-GCM","tests":[{"id":"x","result":"valid"}]}"#, 1),
+        ("unknown.json", r#"{"schema":"vectors-v1","algorithm":"ChaCha20-Poly1305","tests":[{"id":"x","result":"valid"}]}"#, 0),
+    ];
+    for (name, text, code) in cases {
+        let p = write_temp(name, text);
+        let out = galois().arg("kat").arg(&p).output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{name}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    }
+    let out = galois().arg("kat").arg("/nonexistent/file.json").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn invalid_cases_pass_when_refused_or_rejected() {
+    // An empty IV, a bad key size, a 5-byte tag and a tampered tag: all
+    // must be reported as passed (refused or rejected), never accepted.
+    let text = r#"{"schema":"vectors-v1","algorithm":"AES-GCM","tests":[
+      {"id":"empty-iv","key":"00000000000000000000000000000000","iv":"","aad":"","pt":null,"ct":"","tag":"00000000000000000000000000000000","result":"invalid"},
+      {"id":"key-20","key":"0000000000000000000000000000000000000000","iv":"000000000000000000000000","aad":"","pt":null,"ct":"","tag":"00000000000000000000000000000000","result":"invalid"},
+      {"id":"tag-3","key":"00000000000000000000000000000000","iv":"000000000000000000000000","aad":"","pt":null,"ct":"","tag":"000000","result":"invalid"},
+      {"id":"flip","key":"00000000000000000000000000000000","iv":"000000000000000000000000","aad":"","pt":null,"ct":"","tag":"58e2fccefa7e3061367f1d57a4e7455b","result":"invalid"},
+      {"id":"ok","key":"00000000000000000000000000000000","iv":"000000000000000000000000","aad":"","pt":"","ct":"","tag":"58e2fccefa7e3061367f1d57a4e7455a","result":"valid"}
+    ]}"#;
+    let f = VectorFile::parse(text).unwrap();
+    for imp in f.implementations() {
+        let s = f.run(&imp);
+        assert_eq!((s.passed, s.failed), (5, 0), "{imp}: {:?}", s.failures);
+    }
+}
+
+#[test]
+fn selftest_passes_and_names_backends() {
+    let out = galois().arg("selftest").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("AES-GCM: aes=aesni ghash=clmul"), "{text}");
+    assert!(text.contains("mcgrew_viega_gcm_spec.json: 18 passed, 0 failed"), "{text}");
+}

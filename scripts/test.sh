@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The project's whole test suite: what CI runs. Installs what it needs first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+[ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
+
+VECTORS="${GALOIS_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}"
+export GALOIS_VECTORS_DIR="$VECTORS"
+ls "$VECTORS"/*.json >/dev/null || { echo "test: no vector files in $VECTORS"; exit 1; }
+
+echo "== build"
+cargo build --release --workspace --locked
+
+echo "== Rust tests (every backend on this CPU; a backend that cannot run fails)"
+cargo test --workspace --release --locked
+
+echo "== the portable AES path for real: the aes crate forced to its fixsliced software"
+RUSTFLAGS='--cfg aes_backend="soft"' CARGO_TARGET_DIR=target/soft-aes \
+  cargo test -p galois --release --locked --test gcm_equivalence --test openssl_diff
+
+echo "== known answers through the binary, every backend"
+./target/release/galois kat --all-backends "$VECTORS"/*.json
+./target/release/galois selftest
+
+if [ -f hw/Makefile ]; then
+  echo "== hardware model"
+  make -C hw test
+fi
+echo "== all tests passed"
