@@ -1,0 +1,263 @@
+// AES-128-GCM core after Yang, Mishra, Karri, "A High Speed Architecture for GCM" (Figure 5).
+//
+// MODE = 0: encryption only, 1: decryption only, 2: combined (per-packet in_dec).
+//
+// Input stream: one 128-bit word per clock (valid/ready). A packet is
+//   [IV words (kind IV, only when in_iv96 = 0; in_last on the final one)]
+//   AAD words (kind AAD) ... DATA words (kind DATA) ... one END word (kind END).
+// in_bytes gives the valid bytes (1..16) of AAD/DATA/IV words; only the last word of a
+// field may be partial. The first word of a packet carries in_sop = 1 and the per-packet
+// side band: in_key, in_iv (96-bit IV, when in_iv96 = 1), in_iv96, in_dec, in_taglen.
+// For decryption the END word carries the received tag in its leftmost in_taglen bytes.
+//
+// Output stream (out_valid): AAD words passed through, DATA words (ciphertext for
+// encryption, plaintext for decryption, masked to out_bytes) and, in the END slot, a TAG
+// word: the tag MSB_t(GHASH xor E(K,Y0)) (zero beyond in_taglen bytes); for decryption
+// out_fail = 1 when the received tag differs from the computed one.
+// Latency: the word accepted at clock t is on the output at clock t+14; one output word
+// per input word, so packets follow each other back to back with m + n + 1 clocks per
+// packet (96-bit IV, key unchanged or changed at most every 10 clocks).
+module gcm_core #(parameter MODE = 2) (
+  input  wire         clk,
+  input  wire         rst,
+  input  wire         in_valid,
+  output wire         in_ready,
+  input  wire [2:0]   in_kind,
+  input  wire [127:0] in_data,
+  input  wire [4:0]   in_bytes,
+  input  wire         in_last,
+  input  wire         in_sop,
+  input  wire [127:0] in_key,
+  input  wire [95:0]  in_iv,
+  input  wire         in_iv96,
+  input  wire         in_dec,
+  input  wire [4:0]   in_taglen,
+  output reg          out_valid,
+  output reg  [1:0]   out_kind,
+  output reg  [127:0] out_data,
+  output reg  [4:0]   out_bytes,
+  output reg          out_fail
+);
+  localparam [2:0] K_AAD = 3'd0, K_DATA = 3'd1, K_END = 3'd2, K_IV = 3'd3, K_IVLEN = 3'd4;
+  localparam [1:0] O_AAD = 2'd0, O_DATA = 2'd1, O_TAG = 2'd2;
+  localparam integer FIFO_DEPTH = 10;   // = AES pipeline depth
+
+  function [127:0] bytemask(input [4:0] n);   // leftmost n bytes set
+    integer b;
+    begin
+      for (b = 0; b < 16; b = b + 1) bytemask[127-8*b -: 8] = (b < n) ? 8'hff : 8'h00;
+    end
+  endfunction
+  function [127:0] incr32(input [127:0] y);
+    incr32 = {y[127:32], y[31:0] + 32'd1};
+  endfunction
+
+  // ------------------------------------------------------------------ key / H engine
+  // Iterative AES computing H = E(K, 0^128) for each new key, started when the first word
+  // of a packet with a new key is accepted, so H is ready when that packet reaches GHASH.
+  reg         lastkey_v;
+  reg [127:0] lastkey;
+  wire        newkey = !lastkey_v || (in_key != lastkey);
+  wire        eng_ready, eng_done;
+  wire [127:0] h_new;
+
+  // ------------------------------------------------------------------ Input Reg
+  reg         ir_v, ir_sop, ir_last, ir_iv96, ir_dec, ir_newkey;
+  reg [2:0]   ir_kind;
+  reg [127:0] ir_data, ir_key;
+  reg [95:0]  ir_iv;
+  reg [4:0]   ir_bytes, ir_taglen;
+  reg         y0_pending;            // a non-96-bit IV packet waits for Y0 = GHASH(H,{},IV)
+  wire        inject_ivlen = ir_v && ir_kind == K_IV && ir_last;
+  wire        y0_capture;            // X Reg holds GHASH(H,{},IV) this cycle
+  wire        in_is_ctr = (in_kind == K_DATA) || (in_kind == K_END);
+  assign in_ready = !rst && !inject_ivlen
+                    && !(y0_pending && in_is_ctr)
+                    && !(in_sop && newkey && !eng_ready)
+                    && !(in_sop && !in_iv96 && y0_pending);
+  wire        acc = in_valid && in_ready;
+  wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
+
+  aes_iter engine (.clk(clk), .rst(rst), .start(acc && in_sop && newkey), .blk(128'd0),
+                   .key(in_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
+
+  always @(posedge clk) begin
+    if (rst) begin
+      ir_v <= 1'b0; lastkey_v <= 1'b0; y0_pending <= 1'b0;
+    end else begin
+      if (inject_ivlen) begin
+        // the length block of the IV hash: 0^64 || len(IV) (filled in by the Len Reg)
+        ir_v <= 1'b1; ir_kind <= K_IVLEN; ir_sop <= 1'b0; ir_last <= 1'b0; ir_bytes <= 5'd16;
+      end else begin
+        ir_v <= acc;
+        if (acc) begin
+          ir_kind <= in_kind; ir_data <= in_data; ir_bytes <= in_bytes; ir_last <= in_last;
+          ir_sop <= in_sop;
+          if (in_sop) begin
+            ir_key <= in_key; ir_iv <= in_iv; ir_iv96 <= in_iv96; ir_dec <= mode_dec;
+            ir_taglen <= in_taglen; ir_newkey <= newkey;
+            lastkey <= in_key; lastkey_v <= 1'b1;
+          end
+        end
+      end
+      if (acc && in_sop && !in_iv96) y0_pending <= 1'b1;
+      else if (y0_capture) y0_pending <= 1'b0;
+    end
+  end
+
+  // ------------------------------------------------------------------ counter (MUX1)
+  reg  [127:0] key_reg, y0_reg, ctr_reg;
+  reg          fd_reg;                    // next DATA word is the first of its packet
+  reg          dec_reg, newkey_reg;
+  reg  [4:0]   taglen_reg;
+  wire [127:0] x_reg_out;
+  wire [127:0] key_cur = ir_sop ? ir_key : key_reg;
+  wire [127:0] y0_cur  = (ir_sop && ir_iv96) ? {ir_iv, 32'd1} : y0_reg;
+  wire         fd_cur  = ir_sop ? 1'b1 : fd_reg;
+  wire [127:0] ctr_use = fd_cur ? incr32(y0_cur) : ctr_reg;
+  wire         ir_ctr  = ir_v && (ir_kind == K_DATA || ir_kind == K_END);
+  wire [127:0] aes_blk = (ir_kind == K_END) ? y0_cur : ctr_use;   // Y0 follows the data
+  wire         pkt_dec = ir_sop ? ir_dec : dec_reg;
+  wire [4:0]   pkt_taglen = ir_sop ? ir_taglen : taglen_reg;
+  wire         pkt_newkey = ir_sop ? ir_newkey : 1'b0;
+
+  always @(posedge clk) begin
+    if (ir_v) begin
+      key_reg <= key_cur; dec_reg <= pkt_dec; taglen_reg <= pkt_taglen;
+      fd_reg <= (ir_kind == K_DATA) ? 1'b0 : fd_cur;
+      if (ir_kind == K_DATA) ctr_reg <= incr32(ctr_use);
+    end
+    if (y0_capture) y0_reg <= x_reg_out;                 // MUX1: Y0 from X Reg
+    else if (ir_v && ir_sop && ir_iv96) y0_reg <= {ir_iv, 32'd1};   // MUX1: Y0 from input
+  end
+
+  // ------------------------------------------------------------------ pipelined AES
+  wire         ks_v;
+  wire [127:0] ks;
+  aes_pipe aes (.clk(clk), .rst(rst), .vin(ir_ctr), .blk(aes_blk), .key(key_cur),
+                .vout(ks_v), .dout(ks));
+
+  // ------------------------------------------------------------------ FIFO
+  // The packet words wait here while their counter blocks go through the AES pipeline:
+  // a constant-occupancy FIFO of FIFO_DEPTH entries (write and read every clock).
+  localparam integer FW = 1 + 3 + 5 + 1 + 1 + 5 + 1 + 128;
+  wire [FW-1:0] fifo_in = {ir_v, ir_kind, ir_bytes, ir_sop, pkt_dec, pkt_taglen, pkt_newkey, ir_data};
+  genvar gi;
+  generate for (gi = 0; gi < FIFO_DEPTH; gi = gi + 1) begin : fifo
+    reg [FW-1:0] e;
+    always @(posedge clk) begin
+      if (gi == 0) e <= rst ? {FW{1'b0}} : fifo_in;
+      else         e <= rst ? {FW{1'b0}} : fifo[gi-1].e;
+    end
+  end endgenerate
+  wire [FW-1:0] fo = fifo[FIFO_DEPTH-1].e;
+  wire          fo_v      = fo[FW-1];
+  wire [2:0]    fo_kind   = fo[FW-2 -: 3];
+  wire [4:0]    fo_bytes  = fo[FW-5 -: 5];
+  wire          fo_sop    = fo[FW-10];
+  wire          fo_dec    = fo[FW-11];
+  wire [4:0]    fo_taglen = fo[FW-12 -: 5];
+  wire          fo_newkey = fo[FW-17];
+  wire [127:0]  fo_data   = fo[127:0];
+
+  // ------------------------------------------------------------------ H register
+  reg [127:0] h_reg;
+  always @(posedge clk) if (fo_v && fo_sop && fo_newkey) h_reg <= h_new;
+
+  // ------------------------------------------------------------------ stream xor, MUX2, Len Reg
+  wire [127:0] mask    = bytemask(fo_bytes);
+  wire [127:0] xored   = (fo_data ^ ks) & mask;          // C = P xor E(K,Yi)  /  P = C xor E(K,Yi)
+  wire [127:0] in_mask = fo_data & mask;
+  reg  [63:0]  alen, clen, ivlen;                         // Len Reg (bits)
+  wire [63:0]  alen_c  = fo_sop ? 64'd0 : alen;
+  wire [63:0]  clen_c  = fo_sop ? 64'd0 : clen;
+  wire [63:0]  ivlen_c = fo_sop ? 64'd0 : ivlen;
+  wire [63:0]  nbits   = {56'd0, fo_bytes, 3'd0};
+  reg          after_ivlen;
+  reg          ac_v, ac_hs, ac_end, ac_ivlen;
+  reg  [127:0] ac_data;                                   // AC Reg
+  reg          c_v;
+  reg  [1:0]   c_kind;
+  reg  [4:0]   c_bytes;
+  reg  [127:0] c_data;                                    // C Reg
+  reg  [127:0] ey0_reg, tagin_reg;                        // E(K,Y0) Reg, received tag
+  reg  [4:0]   t_len;
+  reg          t_dec;
+  wire         fo_gh = fo_v && (fo_kind != K_DATA || (MODE != 0));  // every kind feeds GHASH
+
+  always @(posedge clk) begin
+    if (rst) begin
+      ac_v <= 1'b0; c_v <= 1'b0; after_ivlen <= 1'b0;
+    end else begin
+      ac_v <= fo_v;
+      c_v  <= fo_v && (fo_kind == K_AAD || fo_kind == K_DATA);
+      if (fo_v) after_ivlen <= (fo_kind == K_IVLEN);
+    end
+    if (fo_v) begin
+      alen  <= alen_c  + ((fo_kind == K_AAD)  ? nbits : 64'd0);
+      clen  <= clen_c  + ((fo_kind == K_DATA) ? nbits : 64'd0);
+      ivlen <= ivlen_c + ((fo_kind == K_IV)   ? nbits : 64'd0);
+      ac_hs <= fo_sop || after_ivlen;
+      ac_end <= (fo_kind == K_END);
+      ac_ivlen <= (fo_kind == K_IVLEN);
+      case (fo_kind)                                      // MUX2
+        K_DATA:  ac_data <= fo_dec ? in_mask : xored;     // GHASH always on the ciphertext
+        K_END:   ac_data <= {alen_c, clen_c};             // len(A) || len(C)
+        K_IVLEN: ac_data <= {64'd0, ivlen_c};             // 0^64 || len(IV)
+        default: ac_data <= in_mask;                      // AAD, IV words (zero padded)
+      endcase
+      c_kind  <= (fo_kind == K_DATA) ? O_DATA : O_AAD;
+      c_bytes <= fo_bytes;
+      c_data  <= (fo_kind == K_DATA) ? xored : in_mask;
+      if (fo_kind == K_END) begin
+        ey0_reg <= ks; tagin_reg <= fo_data; t_len <= fo_taglen; t_dec <= fo_dec;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------------ GHASH (Figure 2)
+  reg  [127:0] x_reg;                                     // X Reg
+  reg          x_end, x_ivlen;
+  wire [127:0] mul_a = (ac_hs ? 128'd0 : x_reg) ^ ac_data;
+  wire [127:0] mul_z;
+  gf128_mul_par gfmul (.a(mul_a), .h(h_reg), .z(mul_z));
+  reg          d_v;                                       // alignment register after C Reg
+  reg  [1:0]   d_kind;
+  reg  [4:0]   d_bytes;
+  reg  [127:0] d_data;
+  reg  [127:0] ey0_d, tagin_d;
+  reg  [4:0]   t_len_d;
+  reg          t_dec_d;
+  always @(posedge clk) begin
+    if (rst) begin
+      x_end <= 1'b0; x_ivlen <= 1'b0; d_v <= 1'b0;
+    end else begin
+      x_end <= ac_v && ac_end;
+      x_ivlen <= ac_v && ac_ivlen;
+      d_v <= c_v;
+    end
+    if (ac_v) x_reg <= mul_z;
+    d_kind <= c_kind; d_bytes <= c_bytes; d_data <= c_data;
+    ey0_d <= ey0_reg; tagin_d <= tagin_reg; t_len_d <= t_len; t_dec_d <= t_dec;
+  end
+  assign x_reg_out  = x_reg;
+  assign y0_capture = x_ivlen;
+
+  // ------------------------------------------------------------------ tag, comparator, MUX3
+  wire [127:0] tmask = bytemask(t_len_d);
+  wire [127:0] tag   = (x_reg ^ ey0_d) & tmask;           // MSB_t(GHASH xor E(K,Y0))
+  wire         fail  = ((tag ^ tagin_d) & tmask) != 128'd0;
+  always @(posedge clk) begin
+    if (rst) begin
+      out_valid <= 1'b0;
+    end else begin
+      out_valid <= x_end || d_v;
+    end
+    if (x_end) begin                                      // MUX3: tag
+      out_kind <= O_TAG; out_data <= tag; out_bytes <= t_len_d;
+      out_fail <= (MODE == 0) ? 1'b0 : (t_dec_d && fail);
+    end else begin                                        // MUX3: AAD / data
+      out_kind <= d_kind; out_data <= d_data; out_bytes <= d_bytes; out_fail <= 1'b0;
+    end
+  end
+endmodule

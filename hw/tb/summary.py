@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+"""Adds up the 'N passed, M failed' lines of the test logs and prints the total."""
+import os
+import re
+import sys
+
+d = sys.argv[1]
+want = ["mul.log", "spec.log", "random.log", "stall.log"]
+tp = tf = 0
+missing = []
+for name in want:
+    p = os.path.join(d, name)
+    found = False
+    if os.path.exists(p):
+        for line in open(p):
+            m = re.search(r"(\d+) passed, (\d+) failed", line)
+            if m:
+                tp += int(m.group(1)); tf += int(m.group(2)); found = True
+    if not found:
+        missing.append(name[:-4])
+if missing:
+    print("hw: no result from: " + ", ".join(missing))
+    tf += len(missing)
+print("%d passed, %d failed" % (tp, tf))
+sys.exit(1 if tf else 0)
