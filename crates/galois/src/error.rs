@@ -38,6 +38,28 @@ pub enum Error {
     RandomSourceFailed,
     /// The tag did not verify. The output buffer has been wiped.
     AuthenticationFailed,
+    /// An input is longer than the mode's length field or counter allows.
+    TooLong {
+        what: &'static str,
+        len: u64,
+        max: u64,
+    },
+    /// A segmented stream ended before its final segment.
+    StreamTruncated,
+    /// A stream segment verified, but under another position than the one it sits at.
+    StreamOutOfOrder { expected: u64, found: u64 },
+    /// A stream segment already seen earlier appears again.
+    StreamDuplicate { segment: u64 },
+    /// Data follows the final segment of a stream.
+    StreamTrailingData,
+    /// The stream header's key check failed: wrong key (or an altered header).
+    StreamWrongKey,
+    /// The stream header is malformed.
+    StreamBadHeader { reason: &'static str },
+    /// A packet's sequence number was already accepted (anti-replay).
+    Replay { seq: u64 },
+    /// A packet's sequence number lies below the anti-replay window.
+    OutsideWindow { seq: u64, lowest: u64 },
 }
 
 impl fmt::Display for Error {
@@ -78,6 +100,27 @@ impl fmt::Display for Error {
             Error::LimitReached { what } => write!(f, "limit reached: {what}"),
             Error::RandomSourceFailed => write!(f, "the operating system's random source failed"),
             Error::AuthenticationFailed => write!(f, "authentication failed"),
+            Error::TooLong { what, len, max } => {
+                write!(f, "{what} too long: {len} bytes (limit {max} bytes)")
+            }
+            Error::StreamTruncated => write!(f, "stream truncated: the final segment is missing"),
+            Error::StreamOutOfOrder { expected, found } => write!(
+                f,
+                "stream segments reordered: segment {found} found where {expected} belongs"
+            ),
+            Error::StreamDuplicate { segment } => {
+                write!(f, "stream segment {segment} duplicated")
+            }
+            Error::StreamTrailingData => write!(f, "data appended after the final stream segment"),
+            Error::StreamWrongKey => {
+                write!(f, "wrong key for this stream (or its header was altered)")
+            }
+            Error::StreamBadHeader { reason } => write!(f, "bad stream header: {reason}"),
+            Error::Replay { seq } => write!(f, "replayed packet: sequence number {seq}"),
+            Error::OutsideWindow { seq, lowest } => write!(
+                f,
+                "packet {seq} is older than the anti-replay window (lowest accepted {lowest})"
+            ),
         }
     }
 }

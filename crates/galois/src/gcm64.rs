@@ -1,1 +1,469 @@
-//! (being written: the modes issue)
+//! GCM over 64-bit block ciphers (spec 000 Appendix A; paper 001 section 2
+//! with w = 64), generic over any [`BlockCipher64`], with TDEA (3-key
+//! DES-EDE3 from the `des` crate) as the instance, [`TdeaGcm`].
+//!
+//! Blocks, H, Y0 and the tag are 64 bits; GHASH works in GF(2^64) with
+//! 1 + a + a^3 + a^4 + a^64 in GCM's reflected bit order ([`crate::gf64`]).
+//! incr() counts modulo 2^32 in the rightmost 32 bits;
+//! T = MSB_t(GHASH xor E(K, Y0)).
+//!
+//! # Two readings, two variants
+//!
+//! The two papers disagree on how the IV and the lengths are formatted, so
+//! both are built, named as in the project's vector files:
+//!
+//! * [`Variant::WBit`] (the default), the w-bit GCM of paper 001 section 2:
+//!   Y0 = IV || 0^31 1 for a 32-bit IV, else GHASH(H, {}, IV); the last GHASH
+//!   block is len(A) || len(C), each a 32-bit count of bits. Because len()
+//!   has 32 bits, A, C and the IV are each limited to 2^32 - 1 bits, that is
+//!   [`WBIT_MAX_BYTES`] = 2^29 - 1 bytes.
+//! * [`Variant::AppendixA`], spec 000 Appendix A read literally:
+//!   Y0 = 0^31 1 || IV for a 32-bit IV, else GHASH64(H, {}, IV); the lengths
+//!   are 64-bit strings absorbed as two blocks,
+//!   X = ((X xor len(A)) * H xor len(C)) * H. A and the IV may have up to
+//!   2^61 - 1 bytes; the plaintext up to 2^32 - 2 blocks
+//!   ([`APPENDIX_A_MAX_TEXT_BYTES`]), so the counter never returns to Y0.
+//!
+//! # The counter-overlap hazard of the literal Appendix A layout
+//!
+//! With a 32-bit IV, Appendix A puts the IV in the rightmost 32 bits, which
+//! are exactly the bits incr() counts in. Message i under IV v uses counter
+//! blocks 0^31 1 || v, v+1, v+2, ... (mod 2^32), so two IVs that differ by
+//! less than the block count of a message share counter blocks: the
+//! keystream repeats (the XOR of the two plaintexts leaks) and one message's
+//! tag mask E(K, Y0) is a keystream block of the other. Sequential IVs, the
+//! usual way to make them unique, hit this at once: IV 5 and IV 6 overlap
+//! as soon as the first message has one block. Under Appendix A, 32-bit IVs
+//! must therefore be spaced at least 2^32 / (messages per key) apart, or be
+//! avoided altogether; the w-bit layout (IV on the left, counter on the
+//! right) does not have the problem, which is why it is the default.
+//!
+//! Beyond that, a 64-bit block cipher wears out fast: after about 2^32
+//! blocks under one key counter-mode keystream becomes distinguishable
+//! (birthday bound), and a 64-bit tag gives at best 2^-64 forgery
+//! probability per try. Keep keys short-lived.
+
+use crate::block::BlockCipher64;
+use crate::ct;
+use crate::error::{Error, Result};
+use crate::gf64::{Gf64Backend, Gf64Key};
+use zeroize::Zeroize;
+
+/// The w-bit variant's limit on the plaintext, the AAD and the IV:
+/// 2^32 - 1 bits, rounded down to whole bytes.
+pub const WBIT_MAX_BYTES: u64 = (1 << 29) - 1;
+/// The Appendix A variant's limit on the plaintext: 2^32 - 2 blocks.
+pub const APPENDIX_A_MAX_TEXT_BYTES: u64 = ((1u64 << 32) - 2) * 8;
+/// The Appendix A variant's limit on the AAD and the IV (64-bit bit count).
+pub const APPENDIX_A_MAX_AAD_BYTES: u64 = (1 << 61) - 1;
+
+/// Which formatting of the IV and lengths (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Variant {
+    /// Paper 001 section 2 with w = 64: IV || 0^31 1, 32-bit lengths.
+    #[default]
+    WBit,
+    /// Spec 000 Appendix A literally: 0^31 1 || IV, two 64-bit length blocks.
+    AppendixA,
+}
+
+impl Variant {
+    /// The name used in vector files: `w-bit` or `appendix-a`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::WBit => "w-bit",
+            Variant::AppendixA => "appendix-a",
+        }
+    }
+
+    /// Parses [`Variant::name`].
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "w-bit" => Some(Variant::WBit),
+            "appendix-a" => Some(Variant::AppendixA),
+            _ => None,
+        }
+    }
+
+    /// Longest plaintext, in bytes.
+    pub fn max_text_bytes(self) -> u64 {
+        match self {
+            Variant::WBit => WBIT_MAX_BYTES,
+            Variant::AppendixA => APPENDIX_A_MAX_TEXT_BYTES,
+        }
+    }
+
+    /// Longest AAD (and IV), in bytes.
+    pub fn max_aad_bytes(self) -> u64 {
+        match self {
+            Variant::WBit => WBIT_MAX_BYTES,
+            Variant::AppendixA => APPENDIX_A_MAX_AAD_BYTES,
+        }
+    }
+}
+
+/// How a GCM-64 key is set up: variant, tag length, GF(2^64) backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options64 {
+    variant: Variant,
+    tag_len: u8,
+    backend: Option<Gf64Backend>,
+}
+
+impl Default for Options64 {
+    fn default() -> Self {
+        Options64 {
+            variant: Variant::WBit,
+            tag_len: 8,
+            backend: None,
+        }
+    }
+}
+
+impl Options64 {
+    /// w-bit variant, 8-byte tags, automatic backend.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Picks the variant.
+    pub fn variant(mut self, v: Variant) -> Self {
+        self.variant = v;
+        self
+    }
+
+    /// A tag of 4 to 8 bytes (t <= w = 64 bits; below 32 bits is refused).
+    pub fn tag_len(mut self, n: usize) -> Result<Self> {
+        if !(4..=8).contains(&n) {
+            return Err(Error::InvalidTagLength { got: n });
+        }
+        self.tag_len = n as u8;
+        Ok(self)
+    }
+
+    /// Pins the GF(2^64) backend.
+    pub fn backend(mut self, b: Gf64Backend) -> Self {
+        self.backend = Some(b);
+        self
+    }
+}
+
+/// A GCM-64 tag (at most 8 bytes), compared in constant time.
+#[derive(Clone, Copy)]
+pub struct Tag64 {
+    bytes: [u8; 8],
+    len: u8,
+}
+
+impl Tag64 {
+    /// The tag bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
+impl PartialEq for Tag64 {
+    fn eq(&self, o: &Tag64) -> bool {
+        ct::eq(self.as_bytes(), o.as_bytes())
+    }
+}
+impl Eq for Tag64 {}
+
+impl core::fmt::Debug for Tag64 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Tag64(")?;
+        for b in self.as_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// TDEA: 3-key DES-EDE3 (24-byte key) from the `des` crate.
+pub struct Tdea(des::TdesEde3);
+
+impl Tdea {
+    /// Expands a 24-byte key K1 || K2 || K3. Parity bits are ignored. Keys
+    /// with K1 = K2 or K2 = K3 (parity aside) are refused: EDE then
+    /// collapses to single DES.
+    pub fn new(key: &[u8]) -> Result<Self> {
+        use des::cipher::KeyInit;
+        if key.len() != 24 {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let mut k = [0u8; 24];
+        for (d, s) in k.iter_mut().zip(key) {
+            *d = s & 0xfe;
+        }
+        let degenerate = ct::eq(&k[0..8], &k[8..16]) | ct::eq(&k[8..16], &k[16..24]);
+        k.zeroize();
+        if degenerate {
+            return Err(Error::InvalidKey {
+                reason: "TDEA key with K1 = K2 or K2 = K3 is single DES",
+            });
+        }
+        let c = des::TdesEde3::new_from_slice(key)
+            .map_err(|_| Error::InvalidKeyLength { got: key.len() })?;
+        Ok(Tdea(c))
+    }
+}
+
+impl BlockCipher64 for Tdea {
+    fn encrypt_block(&self, block: &mut [u8; 8]) {
+        use des::cipher::BlockCipherEncrypt;
+        self.0.encrypt_block(block.into());
+    }
+    fn name(&self) -> &'static str {
+        "tdea"
+    }
+}
+
+/// GCM over a 64-bit block cipher: H prepared for one GF(2^64) backend, a
+/// variant and a tag length fixed for the life of the key. H is wiped on
+/// drop.
+pub struct Gcm64<C: BlockCipher64> {
+    cipher: C,
+    key: Gf64Key,
+    variant: Variant,
+    tag_len: u8,
+    h_is_zero: bool,
+}
+
+/// GCM over TDEA.
+pub type TdeaGcm = Gcm64<Tdea>;
+
+impl<C: BlockCipher64> Drop for Gcm64<C> {
+    fn drop(&mut self) {
+        self.key.zeroize();
+    }
+}
+
+impl TdeaGcm {
+    /// GCM-TDEA, w-bit variant, 8-byte tags.
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::with_options(key, Options64::new())
+    }
+
+    /// GCM-TDEA set up as `opts` says.
+    pub fn with_options(key: &[u8], opts: Options64) -> Result<Self> {
+        Gcm64::from_cipher(Tdea::new(key)?, opts)
+    }
+}
+
+/// A GHASH64 accumulator over one padded string at a time.
+struct Acc64<'a> {
+    key: &'a Gf64Key,
+    y: u64,
+}
+
+impl Drop for Acc64<'_> {
+    fn drop(&mut self) {
+        self.y.zeroize();
+    }
+}
+
+impl Acc64<'_> {
+    fn absorb_padded(&mut self, data: &[u8]) {
+        let whole = data.len() & !7;
+        self.y = self.key.update_blocks(self.y, &data[..whole]);
+        if whole < data.len() {
+            let mut b = [0u8; 8];
+            b[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.y = self.key.mul_h(self.y ^ u64::from_be_bytes(b));
+            b.zeroize();
+        }
+    }
+
+    /// The final length step of the variant; `a_bits`, `c_bits` checked.
+    fn lengths(&mut self, v: Variant, a_bits: u64, c_bits: u64) {
+        match v {
+            Variant::WBit => self.y = self.key.mul_h(self.y ^ (a_bits << 32) ^ c_bits),
+            Variant::AppendixA => {
+                self.y = self.key.mul_h(self.y ^ a_bits);
+                self.y = self.key.mul_h(self.y ^ c_bits);
+            }
+        }
+    }
+}
+
+impl<C: BlockCipher64> Gcm64<C> {
+    /// GCM-64 over `cipher`.
+    pub fn from_cipher(cipher: C, opts: Options64) -> Result<Self> {
+        let mut h = [0u8; 8];
+        cipher.encrypt_block(&mut h);
+        let hv = u64::from_be_bytes(h);
+        h.zeroize();
+        let backend = opts.backend.unwrap_or_else(Gf64Backend::auto);
+        let key = Gf64Key::new(hv, backend)?;
+        Ok(Gcm64 {
+            cipher,
+            key,
+            variant: opts.variant,
+            tag_len: opts.tag_len,
+            h_is_zero: hv == 0,
+        })
+    }
+
+    /// The variant in use.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.tag_len as usize
+    }
+
+    /// The GF(2^64) backend in use.
+    pub fn backend(&self) -> Gf64Backend {
+        self.key.backend()
+    }
+
+    /// True if H = E(K, 0) is zero (GHASH then ignores the data).
+    pub fn h_is_zero(&self) -> bool {
+        self.h_is_zero
+    }
+
+    fn check(&self, iv: &[u8], aad: &[u8], text_len: usize) -> Result<()> {
+        let v = self.variant;
+        if iv.is_empty() {
+            return Err(Error::InvalidIvLength { got: 0 });
+        }
+        if iv.len() as u64 > v.max_aad_bytes() {
+            return Err(Error::TooLong {
+                what: "GCM-64 IV",
+                len: iv.len() as u64,
+                max: v.max_aad_bytes(),
+            });
+        }
+        if aad.len() as u64 > v.max_aad_bytes() {
+            return Err(Error::TooLong {
+                what: "GCM-64 additional data",
+                len: aad.len() as u64,
+                max: v.max_aad_bytes(),
+            });
+        }
+        if text_len as u64 > v.max_text_bytes() {
+            return Err(Error::MessageTooLong {
+                len: text_len as u64,
+                max: v.max_text_bytes(),
+            });
+        }
+        Ok(())
+    }
+
+    fn y0(&self, iv: &[u8]) -> u64 {
+        if iv.len() == 4 {
+            let v = u32::from_be_bytes(iv.try_into().unwrap()) as u64;
+            return match self.variant {
+                Variant::WBit => (v << 32) | 1,
+                Variant::AppendixA => (1 << 32) | v,
+            };
+        }
+        let mut acc = Acc64 {
+            key: &self.key,
+            y: 0,
+        };
+        acc.absorb_padded(iv);
+        acc.lengths(self.variant, 0, iv.len() as u64 * 8);
+        acc.y
+    }
+
+    fn ctr_xor(&self, y0: u64, data: &mut [u8]) {
+        let hi = y0 & !0xffff_ffff;
+        let mut ctr = y0 as u32;
+        for chunk in data.chunks_mut(8) {
+            ctr = ctr.wrapping_add(1);
+            let mut ks = (hi | ctr as u64).to_be_bytes();
+            self.cipher.encrypt_block(&mut ks);
+            for (d, k) in chunk.iter_mut().zip(ks.iter()) {
+                *d ^= k;
+            }
+            ks.zeroize();
+        }
+    }
+
+    fn tag_for(&self, y0: u64, aad: &[u8], ct_: &[u8]) -> Tag64 {
+        let mut acc = Acc64 {
+            key: &self.key,
+            y: 0,
+        };
+        acc.absorb_padded(aad);
+        acc.absorb_padded(ct_);
+        acc.lengths(self.variant, aad.len() as u64 * 8, ct_.len() as u64 * 8);
+        let mut ek = y0.to_be_bytes();
+        self.cipher.encrypt_block(&mut ek);
+        let t = acc.y ^ u64::from_be_bytes(ek);
+        ek.zeroize();
+        Tag64 {
+            bytes: t.to_be_bytes(),
+            len: self.tag_len,
+        }
+    }
+
+    /// Encrypts `buf` in place and returns the detached tag.
+    pub fn seal_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag64> {
+        self.check(iv, aad, buf.len())?;
+        let y0 = self.y0(iv);
+        self.ctr_xor(y0, buf);
+        Ok(self.tag_for(y0, aad, buf))
+    }
+
+    /// Decrypts `buf` in place if `tag` verifies; on any failure `buf` is
+    /// wiped and nothing is released.
+    pub fn open_in_place_detached(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<()> {
+        if tag.len() != self.tag_len as usize {
+            ct::wipe(buf);
+            return Err(Error::InvalidTagLength { got: tag.len() });
+        }
+        if let Err(e) = self.check(iv, aad, buf.len()) {
+            ct::wipe(buf);
+            return Err(e);
+        }
+        let y0 = self.y0(iv);
+        let expected = self.tag_for(y0, aad, buf);
+        if !ct::eq(expected.as_bytes(), tag) {
+            ct::wipe(buf);
+            return Err(Error::AuthenticationFailed);
+        }
+        self.ctr_xor(y0, buf);
+        Ok(())
+    }
+
+    /// Returns ciphertext followed by the tag.
+    pub fn seal(&self, iv: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
+        let mut out = pt.to_vec();
+        let tag = self.seal_in_place_detached(iv, aad, &mut out)?;
+        out.extend_from_slice(tag.as_bytes());
+        Ok(out)
+    }
+
+    /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
+    pub fn open(&self, iv: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
+        let t = self.tag_len as usize;
+        if input.len() < t {
+            return Err(Error::CiphertextTooShort {
+                len: input.len(),
+                min: t,
+            });
+        }
+        let (c, tag) = input.split_at(input.len() - t);
+        let mut out = c.to_vec();
+        self.open_in_place_detached(iv, aad, &mut out, tag)?;
+        Ok(out)
+    }
+
+    /// H = E(K, 0^64) and Y0 for `iv`, for checks against vector files.
+    pub fn intermediates(&self, iv: &[u8]) -> Result<([u8; 8], [u8; 8])> {
+        self.check(iv, &[], 0)?;
+        let mut h = [0u8; 8];
+        self.cipher.encrypt_block(&mut h);
+        Ok((h, self.y0(iv).to_be_bytes()))
+    }
+}
