@@ -145,10 +145,13 @@ module gcm_core #(parameter MODE = 2) (
   genvar gi;
   generate for (gi = 0; gi < FIFO_DEPTH; gi = gi + 1) begin : fifo
     reg [FW-1:0] e;
-    always @(posedge clk) begin
-      if (gi == 0) e <= rst ? {FW{1'b0}} : fifo_in;
-      else         e <= rst ? {FW{1'b0}} : fifo[gi-1].e;
+    wire [FW-1:0] d;
+    if (gi == 0) begin : wr
+      assign d = fifo_in;
+    end else begin : sh
+      assign d = fifo[gi-1].e;
     end
+    always @(posedge clk) e <= rst ? {FW{1'b0}} : d;
   end endgenerate
   wire [FW-1:0] fo = fifo[FIFO_DEPTH-1].e;
   wire          fo_v      = fo[FW-1];
@@ -183,7 +186,6 @@ module gcm_core #(parameter MODE = 2) (
   reg  [127:0] ey0_reg, tagin_reg;                        // E(K,Y0) Reg, received tag
   reg  [4:0]   t_len;
   reg          t_dec;
-  wire         fo_gh = fo_v && (fo_kind != K_DATA || (MODE != 0));  // every kind feeds GHASH
 
   always @(posedge clk) begin
     if (rst) begin
