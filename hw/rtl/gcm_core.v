@@ -158,14 +158,13 @@ module gcm_core #(parameter MODE = 2) (
   wire [2:0]    fo_kind   = fo[FW-2 -: 3];
   wire [4:0]    fo_bytes  = fo[FW-5 -: 5];
   wire          fo_sop    = fo[FW-10];
-  wire          fo_dec    = fo[FW-11];
+  wire          fo_dec    = (MODE == 2) ? fo[FW-11] : (MODE == 1);   // constant in the single-mode cores
   wire [4:0]    fo_taglen = fo[FW-12 -: 5];
   wire          fo_newkey = fo[FW-17];
   wire [127:0]  fo_data   = fo[127:0];
 
   // ------------------------------------------------------------------ H register
-  reg [127:0] h_reg;
-  always @(posedge clk) if (fo_v && fo_sop && fo_newkey) h_reg <= h_new;
+  wire h_load = fo_v && fo_sop && fo_newkey;               // H Reg of the GHASH core
 
   // ------------------------------------------------------------------ stream xor, MUX2, Len Reg
   wire [127:0] mask    = bytemask(fo_bytes);
@@ -177,8 +176,8 @@ module gcm_core #(parameter MODE = 2) (
   wire [63:0]  ivlen_c = fo_sop ? 64'd0 : ivlen;
   wire [63:0]  nbits   = {56'd0, fo_bytes, 3'd0};
   reg          after_ivlen;
-  reg          ac_v, ac_hs, ac_end, ac_ivlen;
-  reg  [127:0] ac_data;                                   // AC Reg
+  reg          ac_v, ac_end, ac_ivlen;
+  reg  [127:0] mux2;                                      // MUX2 output (-> AC Reg)
   reg          c_v;
   reg  [1:0]   c_kind;
   reg  [4:0]   c_bytes;
@@ -199,15 +198,8 @@ module gcm_core #(parameter MODE = 2) (
       alen  <= alen_c  + ((fo_kind == K_AAD)  ? nbits : 64'd0);
       clen  <= clen_c  + ((fo_kind == K_DATA) ? nbits : 64'd0);
       ivlen <= ivlen_c + ((fo_kind == K_IV)   ? nbits : 64'd0);
-      ac_hs <= fo_sop || after_ivlen;
       ac_end <= (fo_kind == K_END);
       ac_ivlen <= (fo_kind == K_IVLEN);
-      case (fo_kind)                                      // MUX2
-        K_DATA:  ac_data <= fo_dec ? in_mask : xored;     // GHASH always on the ciphertext
-        K_END:   ac_data <= {alen_c, clen_c};             // len(A) || len(C)
-        K_IVLEN: ac_data <= {64'd0, ivlen_c};             // 0^64 || len(IV)
-        default: ac_data <= in_mask;                      // AAD, IV words (zero padded)
-      endcase
       c_kind  <= (fo_kind == K_DATA) ? O_DATA : O_AAD;
       c_bytes <= fo_bytes;
       c_data  <= (fo_kind == K_DATA) ? xored : in_mask;
@@ -217,12 +209,21 @@ module gcm_core #(parameter MODE = 2) (
     end
   end
 
+  always @* begin
+    case (fo_kind)                                        // MUX2
+      K_DATA:  mux2 = fo_dec ? in_mask : xored;           // GHASH always on the ciphertext
+      K_END:   mux2 = {alen_c, clen_c};                   // len(A) || len(C)
+      K_IVLEN: mux2 = {64'd0, ivlen_c};                   // 0^64 || len(IV)
+      default: mux2 = in_mask;                            // AAD, IV words (zero padded)
+    endcase
+  end
+
   // ------------------------------------------------------------------ GHASH (Figure 2)
-  reg  [127:0] x_reg;                                     // X Reg
+  wire [127:0] x_reg;                                     // X Reg
+  wire         x_v;
   reg          x_end, x_ivlen;
-  wire [127:0] mul_a = (ac_hs ? 128'd0 : x_reg) ^ ac_data;
-  wire [127:0] mul_z;
-  gf128_mul_par gfmul (.a(mul_a), .h(h_reg), .z(mul_z));
+  ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(fo_sop || after_ivlen), .in_data(mux2),
+            .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
   reg          d_v;                                       // alignment register after C Reg
   reg  [1:0]   d_kind;
   reg  [4:0]   d_bytes;
@@ -238,7 +239,6 @@ module gcm_core #(parameter MODE = 2) (
       x_ivlen <= ac_v && ac_ivlen;
       d_v <= c_v;
     end
-    if (ac_v) x_reg <= mul_z;
     d_kind <= c_kind; d_bytes <= c_bytes; d_data <= c_data;
     ey0_d <= ey0_reg; tagin_d <= tagin_reg; t_len_d <= t_len; t_dec_d <= t_dec;
   end
