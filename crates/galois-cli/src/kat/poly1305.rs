@@ -1,15 +1,214 @@
-//! Poly1305-AES and one-time Poly1305 cases (the Poly1305 issue fills this in).
+//! Poly1305-AES and one-time Poly1305 cases.
+//!
+//! `Poly1305-AES` (Bernstein's interface): key = k || r, nonce, msg, tag;
+//! optional `aes_k_nonce` and `intermediates` (`chunks_c_i`,
+//! `poly_r_mod_p`, big-endian hex integers). `Poly1305` (RFC 8439): key =
+//! r || s, r clamped by the MAC, no nonce.
 
-use super::{Outcome, AUTO};
+use super::{Case, Outcome, AUTO};
+use galois::poly1305::{chunk_values, Backend, Poly1305, Poly1305Aes};
+use galois::{Aes, BlockCipher128, Error};
 use serde_json::Value;
 
+/// The Poly1305 backends this CPU has, fastest first.
 pub fn implementations() -> Vec<String> {
-    vec![AUTO.to_string()]
+    Backend::available()
+        .iter()
+        .map(|b| b.name().to_string())
+        .collect()
 }
 
-pub fn run_case(_file: &Value, _case: &Value, _imp: &str, aes: bool) -> Result<Outcome, String> {
-    let name = if aes { "Poly1305-AES" } else { "Poly1305" };
-    Ok(Outcome::Unsupported(format!(
-        "algorithm {name} is not built yet"
-    )))
+fn backend(imp: &str) -> Result<Backend, String> {
+    match imp {
+        AUTO => Ok(galois::detect::poly1305_backend()),
+        name => Backend::from_name(name).map_err(|e| format!("{name}: {e}")),
+    }
+}
+
+fn h(b: &[u8]) -> String {
+    hex::encode(b)
+}
+
+/// A little-endian number as big-endian hex without leading zeros ("0" for 0).
+fn le_to_be_hex(le: &[u8]) -> String {
+    let s: String = le.iter().rev().map(|b| format!("{b:02x}")).collect();
+    let t = s.trim_start_matches('0');
+    if t.is_empty() {
+        "0".into()
+    } else {
+        t.into()
+    }
+}
+
+/// A hex integer from a vector file, normalized the same way.
+fn norm_hex(s: &str) -> Result<String, String> {
+    let s = s.trim().trim_start_matches("0x").to_ascii_lowercase();
+    if s.is_empty() || !s.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("not a hex integer: {s:?}"));
+    }
+    let t = s.trim_start_matches('0');
+    Ok(if t.is_empty() { "0".into() } else { t.into() })
+}
+
+pub fn run_case(_file: &Value, case: &Value, imp: &str, aes: bool) -> Result<Outcome, String> {
+    let b = backend(imp)?;
+    if aes {
+        run_aes(case, b)
+    } else {
+        run_onetime(case, b)
+    }
+}
+
+fn run_aes(case: &Value, b: Backend) -> Result<Outcome, String> {
+    let c = Case(case);
+    let valid = c.valid()?;
+    let key = c.hex("key")?;
+    let nonce = c.hex("nonce")?;
+    let msg = c.hex("msg")?;
+    let tag = c.hex("tag")?;
+    // The split fields, when given, must agree with the key.
+    if let (Some(k), Some(r)) = (c.hex_opt("k")?, c.hex_opt("r")?) {
+        if key.len() == 32 && (k != key[..16] || r != key[16..]) {
+            return Err("fields k || r disagree with key".into());
+        }
+    }
+    let mac = match Poly1305Aes::with_backend(&key, b) {
+        Ok(m) => m,
+        Err(e @ Error::BackendUnavailable { .. }) => return Err(e.to_string()),
+        Err(e) if !valid => {
+            // A refusal (bad key size, unclamped r) is a correct answer.
+            let _ = e.to_string();
+            return Ok(Outcome::Pass);
+        }
+        Err(e @ Error::InvalidKey { .. }) => {
+            return Ok(Outcome::Fail(format!(
+                "the case is marked valid but its key breaks the paper's constraints, \
+                 which Poly1305-AES refuses: {e}"
+            )))
+        }
+        Err(e) => {
+            return Ok(Outcome::Fail(format!(
+                "key setup refused a valid case: {e}"
+            )))
+        }
+    };
+    if !valid {
+        return Ok(match mac.verify(&nonce, &msg, &tag) {
+            Ok(()) => Outcome::Fail("an invalid case was accepted".into()),
+            Err(_) => Outcome::Pass,
+        });
+    }
+    if let Some(want) = c.hex_opt("aes_k_nonce")? {
+        let mut n: [u8; 16] = nonce
+            .as_slice()
+            .try_into()
+            .map_err(|_| format!("nonce of {} bytes", nonce.len()))?;
+        Aes::new(&key[..16])
+            .map_err(|e| e.to_string())?
+            .encrypt_block(&mut n);
+        if n[..] != want[..] {
+            return Ok(Outcome::Fail(format!(
+                "AES_k(n) {} != expected {}",
+                h(&n),
+                h(&want)
+            )));
+        }
+    }
+    let got = match mac.authenticate(&nonce, &msg) {
+        Ok(t) => t,
+        Err(e) => return Ok(Outcome::Fail(format!("authenticate refused a valid case: {e}"))),
+    };
+    if got[..] != tag[..] {
+        return Ok(Outcome::Fail(format!(
+            "tag {} != expected {}",
+            h(&got),
+            h(&tag)
+        )));
+    }
+    if let Err(e) = mac.verify(&nonce, &msg, &tag) {
+        return Ok(Outcome::Fail(format!("verify rejected a valid tag: {e}")));
+    }
+    // Streaming, split in two uneven pieces.
+    let mut st = mac.stream(&nonce).map_err(|e| e.to_string())?;
+    let cut = msg.len() / 3;
+    st.update(&msg[..cut]).update(&msg[cut..]);
+    if let Err(e) = st.verify(&tag) {
+        return Ok(Outcome::Fail(format!("streaming verify rejected: {e}")));
+    }
+    if let Some(im) = case.get("intermediates") {
+        let ic = Case(im);
+        if let Some(list) = im.get("chunks_c_i") {
+            let list = list.as_array().ok_or("chunks_c_i is not an array")?;
+            let got = chunk_values(&msg);
+            if list.len() != got.len() {
+                return Ok(Outcome::Fail(format!(
+                    "intermediate chunks_c_i: {} chunks, expected {}",
+                    got.len(),
+                    list.len()
+                )));
+            }
+            for (i, (w, g)) in list.iter().zip(&got).enumerate() {
+                let w = norm_hex(w.as_str().ok_or(format!("chunks_c_i[{i}] not a string"))?)?;
+                let g = le_to_be_hex(g);
+                if w != g {
+                    return Ok(Outcome::Fail(format!(
+                        "intermediate c_{}: {g} != expected {w}",
+                        i + 1
+                    )));
+                }
+            }
+        }
+        if let Some(w) = ic.str("poly_r_mod_p") {
+            let w = norm_hex(w)?;
+            let g = le_to_be_hex(&mac.poly_value(&msg));
+            if w != g {
+                return Ok(Outcome::Fail(format!(
+                    "intermediate poly_r_mod_p: {g} != expected {w}"
+                )));
+            }
+        }
+    }
+    Ok(Outcome::Pass)
+}
+
+fn run_onetime(case: &Value, b: Backend) -> Result<Outcome, String> {
+    let c = Case(case);
+    let valid = c.valid()?;
+    let key = c.hex("key")?;
+    let msg = c.hex("msg")?;
+    let tag = c.hex("tag")?;
+    let new = || Poly1305::with_backend(&key, b);
+    let mut p = match new() {
+        Ok(p) => p,
+        Err(e @ Error::BackendUnavailable { .. }) => return Err(e.to_string()),
+        Err(_) if !valid => return Ok(Outcome::Pass),
+        Err(e) => {
+            return Ok(Outcome::Fail(format!(
+                "key setup refused a valid case: {e}"
+            )))
+        }
+    };
+    if !valid {
+        p.update(&msg);
+        return Ok(match p.verify(&tag) {
+            Ok(()) => Outcome::Fail("an invalid case was accepted".into()),
+            Err(_) => Outcome::Pass,
+        });
+    }
+    p.update(&msg);
+    let got = p.finalize();
+    if got[..] != tag[..] {
+        return Ok(Outcome::Fail(format!(
+            "tag {} != expected {}",
+            h(&got),
+            h(&tag)
+        )));
+    }
+    let mut p = new().map_err(|e| e.to_string())?;
+    let cut = msg.len() / 3;
+    p.update(&msg[..cut]).update(&msg[cut..]);
+    if let Err(e) = p.verify(&tag) {
+        return Ok(Outcome::Fail(format!("verify rejected a valid tag: {e}")));
+    }
+    Ok(Outcome::Pass)
 }

@@ -1,4 +1,60 @@
 //! Poly1305-AES (Bernstein, FSE 2005) and the one-time Poly1305 of RFC 8439.
+//!
+//! Poly1305-AES authenticates a message m of any length under a 32-byte
+//! secret key k || r (k a 16-byte AES key, r a 16-byte clamped number) and a
+//! 16-byte nonce n:
+//!
+//! ```text
+//! tag = (((c_1 r^q + ... + c_q r) mod 2^130 - 5) + AES_k(n)) mod 2^128
+//! ```
+//!
+//! where c_i is the i-th 16-byte chunk of m read little-endian plus
+//! 2^(8 len). The nonce must never repeat under one key:
+//! [`nonce::NonceSequence`] and [`nonce::NonceStore`] hand out nonces that
+//! cannot repeat, even across a crash.
+//!
+//! ```
+//! use galois::poly1305::{Poly1305Aes, clamp};
+//! let mut key = [0x5au8; 32];
+//! clamp(&mut key); // derived keys must be clamped; random ones: Poly1305Aes::generate_key()
+//! let mac = Poly1305Aes::new(&key)?;
+//! let nonce = [1u8; 16];
+//! let tag = mac.authenticate(&nonce, b"message")?;
+//! mac.verify(&nonce, b"message", &tag)?;
+//! # Ok::<(), galois::Error>(())
+//! ```
+//!
+//! # Implementations
+//!
+//! The polynomial is evaluated by one of three backends, picked once when a
+//! key is set up by [`crate::detect::poly1305_backend`] or pinned by name:
+//! - [`Backend::Portable`] (`portable.rs`): radix 2^44, three 64-bit limbs,
+//!   128-bit products; used alone, and by every backend for short messages
+//!   and the tail of long ones.
+//! - [`Backend::Avx2`] (`avx2.rs`): radix 2^26, four blocks in parallel
+//!   with the powers r^1..r^4.
+//! - [`Backend::Ifma`] (`ifma.rs`): radix 2^44 with AVX-512 IFMA
+//!   (`vpmadd52luq/huq`), eight blocks in parallel with r^1..r^8.
+//!
+//! Key agility (paper, section 1): setting up a key computes nothing but the
+//! limbs of r, and short messages use r alone. Powers of r are computed per
+//! message, and only when that message is long enough for the vector code
+//! (`MIN_LEN` in each SIMD file), where they cost a few percent of the
+//! message's time.
+
+use crate::block::BlockCipher128;
+use crate::error::{Error, Result};
+use crate::Aes;
+use zeroize::{Zeroize, Zeroizing};
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod ifma;
+pub mod nonce;
+mod portable;
+
+use portable::Limbs;
 
 /// A Poly1305 implementation. Automatic selection (`detect.rs`) picks the
 /// fastest one the CPU has; each can be pinned by name.
@@ -11,4 +67,481 @@ pub enum Backend {
     Avx2,
     /// AVX-512 IFMA (vpmadd52luq/huq), 8-way.
     Ifma,
+}
+
+impl Backend {
+    /// Every backend, fastest first.
+    pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Avx2, Backend::Portable];
+
+    /// The backend's name, as the CLI spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Avx2 => "avx2",
+            Backend::Ifma => "ifma",
+        }
+    }
+
+    /// Parses a name given by [`Backend::name`].
+    pub fn from_name(name: &str) -> Result<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name() == name)
+            .ok_or(Error::UnknownBackend)
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn is_available(self) -> bool {
+        crate::detect::poly1305_backend_available(self)
+    }
+
+    /// The backends this CPU can run, fastest first.
+    pub fn available() -> Vec<Backend> {
+        Self::ALL
+            .iter()
+            .copied()
+            .filter(|b| b.is_available())
+            .collect()
+    }
+}
+
+impl core::fmt::Display for Backend {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The code a key runs. The SIMD variants hold a token that their module
+/// only creates after run-time detection found the CPU features.
+#[derive(Clone, Copy)]
+enum Imp {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Avx2),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(ifma::Ifma),
+}
+
+impl Imp {
+    fn new(b: Backend) -> Result<Self> {
+        match b {
+            Backend::Portable => Ok(Imp::Portable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::Avx2::new()
+                .map(Imp::Avx2)
+                .ok_or(Error::BackendUnavailable { backend: "avx2" }),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ifma => ifma::Ifma::new()
+                .map(Imp::Ifma)
+                .ok_or(Error::BackendUnavailable { backend: "ifma" }),
+            #[cfg(not(target_arch = "x86_64"))]
+            other => Err(Error::BackendUnavailable {
+                backend: other.name(),
+            }),
+        }
+    }
+
+    fn backend(self) -> Backend {
+        match self {
+            Imp::Portable => Backend::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Imp::Avx2(_) => Backend::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ifma(_) => Backend::Ifma,
+        }
+    }
+}
+
+/// r^1 .. r^n, computed on demand for long messages.
+pub(crate) struct Powers {
+    pub(crate) p: [Limbs; 8],
+    pub(crate) n: usize,
+}
+
+impl Powers {
+    const fn empty() -> Self {
+        Powers {
+            p: [[0; 3]; 8],
+            n: 0,
+        }
+    }
+
+    /// Makes sure r^1..r^n are present (each fully carried).
+    fn ensure(&mut self, r: &Limbs, n: usize) {
+        if self.n >= n {
+            return;
+        }
+        self.p[0] = *r;
+        for i in 1..n {
+            let mut x = portable::mul(&self.p[i - 1], r);
+            portable::carry(&mut x);
+            self.p[i] = x;
+        }
+        self.n = n;
+    }
+}
+
+/// The polynomial evaluation in progress: h, r, a partial block.
+struct State {
+    h: Limbs,
+    r: Limbs,
+    buf: [u8; 16],
+    buf_len: usize,
+    imp: Imp,
+    pw: Powers,
+}
+
+impl State {
+    fn new(r: Limbs, imp: Imp) -> Self {
+        State {
+            h: [0; 3],
+            r,
+            buf: [0; 16],
+            buf_len: 0,
+            imp,
+            pw: Powers::empty(),
+        }
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        if self.buf_len > 0 {
+            let take = (16 - self.buf_len).min(data.len());
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < 16 {
+                return;
+            }
+            portable::block(&mut self.h, &self.r, &self.buf, 1);
+            self.buf_len = 0;
+        }
+        match self.imp {
+            Imp::Portable => {}
+            #[cfg(target_arch = "x86_64")]
+            Imp::Avx2(t) => {
+                if data.len() >= avx2::MIN_LEN {
+                    let n = data.len() / avx2::CHUNK * avx2::CHUNK;
+                    self.pw.ensure(&self.r, 4);
+                    t.blocks(&mut self.h, &self.pw, &data[..n]);
+                    data = &data[n..];
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ifma(t) => {
+                if data.len() >= ifma::MIN_LEN {
+                    let n = data.len() / ifma::CHUNK * ifma::CHUNK;
+                    self.pw.ensure(&self.r, 8);
+                    t.blocks(&mut self.h, &self.pw, &data[..n]);
+                    data = &data[n..];
+                }
+            }
+        }
+        let n = data.len() & !15;
+        portable::blocks(&mut self.h, &self.r, &data[..n]);
+        let rest = &data[n..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    /// Pads and processes a final partial chunk; returns h (not reduced).
+    fn finish(&mut self) -> Limbs {
+        if self.buf_len > 0 {
+            self.buf[self.buf_len] = 1;
+            for b in &mut self.buf[self.buf_len + 1..] {
+                *b = 0;
+            }
+            portable::block(&mut self.h, &self.r, &self.buf, 0);
+            self.buf_len = 0;
+        }
+        self.h
+    }
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        self.h.zeroize();
+        self.r.zeroize();
+        self.buf.zeroize();
+        if self.pw.n > 0 {
+            self.pw.p.zeroize();
+        }
+    }
+}
+
+/// The clamping mask of r: r[3], r[7], r[11], r[15] keep their low 4 bits,
+/// r[4], r[8], r[12] lose their low 2 bits.
+const CLAMP: u128 = 0x0fff_fffc_0fff_fffc_0fff_fffc_0fff_ffff;
+
+/// Clamps r in place (the paper's constraints), for r derived from other
+/// material. Random keys from [`Poly1305Aes::generate_key`] are clamped
+/// already.
+pub fn clamp_r(r: &mut [u8; 16]) {
+    *r = (u128::from_le_bytes(*r) & CLAMP).to_le_bytes();
+}
+
+/// Clamps the r half (bytes 16..32) of a Poly1305-AES key k || r.
+pub fn clamp(key: &mut [u8; 32]) {
+    let r: &mut [u8; 16] = (&mut key[16..]).try_into().unwrap();
+    clamp_r(r);
+}
+
+/// Whether r meets the constraints of section 2: r[3], r[7], r[11], r[15]
+/// below 16 and r[4], r[8], r[12] divisible by 4. Evaluated without
+/// branches on the key bytes.
+pub fn is_clamped(r: &[u8; 16]) -> bool {
+    let v = u128::from_le_bytes(*r);
+    bool::from(subtle::ConstantTimeEq::ct_eq(&(v & !CLAMP), &0u128))
+}
+
+const UNCLAMPED: &str = "Poly1305 r is not clamped: r[3], r[7], r[11], r[15] must be below 16 \
+     and r[4], r[8], r[12] divisible by 4 (clamp derived keys with poly1305::clamp)";
+
+/// The 16-byte chunks of a message as the paper's c_i: the chunk read
+/// little-endian plus 2^(8 len), as 17 little-endian bytes. For checking
+/// known-answer intermediates; the MAC itself never builds this list.
+pub fn chunk_values(msg: &[u8]) -> Vec<[u8; 17]> {
+    msg.chunks(16)
+        .map(|c| {
+            let mut v = [0u8; 17];
+            v[..c.len()].copy_from_slice(c);
+            v[c.len()] = 1;
+            v
+        })
+        .collect()
+}
+
+fn check_len(got: usize, want: usize, e: fn(usize) -> Error) -> Result<()> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(e(got))
+    }
+}
+
+/// Poly1305 keyed by r with the nonce pad from a 128-bit block cipher
+/// (Poly1305-AnotherFunction, paper section 1): tag = (poly_r(m) +
+/// E_k(n)) mod 2^128. [`Poly1305Aes`] is the paper's choice, E = AES-128.
+///
+/// r is kept in limbs and wiped on drop; AES keys wipe themselves, another
+/// cipher `C` is responsible for its own key.
+pub struct Poly1305Mac<C: BlockCipher128 = Aes> {
+    cipher: C,
+    r: Limbs,
+    imp: Imp,
+}
+
+/// Poly1305-AES: the paper's MAC with AES-128.
+pub type Poly1305Aes = Poly1305Mac<Aes>;
+
+impl Poly1305Mac<Aes> {
+    /// A Poly1305-AES key k || r (32 bytes: 16-byte AES-128 key, then r).
+    /// An unclamped r is refused with [`Error::InvalidKey`].
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::with_backend(key, crate::detect::poly1305_backend())
+    }
+
+    /// As [`Poly1305Mac::new`] with a pinned backend.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self> {
+        check_len(key.len(), 32, |got| Error::InvalidKeyLength { got })?;
+        let r: &[u8; 16] = key[16..].try_into().unwrap();
+        if !is_clamped(r) {
+            return Err(Error::InvalidKey { reason: UNCLAMPED });
+        }
+        let aes = Aes::new(&key[..16])?;
+        Self::with_cipher_and_backend(aes, r, backend)
+    }
+
+    /// A fresh random key k || r from the operating system, r clamped.
+    pub fn generate_key() -> Result<Zeroizing<[u8; 32]>> {
+        let mut key = Zeroizing::new([0u8; 32]);
+        getrandom::fill(&mut key[..]).map_err(|_| Error::RandomSourceFailed)?;
+        clamp(&mut key);
+        Ok(key)
+    }
+}
+
+impl<C: BlockCipher128> Poly1305Mac<C> {
+    /// Poly1305 with any 128-bit block cipher for the nonce pad, and r (16
+    /// bytes, which must be clamped).
+    pub fn with_cipher(cipher: C, r: &[u8]) -> Result<Self> {
+        Self::with_cipher_and_backend(cipher, r, crate::detect::poly1305_backend())
+    }
+
+    /// As [`Poly1305Mac::with_cipher`] with a pinned backend.
+    pub fn with_cipher_and_backend(cipher: C, r: &[u8], backend: Backend) -> Result<Self> {
+        check_len(r.len(), 16, |got| Error::InvalidKeyLength { got })?;
+        let r: &[u8; 16] = r.try_into().unwrap();
+        if !is_clamped(r) {
+            return Err(Error::InvalidKey { reason: UNCLAMPED });
+        }
+        let imp = Imp::new(backend)?;
+        Ok(Poly1305Mac {
+            cipher,
+            r: portable::limbs_from_bytes(r),
+            imp,
+        })
+    }
+
+    /// The backend this key runs.
+    pub fn backend(&self) -> Backend {
+        self.imp.backend()
+    }
+
+    fn pad(&self, nonce: &[u8]) -> Result<Zeroizing<[u8; 16]>> {
+        check_len(nonce.len(), 16, |got| Error::InvalidNonceLength { got })?;
+        let mut n = Zeroizing::new([0u8; 16]);
+        n.copy_from_slice(nonce);
+        self.cipher.encrypt_block(&mut n);
+        Ok(n)
+    }
+
+    /// The 16-byte authenticator of `msg` under the 16-byte `nonce`. Never
+    /// authenticate two different messages with the same nonce.
+    pub fn authenticate(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
+        let pad = self.pad(nonce)?;
+        let mut st = State::new(self.r, self.imp);
+        st.update(msg);
+        let h = st.finish();
+        Ok(portable::finalize(&h, &pad))
+    }
+
+    /// Checks a tag in constant time; [`Error::AuthenticationFailed`] if it
+    /// does not match.
+    pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<()> {
+        check_len(tag.len(), 16, |got| Error::InvalidTagLength { got })?;
+        let t = Zeroizing::new(self.authenticate(nonce, msg)?);
+        if crate::ct::eq(&t[..], tag) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+
+    /// Starts a streaming computation: feed the message in pieces split
+    /// anywhere with [`Poly1305MacStream::update`].
+    pub fn stream(&self, nonce: &[u8]) -> Result<Poly1305MacStream<'_, C>> {
+        let pad = self.pad(nonce)?;
+        Ok(Poly1305MacStream {
+            _mac: self,
+            pad,
+            st: State::new(self.r, self.imp),
+        })
+    }
+
+    /// (c_1 r^q + ... + c_q r) mod 2^130 - 5 as 17 little-endian bytes: the
+    /// paper's intermediate value, for known-answer checks.
+    pub fn poly_value(&self, msg: &[u8]) -> [u8; 17] {
+        let mut st = State::new(self.r, self.imp);
+        st.update(msg);
+        portable::to_bytes17(&st.finish())
+    }
+}
+
+impl<C: BlockCipher128> Drop for Poly1305Mac<C> {
+    fn drop(&mut self) {
+        self.r.zeroize();
+    }
+}
+
+/// A Poly1305-AES (or Poly1305-E) computation in progress.
+pub struct Poly1305MacStream<'a, C: BlockCipher128> {
+    _mac: &'a Poly1305Mac<C>,
+    pad: Zeroizing<[u8; 16]>,
+    st: State,
+}
+
+impl<C: BlockCipher128> Poly1305MacStream<'_, C> {
+    /// Appends message bytes.
+    pub fn update(&mut self, data: &[u8]) -> &mut Self {
+        self.st.update(data);
+        self
+    }
+
+    /// The tag of everything fed so far.
+    pub fn finalize(mut self) -> [u8; 16] {
+        let h = self.st.finish();
+        portable::finalize(&h, &self.pad)
+    }
+
+    /// Checks a tag in constant time.
+    pub fn verify(self, tag: &[u8]) -> Result<()> {
+        check_len(tag.len(), 16, |got| Error::InvalidTagLength { got })?;
+        let t = Zeroizing::new(self.finalize());
+        if crate::ct::eq(&t[..], tag) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+/// The one-time Poly1305 of RFC 8439: key r || s (32 bytes), r clamped by
+/// the MAC itself, tag = (poly_r(m) + s) mod 2^128. A key must authenticate
+/// one message only. Same core as [`Poly1305Aes`].
+pub struct Poly1305 {
+    st: State,
+    s: Zeroizing<[u8; 16]>,
+}
+
+impl Poly1305 {
+    /// Starts a one-time MAC with key r || s.
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::with_backend(key, crate::detect::poly1305_backend())
+    }
+
+    /// As [`Poly1305::new`] with a pinned backend.
+    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self> {
+        check_len(key.len(), 32, |got| Error::InvalidKeyLength { got })?;
+        let mut r = Zeroizing::new([0u8; 16]);
+        r.copy_from_slice(&key[..16]);
+        clamp_r(&mut r);
+        let mut s = Zeroizing::new([0u8; 16]);
+        s.copy_from_slice(&key[16..]);
+        let imp = Imp::new(backend)?;
+        Ok(Poly1305 {
+            st: State::new(portable::limbs_from_bytes(&r), imp),
+            s,
+        })
+    }
+
+    /// The tag of `msg` under the one-time key r || s.
+    pub fn mac(key: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
+        let mut p = Self::new(key)?;
+        p.update(msg);
+        Ok(p.finalize())
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.st.imp.backend()
+    }
+
+    /// Appends message bytes.
+    pub fn update(&mut self, data: &[u8]) -> &mut Self {
+        self.st.update(data);
+        self
+    }
+
+    /// The tag.
+    pub fn finalize(mut self) -> [u8; 16] {
+        let h = self.st.finish();
+        portable::finalize(&h, &self.s)
+    }
+
+    /// poly_r(m) mod 2^130 - 5 as 17 little-endian bytes (no s added).
+    pub fn poly_value(mut self) -> [u8; 17] {
+        portable::to_bytes17(&self.st.finish())
+    }
+
+    /// Checks a tag in constant time.
+    pub fn verify(self, tag: &[u8]) -> Result<()> {
+        check_len(tag.len(), 16, |got| Error::InvalidTagLength { got })?;
+        let t = Zeroizing::new(self.finalize());
+        if crate::ct::eq(&t[..], tag) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
 }

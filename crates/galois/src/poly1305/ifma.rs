@@ -1,0 +1,233 @@
+//! AVX-512 IFMA Poly1305: radix 2^44, eight blocks in parallel.
+//!
+//! # Representation
+//!
+//! Same radix as the portable code: an element is `x0 + x1 2^44 + x2 2^88`.
+//! A 512-bit register holds one limb of eight independent elements (one per
+//! 64-bit lane), so three registers hold eight accumulators A_0..A_7.
+//!
+//! # Eight-way Horner
+//!
+//! For N = 8K blocks m_1..m_N and an incoming accumulator h, lane j takes
+//! the blocks m_i with i = j + 1 (mod 8):
+//!
+//! ```text
+//! A_j = 0 (A_0 = h);   for each group k < K-1:  A_j = (A_j + m_{8k+j+1}) r^8
+//! last group:          A_j = (A_j + m_{8(K-1)+j+1}) r^(8-j);   h = sum_j A_j
+//! ```
+//!
+//! Block m_i is then multiplied by r^(N-i+1), as in the serial definition.
+//! r^1..r^8 are computed by the caller (once per message, only for long
+//! messages; see `MIN_LEN`).
+//!
+//! # Multiplication with vpmadd52luq / vpmadd52huq
+//!
+//! `madd52lo(acc, a, b)` adds the low 52 bits of the 104-bit product of the
+//! low 52 bits of a and b; `madd52hi` adds bits 52..103. With b = b0 + b1
+//! 2^44 + b2 2^88 and t_i = 20 b_i (2^132 = 20 mod p):
+//!
+//! ```text
+//! d0 = a0 b0 + a1 t2 + a2 t1,  d1 = a0 b1 + a1 b0 + a2 t2,  d2 = a0 b2 + a1 b1 + a2 b0
+//! ```
+//!
+//! each d_k = lo_k + 2^52 hi_k. As 2^52 = 2^8 2^44, hi_k belongs 8 bits up
+//! in the next limb, and hi_2 sits at 2^140 = 2^10 2^130 = 5 2^10 (mod p):
+//!
+//! ```text
+//! x0 = lo0 + 5120 hi2,  x1 = lo1 + 2^8 hi0,  x2 = lo2 + 2^8 hi1
+//! ```
+//!
+//! Then one parallel carry step (each limb's excess goes to the next limb,
+//! x2's bits above 2^130 to x0 times 5) leaves every limb at most a few bits
+//! above 44, so with a message limb added the inputs of the next product
+//! stay far below the 52 bits that IFMA reads.
+//!
+//! Bounds: lanes enter a product below 2^46; b limbs below 2^44 + 2^13
+//! (fully carried powers), t below 2^49: each product is below 2^95, hi
+//! terms below 2^43, lo sums below 2^54, 5120 hi2 below 2^58. After the
+//! carry step the limbs are below 2^44 + 2^16 (x2 below 2^42 + 2^13), and a
+//! message block adds at most 2^44 per limb. Every operation is the same
+//! for every key and message: no secret-dependent branch or index.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::portable::{self, Limbs, M42, M44};
+use super::Powers;
+
+/// Bytes per loop iteration (eight blocks).
+pub(crate) const CHUNK: usize = 128;
+/// Shortest input the vector code takes; shorter ones run the portable
+/// code, with no powers of r computed.
+pub(crate) const MIN_LEN: usize = 256;
+
+/// Proof that this CPU has AVX-512 F, VL and IFMA. Only [`Ifma::new`]
+/// creates one, after run-time detection.
+#[derive(Clone, Copy)]
+pub(crate) struct Ifma {
+    _private: (),
+}
+
+impl Ifma {
+    pub(crate) fn new() -> Option<Self> {
+        if crate::detect::has_avx512ifma() {
+            Some(Ifma { _private: () })
+        } else {
+            None
+        }
+    }
+
+    /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
+    /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^8 in `pw`.
+    pub(crate) fn blocks(self, h: &mut Limbs, pw: &Powers, data: &[u8]) {
+        assert!(data.len() % CHUNK == 0 && !data.is_empty() && pw.n >= 8);
+        // SAFETY: an `Ifma` value exists only if `detect::has_avx512ifma()`
+        // returned true, so the avx512f/avx512vl/avx512ifma target features
+        // of `blocks_ifma` are present on this CPU.
+        unsafe { blocks_ifma(h, pw, data) }
+    }
+}
+
+#[inline(always)]
+unsafe fn mul_reduce(
+    a: [__m512i; 3],
+    b: &[__m512i; 3],
+    t: &[__m512i; 2], // t[0] = 20 b1, t[1] = 20 b2
+) -> [__m512i; 3] {
+    let z = _mm512_setzero_si512();
+    let lo0 = _mm512_madd52lo_epu64(
+        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a[0], b[0]), a[1], t[1]),
+        a[2],
+        t[0],
+    );
+    let hi0 = _mm512_madd52hi_epu64(
+        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a[0], b[0]), a[1], t[1]),
+        a[2],
+        t[0],
+    );
+    let lo1 = _mm512_madd52lo_epu64(
+        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a[0], b[1]), a[1], b[0]),
+        a[2],
+        t[1],
+    );
+    let hi1 = _mm512_madd52hi_epu64(
+        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a[0], b[1]), a[1], b[0]),
+        a[2],
+        t[1],
+    );
+    let lo2 = _mm512_madd52lo_epu64(
+        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a[0], b[2]), a[1], b[1]),
+        a[2],
+        b[0],
+    );
+    let hi2 = _mm512_madd52hi_epu64(
+        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a[0], b[2]), a[1], b[1]),
+        a[2],
+        b[0],
+    );
+    // x0 = lo0 + 5120 hi2, x1 = lo1 + 2^8 hi0, x2 = lo2 + 2^8 hi1.
+    let x0 = _mm512_add_epi64(
+        lo0,
+        _mm512_add_epi64(_mm512_slli_epi64::<12>(hi2), _mm512_slli_epi64::<10>(hi2)),
+    );
+    let x1 = _mm512_add_epi64(lo1, _mm512_slli_epi64::<8>(hi0));
+    let x2 = _mm512_add_epi64(lo2, _mm512_slli_epi64::<8>(hi1));
+    // One parallel carry step.
+    let m44 = _mm512_set1_epi64(M44 as i64);
+    let m42 = _mm512_set1_epi64(M42 as i64);
+    let c0 = _mm512_srli_epi64::<44>(x0);
+    let c1 = _mm512_srli_epi64::<44>(x1);
+    let c2 = _mm512_srli_epi64::<42>(x2);
+    let c2x5 = _mm512_add_epi64(c2, _mm512_slli_epi64::<2>(c2));
+    [
+        _mm512_add_epi64(_mm512_and_si512(x0, m44), c2x5),
+        _mm512_add_epi64(_mm512_and_si512(x1, m44), c0),
+        _mm512_add_epi64(_mm512_and_si512(x2, m42), c1),
+    ]
+}
+
+/// Loads eight blocks as limbs (lane j = block j), with the 2^128 bit.
+#[inline(always)]
+unsafe fn load8(p: *const u8) -> [__m512i; 3] {
+    let x = _mm512_loadu_si512(p as *const _);
+    let y = _mm512_loadu_si512(p.add(64) as *const _);
+    let idx_lo = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    let idx_hi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    let lo = _mm512_permutex2var_epi64(x, idx_lo, y);
+    let hi = _mm512_permutex2var_epi64(x, idx_hi, y);
+    let m44 = _mm512_set1_epi64(M44 as i64);
+    [
+        _mm512_and_si512(lo, m44),
+        _mm512_and_si512(
+            _mm512_or_si512(_mm512_srli_epi64::<44>(lo), _mm512_slli_epi64::<20>(hi)),
+            m44,
+        ),
+        _mm512_or_si512(_mm512_srli_epi64::<24>(hi), _mm512_set1_epi64(1 << 40)),
+    ]
+}
+
+#[inline(always)]
+unsafe fn add3(a: [__m512i; 3], b: [__m512i; 3]) -> [__m512i; 3] {
+    [
+        _mm512_add_epi64(a[0], b[0]),
+        _mm512_add_epi64(a[1], b[1]),
+        _mm512_add_epi64(a[2], b[2]),
+    ]
+}
+
+#[inline(always)]
+unsafe fn times20(x: __m512i) -> __m512i {
+    // 20 x = 16 x + 4 x
+    _mm512_add_epi64(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<2>(x))
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+unsafe fn blocks_ifma(h: &mut Limbs, pw: &Powers, data: &[u8]) {
+    let mut hc = *h;
+    portable::carry(&mut hc);
+    // r^8 in every lane.
+    let r8 = pw.p[7];
+    let b8 = [
+        _mm512_set1_epi64(r8[0] as i64),
+        _mm512_set1_epi64(r8[1] as i64),
+        _mm512_set1_epi64(r8[2] as i64),
+    ];
+    let t8 = [times20(b8[1]), times20(b8[2])];
+    // Accumulators: h in lane 0.
+    let mut acc = [
+        _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[0] as i64),
+        _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[1] as i64),
+        _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[2] as i64),
+    ];
+    let n = data.len() / CHUNK;
+    let p = data.as_ptr();
+    for k in 0..n - 1 {
+        let m = load8(p.add(k * CHUNK));
+        acc = mul_reduce(add3(acc, m), &b8, &t8);
+    }
+    // Last group: lane j times r^(8-j).
+    let m = load8(p.add((n - 1) * CHUNK));
+    let lane = |i: usize| {
+        _mm512_set_epi64(
+            pw.p[0][i] as i64,
+            pw.p[1][i] as i64,
+            pw.p[2][i] as i64,
+            pw.p[3][i] as i64,
+            pw.p[4][i] as i64,
+            pw.p[5][i] as i64,
+            pw.p[6][i] as i64,
+            pw.p[7][i] as i64,
+        )
+    };
+    let bl = [lane(0), lane(1), lane(2)];
+    let tl = [times20(bl[1]), times20(bl[2])];
+    acc = mul_reduce(add3(acc, m), &bl, &tl);
+    // Sum the lanes: each limb below 8 (2^44 + 2^16) < 2^48.
+    let mut out = [
+        _mm512_reduce_add_epi64(acc[0]) as u64,
+        _mm512_reduce_add_epi64(acc[1]) as u64,
+        _mm512_reduce_add_epi64(acc[2]) as u64,
+    ];
+    portable::carry(&mut out);
+    *h = out;
+}

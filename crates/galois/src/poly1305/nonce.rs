@@ -1,0 +1,192 @@
+//! Nonces that never repeat (paper, section 3).
+//!
+//! "The sender must never use the same nonce for two different messages.
+//! The simplest way to achieve this is for the sender to use an increasing
+//! sequence of nonces [...] Store a safe nonce value -- a new nonce larger
+//! than any nonce used -- on disk alongside the key."
+//!
+//! Nonces here are counters in the paper's reverse-lexicographic order: the
+//! 16 bytes are a little-endian 128-bit integer.
+//!
+//! - [`NonceSequence`]: in memory, strictly increasing, refuses to wrap.
+//! - [`NonceStore`]: file-backed. Before handing out a nonce it makes sure
+//!   the file on disk holds a value larger than that nonce: it reserves a
+//!   block of nonces by writing the block's end to a temporary file,
+//!   fsyncing it, renaming it over the store and fsyncing the directory,
+//!   and only then hands out nonces of the block. After a crash or power
+//!   loss the store restarts at the persisted end, so no nonce is issued
+//!   twice (at most one block is skipped).
+
+use crate::error::Error;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// An in-memory, strictly increasing nonce counter.
+#[derive(Debug, Clone)]
+pub struct NonceSequence {
+    next: Option<u128>,
+}
+
+impl NonceSequence {
+    /// A sequence whose first nonce is `first` (little-endian).
+    pub fn starting_at(first: u128) -> Self {
+        NonceSequence { next: Some(first) }
+    }
+
+    /// A sequence starting at nonce 0.
+    pub fn new() -> Self {
+        Self::starting_at(0)
+    }
+
+    /// The next nonce, or [`Error::LimitReached`] once 2^128 - 1 has been
+    /// issued: the sequence never wraps.
+    pub fn next_nonce(&mut self) -> crate::Result<[u8; 16]> {
+        let n = self.next.ok_or(Error::LimitReached {
+            what: "nonce sequence exhausted (2^128 nonces)",
+        })?;
+        self.next = n.checked_add(1);
+        Ok(n.to_le_bytes())
+    }
+
+    /// The value the next nonce will have, if any.
+    pub fn peek(&self) -> Option<u128> {
+        self.next
+    }
+}
+
+impl Default for NonceSequence {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+const MAGIC: &str = "galois-poly1305-nonce-store-v1";
+
+/// A file-backed nonce source that survives crashes without reuse.
+///
+/// The file holds one number, the *safe nonce*: every nonce issued so far is
+/// below it. Nonces are reserved `block` at a time, so a store costs two
+/// fsyncs per `block` nonces.
+#[derive(Debug)]
+pub struct NonceStore {
+    path: PathBuf,
+    next: u128,
+    reserved_end: u128,
+    block: u128,
+}
+
+fn invalid(msg: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, msg)
+}
+
+impl NonceStore {
+    /// Creates a new store at `path` (which must not exist) starting at
+    /// nonce 0, reserving `block` nonces at a time.
+    pub fn create(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
+        let path = path.as_ref().to_path_buf();
+        if path.exists() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("nonce store {} already exists", path.display()),
+            ));
+        }
+        persist(&path, 0)?;
+        Self::open(path, block)
+    }
+
+    /// Opens an existing store. Its first nonce is the persisted safe value.
+    pub fn open(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
+        if block == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "nonce store block size must be at least 1",
+            ));
+        }
+        let path = path.as_ref().to_path_buf();
+        let text = fs::read_to_string(&path)?;
+        let safe = parse(&text).ok_or_else(|| {
+            invalid(format!(
+                "nonce store {} is not a {MAGIC} file; refusing to guess a safe nonce",
+                path.display()
+            ))
+        })?;
+        Ok(NonceStore {
+            path,
+            next: safe,
+            reserved_end: safe,
+            block: block as u128,
+        })
+    }
+
+    /// Opens the store at `path`, creating it (at nonce 0) if it is missing.
+    pub fn open_or_create(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
+        match Self::open(path.as_ref(), block) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Self::create(path, block),
+            r => r,
+        }
+    }
+
+    /// The next nonce. The safe value on disk is already above it when it is
+    /// returned. Fails (without issuing anything) if the disk write fails or
+    /// the nonce space is exhausted.
+    pub fn next_nonce(&mut self) -> io::Result<[u8; 16]> {
+        if self.next == self.reserved_end {
+            let end = self
+                .next
+                .checked_add(self.block)
+                .or(if self.next < u128::MAX {
+                    Some(u128::MAX)
+                } else {
+                    None
+                })
+                .ok_or_else(|| {
+                    io::Error::other(Error::LimitReached {
+                        what: "nonce store exhausted (2^128 - 1 nonces)",
+                    })
+                })?;
+            persist(&self.path, end)?;
+            self.reserved_end = end;
+        }
+        let n = self.next;
+        self.next += 1;
+        Ok(n.to_le_bytes())
+    }
+
+    /// The path of the store.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn parse(text: &str) -> Option<u128> {
+    let mut it = text.split_whitespace();
+    if it.next()? != MAGIC {
+        return None;
+    }
+    let v = it.next()?;
+    if v.len() != 32 || it.next().is_some() {
+        return None;
+    }
+    u128::from_str_radix(v, 16).ok()
+}
+
+/// Atomically replaces the file at `path` with the safe value `v` and makes
+/// the replacement durable: write temp, fsync temp, rename, fsync directory.
+fn persist(path: &Path, v: u128) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(format!("{MAGIC} {v:032x}\n").as_bytes())?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path)?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    File::open(dir)?.sync_all()?;
+    Ok(())
+}
