@@ -333,6 +333,23 @@ static double bench_stream(Sim& sim, size_t s, size_t a, int K, int ivlen, bool 
   return (double)(jobs[K - 1].tag_out - jobs[1].tag_out) / (K - 2);
 }
 
+// Fast check for make test: back-to-back clocks per packet == ceil(s/16) + 1 (+ AAD blocks).
+static int bench_check() {
+  std::mt19937_64 r(99);
+  Sim sim;
+  struct { size_t s, a; } cs[] = {{16, 0}, {20, 0}, {44, 0}, {64, 0}, {576, 0}, {1500, 0}, {64, 20}, {0, 16}, {0, 0}};
+  int pass = 0, fail = 0;
+  for (auto& c : cs) {
+    double got = bench_stream(sim, c.s, c.a, 12, 12, false, r);
+    double want = (double)((c.s + 15) / 16 + (c.a + 15) / 16 + 1);
+    bool ok = got == want;
+    printf("  s=%zu aad=%zu: %.2f clocks/packet back to back, model %.0f %s\n", c.s, c.a, got, want, ok ? "ok" : "MISMATCH");
+    if (ok) pass++; else fail++;
+  }
+  printf("cycles: %d passed, %d failed\n", pass, fail);
+  return fail ? 1 : 0;
+}
+
 static int bench_main(int K) {
   std::mt19937_64 r(12345);
   Sim sim;
@@ -399,6 +416,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed" && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 10);
     else if (a == "--label" && i + 1 < argc) label = argv[++i];
     else if (a == "--bench") bench = true;
+    else if (a == "--bench-check") return bench_check();
     else if (a == "--packets" && i + 1 < argc) K = atoi(argv[++i]);
     else if (a[0] != '+' && a[0] != '-') file = a;
   }
