@@ -93,6 +93,37 @@ impl Variant {
         }
     }
 
+    /// Checks IV, AAD and plaintext lengths (in bytes) against this
+    /// variant's limits: an empty IV is [`Error::InvalidIvLength`], a long
+    /// IV or AAD [`Error::TooLong`], a long text [`Error::MessageTooLong`].
+    pub fn check_lengths(self, iv_len: u64, aad_len: u64, text_len: u64) -> Result<()> {
+        if iv_len == 0 {
+            return Err(Error::InvalidIvLength { got: 0 });
+        }
+        let max = self.max_aad_bytes();
+        if iv_len > max {
+            return Err(Error::TooLong {
+                what: "GCM-64 IV",
+                len: iv_len,
+                max,
+            });
+        }
+        if aad_len > max {
+            return Err(Error::TooLong {
+                what: "GCM-64 additional data",
+                len: aad_len,
+                max,
+            });
+        }
+        if text_len > self.max_text_bytes() {
+            return Err(Error::MessageTooLong {
+                len: text_len,
+                max: self.max_text_bytes(),
+            });
+        }
+        Ok(())
+    }
+
     /// Longest AAD (and IV), in bytes.
     pub fn max_aad_bytes(self) -> u64 {
         match self {
@@ -108,6 +139,7 @@ pub struct Options64 {
     variant: Variant,
     tag_len: u8,
     backend: Option<Gf64Backend>,
+    refuse_zero_h: bool,
 }
 
 impl Default for Options64 {
@@ -116,6 +148,7 @@ impl Default for Options64 {
             variant: Variant::WBit,
             tag_len: 8,
             backend: None,
+            refuse_zero_h: false,
         }
     }
 }
@@ -139,6 +172,13 @@ impl Options64 {
         }
         self.tag_len = n as u8;
         Ok(self)
+    }
+
+    /// Makes key setup fail with [`Error::InvalidKey`] when H = E(K, 0) is
+    /// zero (paper 001 section 5; probability 2^-64 for a random key).
+    pub fn refuse_zero_h(mut self) -> Self {
+        self.refuse_zero_h = true;
+        self
     }
 
     /// Pins the GF(2^64) backend.
@@ -293,6 +333,11 @@ impl<C: BlockCipher64> Gcm64<C> {
         cipher.encrypt_block(&mut h);
         let hv = u64::from_be_bytes(h);
         h.zeroize();
+        if opts.refuse_zero_h && hv == 0 {
+            return Err(Error::InvalidKey {
+                reason: "H = E(K, 0^64) is zero",
+            });
+        }
         let backend = opts.backend.unwrap_or_else(Gf64Backend::auto);
         let key = Gf64Key::new(hv, backend)?;
         Ok(Gcm64 {
@@ -325,31 +370,8 @@ impl<C: BlockCipher64> Gcm64<C> {
     }
 
     fn check(&self, iv: &[u8], aad: &[u8], text_len: usize) -> Result<()> {
-        let v = self.variant;
-        if iv.is_empty() {
-            return Err(Error::InvalidIvLength { got: 0 });
-        }
-        if iv.len() as u64 > v.max_aad_bytes() {
-            return Err(Error::TooLong {
-                what: "GCM-64 IV",
-                len: iv.len() as u64,
-                max: v.max_aad_bytes(),
-            });
-        }
-        if aad.len() as u64 > v.max_aad_bytes() {
-            return Err(Error::TooLong {
-                what: "GCM-64 additional data",
-                len: aad.len() as u64,
-                max: v.max_aad_bytes(),
-            });
-        }
-        if text_len as u64 > v.max_text_bytes() {
-            return Err(Error::MessageTooLong {
-                len: text_len as u64,
-                max: v.max_text_bytes(),
-            });
-        }
-        Ok(())
+        self.variant
+            .check_lengths(iv.len() as u64, aad.len() as u64, text_len as u64)
     }
 
     fn y0(&self, iv: &[u8]) -> u64 {
