@@ -24,6 +24,13 @@ pub trait BlockCipher128 {
     fn name(&self) -> &'static str {
         "block-cipher"
     }
+
+    /// The AES-NI round keys (11, 13 or 15), if this is AES running on
+    /// AES-NI: the stitched GCM kernels then run the cipher themselves.
+    #[doc(hidden)]
+    fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
+        None
+    }
 }
 
 /// A block cipher with 64-bit blocks (GCM-64, for TDEA and friends).
@@ -46,5 +53,8 @@ impl<C: BlockCipher128 + ?Sized> BlockCipher128 for &C {
     }
     fn name(&self) -> &'static str {
         (**self).name()
+    }
+    fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
+        (**self).aesni_round_keys()
     }
 }

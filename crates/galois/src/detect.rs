@@ -33,6 +33,18 @@ pub fn has_pclmul() -> bool {
     }
 }
 
+/// AES-NI, PCLMULQDQ, SSSE3 and SSE4.1: the xmm stitched kernel.
+pub fn has_aesni_clmul() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_aesni() && has_pclmul() && std::arch::is_x86_feature_detected!("sse4.1")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// AVX2 is present.
 pub fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -50,7 +62,7 @@ pub fn has_vaes_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as f;
-        f!("avx2") && f!("vaes") && f!("vpclmulqdq") && has_aesni() && has_pclmul()
+        f!("avx") && f!("avx2") && f!("vaes") && f!("vpclmulqdq") && has_aesni_clmul()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -115,11 +127,23 @@ pub fn aes_backend() -> AesBackend {
     }
 }
 
-/// The GHASH backend a new key gets: the fastest constant-time one.
+/// The GHASH backend a new key gets: the fastest constant-time one. The
+/// vector backends also run AES-GCM stitched when the cipher is AES-NI.
 pub fn ghash_backend() -> Backend {
     #[cfg(target_arch = "x86_64")]
-    if has_pclmul() {
-        return Backend::Clmul;
+    {
+        if has_vaes_avx512() {
+            return Backend::VaesAvx512;
+        }
+        if has_vaes_avx2() {
+            return Backend::VaesAvx2;
+        }
+        if has_aesni_clmul() {
+            return Backend::AesniClmul;
+        }
+        if has_pclmul() {
+            return Backend::Clmul;
+        }
     }
     Backend::Ctmul64
 }
@@ -128,6 +152,12 @@ pub(crate) fn ghash_backend_available(b: Backend) -> bool {
     match b {
         #[cfg(target_arch = "x86_64")]
         Backend::Clmul => has_pclmul(),
+        #[cfg(target_arch = "x86_64")]
+        Backend::AesniClmul => has_aesni_clmul(),
+        #[cfg(target_arch = "x86_64")]
+        Backend::VaesAvx2 => has_vaes_avx2(),
+        #[cfg(target_arch = "x86_64")]
+        Backend::VaesAvx512 => has_vaes_avx512(),
         _ => true,
     }
 }

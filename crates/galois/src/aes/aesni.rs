@@ -72,14 +72,7 @@ impl AesNi {
         (self.rounds - 6) * 4
     }
 
-    /// Number of rounds: 10, 12 or 14.
-    #[allow(dead_code)]
-    pub(crate) fn rounds(&self) -> usize {
-        self.rounds
-    }
-
     /// The Nr+1 round keys, for the stitched GCM kernels.
-    #[allow(dead_code)]
     pub(crate) fn round_keys(&self) -> &[[u8; 16]] {
         &self.round_keys[..=self.rounds]
     }

@@ -96,16 +96,6 @@ impl Aes {
             Imp::Portable(k) => k.key_len(),
         }
     }
-
-    /// The AES-NI key, for the x86 GCM kernels.
-    #[cfg(target_arch = "x86_64")]
-    #[allow(dead_code)]
-    pub(crate) fn aesni(&self) -> Option<&aesni::AesNi> {
-        match &self.imp {
-            Imp::Ni(k) => Some(k),
-            Imp::Portable(_) => None,
-        }
-    }
 }
 
 impl BlockCipher128 for Aes {
@@ -124,6 +114,14 @@ impl BlockCipher128 for Aes {
             #[cfg(target_arch = "x86_64")]
             Imp::Ni(k) => k.encrypt_blocks(blocks),
             Imp::Portable(k) => k.encrypt_blocks(blocks),
+        }
+    }
+
+    fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => Some(k.round_keys()),
+            Imp::Portable(_) => None,
         }
     }
 

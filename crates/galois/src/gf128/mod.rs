@@ -16,6 +16,8 @@
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
+#[cfg(target_arch = "x86_64")]
+mod aesni_clmul;
 mod bitserial;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
@@ -24,6 +26,12 @@ mod shoup4_vartime;
 mod shoup8_vartime;
 mod table4_vartime;
 mod table8_vartime;
+#[cfg(target_arch = "x86_64")]
+mod vaes_avx2;
+#[cfg(target_arch = "x86_64")]
+mod vaes_avx512;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 pub(crate) use bitserial::mul as mul_reference;
 
@@ -51,6 +59,11 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
     /// Returns x * H.
     fn mul_h(&self, x: u128) -> u128;
 
+    /// The stitched AES-GCM of this backend, if it has one.
+    fn stitched(&self) -> Option<&dyn Stitched> {
+        None
+    }
+
     /// Absorbs whole 16-byte blocks: y <- (y xor B_i) * H for each block.
     /// `blocks.len()` is a multiple of 16.
     fn update_blocks(&self, mut y: u128, blocks: &[u8]) -> u128 {
@@ -59,6 +72,17 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
         }
         y
     }
+}
+
+/// A backend that also runs AES-CTR itself, interleaved with GHASH. Both
+/// functions take AES-NI round keys (11, 13 or 15) and return the full tag
+/// GHASH(H, A, C) xor E(K, Y0) as an element.
+pub(crate) trait Stitched {
+    /// Encrypts `buf` in place under counters Y0+1, Y0+2, ...
+    fn seal(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128;
+    /// Decrypts `buf` in place; the caller compares the tag and wipes `buf`
+    /// if it does not verify.
+    fn open(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128;
 }
 
 macro_rules! backends {
@@ -125,6 +149,11 @@ macro_rules! backends {
             }
 
             #[inline]
+            pub(crate) fn stitched(&self) -> Option<&dyn Stitched> {
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.stitched(), )* }
+            }
+
+            #[inline]
             pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
                 debug_assert_eq!(blocks.len() % 16, 0);
                 match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.update_blocks(y, blocks), )* }
@@ -149,6 +178,15 @@ backends! {
     #[cfg(target_arch = "x86_64")]
     Clmul => clmul, "clmul", ct = true,
         "PCLMULQDQ with Karatsuba, the fast reduction and 8-block aggregated reduction.";
+    #[cfg(target_arch = "x86_64")]
+    AesniClmul => aesni_clmul, "aesni_clmul", ct = true,
+        "AES-NI + PCLMULQDQ (xmm): 8-block batches, AES stitched with GHASH.";
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx2 => vaes_avx2, "vaes_avx2", ct = true,
+        "VAES + VPCLMULQDQ on ymm: 16-block batches, AES stitched with GHASH.";
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx512 => vaes_avx512, "vaes_avx512", ct = true,
+        "VAES + VPCLMULQDQ on zmm: 32-block batches, AES stitched with GHASH.";
 }
 
 impl Backend {

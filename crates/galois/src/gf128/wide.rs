@@ -1,0 +1,811 @@
+//! The template behind the vector GHASH and stitched AES-GCM backends
+//! (`aesni_clmul`, `vaes_avx2`, `vaes_avx512`): written once, generic over
+//! the vector width through [`Lanes`], and instantiated by each backend
+//! inside functions that enable its CPU features. Everything here is
+//! `#[inline(always)]`, so each instantiation compiles to straight-line
+//! code for its width; nothing here may run except through those entry
+//! points, which exist only after CPU detection.
+//!
+//! Representation. A block is loaded byte-reversed, so a 128-bit lane holds
+//! the integer `u128::from_be_bytes(block)`: bit 127 is x^0 (as in every
+//! backend). The carry-less product of two such integers is the reflected
+//! product shifted right by one (Gueron-Kounavis identity (27)). Instead of
+//! shifting every product back, the key powers are stored premultiplied by
+//! x^-1 = x^127 + x^6 + x + 1: then A * (H^k x^-1), read as a 256-bit
+//! reflected value with no shift, is exactly the unreduced A * H^k.
+//!
+//! Multiplication is carry-less Karatsuba (three PCLMULQDQ per block, the
+//! XOR of each power's halves precomputed). Reduction of the 256-bit
+//! [X3:X2:X1:X0] folds the top 128 bits of degree down in two 64-bit steps,
+//! each a multiplication by C = x^-121 * (x^7+x^2+x+1) reflected, the
+//! constant 0xC2 << 56: T = X0*C, X1 ^= T0, X2 ^= T1 ^ X0; then U = X1*C,
+//! X2 ^= U0, X3 ^= U1 ^ X1; the result is [X3:X2]. (The shift-and-XOR
+//! reduction of the paper's Algorithm 2 computes the same folds.)
+//!
+//! Aggregation: a batch of n <= 32 blocks X_1..X_n is absorbed as
+//! Y' = (Y^X_1) H^n ^ X_2 H^(n-1) ^ ... ^ X_n H: all n products are summed
+//! unreduced, lane-wise, and reduced once. Powers H^32..H^1 are stored in
+//! descending order, so lanes line up with consecutive blocks.
+//!
+//! Stitching: AES-CTR on 8 vectors of counter blocks runs round by round,
+//! and between rounds the GHASH of one vector of ciphertext is multiplied
+//! in. Encryption hashes the previous batch's ciphertext (its own is not
+//! ready yet); decryption hashes the batch it is decrypting. The two chains
+//! are independent, so the out-of-order core overlaps AES and PCLMULQDQ.
+
+use core::arch::x86_64::*;
+use zeroize::Zeroize;
+
+/// A vector of 1, 2 or 4 blocks and the operations the kernels need.
+pub(crate) trait Lanes: Copy {
+    /// Blocks per vector.
+    const L: usize;
+    unsafe fn zero() -> Self;
+    unsafe fn load(p: *const u8) -> Self;
+    unsafe fn store(p: *mut u8, v: Self);
+    unsafe fn xor(a: Self, b: Self) -> Self;
+    unsafe fn clmul00(a: Self, b: Self) -> Self;
+    unsafe fn clmul11(a: Self, b: Self) -> Self;
+    unsafe fn aesenc(a: Self, k: Self) -> Self;
+    unsafe fn aesenclast(a: Self, k: Self) -> Self;
+    /// Reverses the bytes of each 128-bit lane.
+    unsafe fn bswap(a: Self) -> Self;
+    /// Swaps the 64-bit halves of each lane.
+    unsafe fn swap64(a: Self) -> Self;
+    unsafe fn broadcast(x: __m128i) -> Self;
+    /// `x` in lane 0, zeros elsewhere.
+    unsafe fn low(x: __m128i) -> Self;
+    unsafe fn add32(a: Self, b: Self) -> Self;
+    /// XOR of all lanes.
+    unsafe fn fold(a: Self) -> __m128i;
+}
+
+impl Lanes for __m128i {
+    const L: usize = 1;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        _mm_setzero_si128()
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        _mm_loadu_si128(p.cast())
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        _mm_storeu_si128(p.cast(), v)
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        _mm_xor_si128(a, b)
+    }
+    #[inline(always)]
+    unsafe fn clmul00(a: Self, b: Self) -> Self {
+        _mm_clmulepi64_si128::<0x00>(a, b)
+    }
+    #[inline(always)]
+    unsafe fn clmul11(a: Self, b: Self) -> Self {
+        _mm_clmulepi64_si128::<0x11>(a, b)
+    }
+    #[inline(always)]
+    unsafe fn aesenc(a: Self, k: Self) -> Self {
+        _mm_aesenc_si128(a, k)
+    }
+    #[inline(always)]
+    unsafe fn aesenclast(a: Self, k: Self) -> Self {
+        _mm_aesenclast_si128(a, k)
+    }
+    #[inline(always)]
+    unsafe fn bswap(a: Self) -> Self {
+        _mm_shuffle_epi8(
+            a,
+            _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        )
+    }
+    #[inline(always)]
+    unsafe fn swap64(a: Self) -> Self {
+        _mm_shuffle_epi32::<0x4e>(a)
+    }
+    #[inline(always)]
+    unsafe fn broadcast(x: __m128i) -> Self {
+        x
+    }
+    #[inline(always)]
+    unsafe fn low(x: __m128i) -> Self {
+        x
+    }
+    #[inline(always)]
+    unsafe fn add32(a: Self, b: Self) -> Self {
+        _mm_add_epi32(a, b)
+    }
+    #[inline(always)]
+    unsafe fn fold(a: Self) -> __m128i {
+        a
+    }
+}
+
+impl Lanes for __m256i {
+    const L: usize = 2;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        _mm256_setzero_si256()
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        _mm256_loadu_si256(p.cast())
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        _mm256_storeu_si256(p.cast(), v)
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        _mm256_xor_si256(a, b)
+    }
+    #[inline(always)]
+    unsafe fn clmul00(a: Self, b: Self) -> Self {
+        _mm256_clmulepi64_epi128::<0x00>(a, b)
+    }
+    #[inline(always)]
+    unsafe fn clmul11(a: Self, b: Self) -> Self {
+        _mm256_clmulepi64_epi128::<0x11>(a, b)
+    }
+    #[inline(always)]
+    unsafe fn aesenc(a: Self, k: Self) -> Self {
+        _mm256_aesenc_epi128(a, k)
+    }
+    #[inline(always)]
+    unsafe fn aesenclast(a: Self, k: Self) -> Self {
+        _mm256_aesenclast_epi128(a, k)
+    }
+    #[inline(always)]
+    unsafe fn bswap(a: Self) -> Self {
+        let m = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        _mm256_shuffle_epi8(a, _mm256_broadcastsi128_si256(m))
+    }
+    #[inline(always)]
+    unsafe fn swap64(a: Self) -> Self {
+        _mm256_shuffle_epi32::<0x4e>(a)
+    }
+    #[inline(always)]
+    unsafe fn broadcast(x: __m128i) -> Self {
+        _mm256_broadcastsi128_si256(x)
+    }
+    #[inline(always)]
+    unsafe fn low(x: __m128i) -> Self {
+        _mm256_zextsi128_si256(x)
+    }
+    #[inline(always)]
+    unsafe fn add32(a: Self, b: Self) -> Self {
+        _mm256_add_epi32(a, b)
+    }
+    #[inline(always)]
+    unsafe fn fold(a: Self) -> __m128i {
+        _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a))
+    }
+}
+
+impl Lanes for __m512i {
+    const L: usize = 4;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        _mm512_setzero_si512()
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        _mm512_loadu_si512(p.cast())
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        _mm512_storeu_si512(p.cast(), v)
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        _mm512_xor_si512(a, b)
+    }
+    #[inline(always)]
+    unsafe fn clmul00(a: Self, b: Self) -> Self {
+        _mm512_clmulepi64_epi128::<0x00>(a, b)
+    }
+    #[inline(always)]
+    unsafe fn clmul11(a: Self, b: Self) -> Self {
+        _mm512_clmulepi64_epi128::<0x11>(a, b)
+    }
+    #[inline(always)]
+    unsafe fn aesenc(a: Self, k: Self) -> Self {
+        _mm512_aesenc_epi128(a, k)
+    }
+    #[inline(always)]
+    unsafe fn aesenclast(a: Self, k: Self) -> Self {
+        _mm512_aesenclast_epi128(a, k)
+    }
+    #[inline(always)]
+    unsafe fn bswap(a: Self) -> Self {
+        let m = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        _mm512_shuffle_epi8(a, _mm512_broadcast_i32x4(m))
+    }
+    #[inline(always)]
+    unsafe fn swap64(a: Self) -> Self {
+        _mm512_shuffle_epi32::<0x4e>(a)
+    }
+    #[inline(always)]
+    unsafe fn broadcast(x: __m128i) -> Self {
+        _mm512_broadcast_i32x4(x)
+    }
+    #[inline(always)]
+    unsafe fn low(x: __m128i) -> Self {
+        _mm512_zextsi128_si512(x)
+    }
+    #[inline(always)]
+    unsafe fn add32(a: Self, b: Self) -> Self {
+        _mm512_add_epi32(a, b)
+    }
+    #[inline(always)]
+    unsafe fn fold(a: Self) -> __m128i {
+        let lo = _mm_xor_si128(_mm512_castsi512_si128(a), _mm512_extracti32x4_epi32::<1>(a));
+        let hi = _mm_xor_si128(
+            _mm512_extracti32x4_epi32::<2>(a),
+            _mm512_extracti32x4_epi32::<3>(a),
+        );
+        _mm_xor_si128(lo, hi)
+    }
+}
+
+/// Most blocks per aggregated reduction (and powers of H kept).
+pub(crate) const MAX_BATCH: usize = 32;
+
+/// H^32..H^1, each times x^-1, and the XOR of each one's halves.
+#[derive(Zeroize)]
+#[repr(C, align(64))]
+pub(crate) struct Powers {
+    /// hd[i] = H^(32-i) * x^-1.
+    hd: [u128; MAX_BATCH],
+    /// hk[i] = (low half ^ high half of hd[i]) in both halves.
+    hk: [u128; MAX_BATCH],
+}
+
+/// x^-1 = x^127 + x^6 + x + 1 in our representation (bits 0, 121, 126, 127).
+const XINV: u128 = (0xC2 << 120) | 1;
+
+/// Multiplies an element by x^-1 (a left shift in GCM's bit order).
+fn mul_xinv(v: u128) -> u128 {
+    (v << 1) ^ (XINV & (v >> 127).wrapping_neg())
+}
+
+impl Powers {
+    /// Computes the powers of H; only call from a function that enabled
+    /// `pclmulqdq`.
+    #[inline(always)]
+    pub(crate) unsafe fn new(h: u128) -> Self {
+        let mut p = Powers {
+            hd: [0; MAX_BATCH],
+            hk: [0; MAX_BATCH],
+        };
+        let hx = u128_to_xmm(mul_xinv(h));
+        let mut cur = h;
+        for i in (0..MAX_BATCH).rev() {
+            let v = mul_xinv(cur);
+            p.hd[i] = v;
+            let k = ((v >> 64) as u64 ^ v as u64) as u128;
+            p.hk[i] = k | (k << 64);
+            // cur <- cur * H, with the same multiply the kernels use.
+            cur = xmm_to_u128(mul1(u128_to_xmm(cur), hx));
+        }
+        p
+    }
+
+    #[inline(always)]
+    unsafe fn h<V: Lanes>(&self, i: usize) -> (V, V) {
+        (
+            V::load(self.hd.as_ptr().add(i).cast()),
+            V::load(self.hk.as_ptr().add(i).cast()),
+        )
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn u128_to_xmm(v: u128) -> __m128i {
+    _mm_loadu_si128((&v as *const u128).cast())
+}
+
+#[inline(always)]
+pub(crate) unsafe fn xmm_to_u128(v: __m128i) -> u128 {
+    let mut o = 0u128;
+    _mm_storeu_si128((&mut o as *mut u128).cast(), v);
+    o
+}
+
+/// Unreduced Karatsuba sums.
+#[derive(Clone, Copy)]
+struct Sums<V> {
+    lo: V,
+    hi: V,
+    mid: V,
+}
+
+impl<V: Lanes> Sums<V> {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        Sums {
+            lo: V::zero(),
+            hi: V::zero(),
+            mid: V::zero(),
+        }
+    }
+
+    /// Adds x * h (hk: the XOR of h's halves).
+    #[inline(always)]
+    unsafe fn mul_add(&mut self, x: V, h: V, hk: V) {
+        self.lo = V::xor(self.lo, V::clmul00(x, h));
+        self.hi = V::xor(self.hi, V::clmul11(x, h));
+        self.mid = V::xor(self.mid, V::clmul00(V::xor(x, V::swap64(x)), hk));
+    }
+
+    #[inline(always)]
+    unsafe fn fold(self) -> Sums<__m128i> {
+        Sums {
+            lo: V::fold(self.lo),
+            hi: V::fold(self.hi),
+            mid: V::fold(self.mid),
+        }
+    }
+}
+
+impl Sums<__m128i> {
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        Sums {
+            lo: _mm_xor_si128(self.lo, o.lo),
+            hi: _mm_xor_si128(self.hi, o.hi),
+            mid: _mm_xor_si128(self.mid, o.mid),
+        }
+    }
+
+    /// Karatsuba recombination and the two-fold reduction.
+    #[inline(always)]
+    unsafe fn reduce(self) -> __m128i {
+        let mid = _mm_xor_si128(self.mid, _mm_xor_si128(self.lo, self.hi));
+        let hi = _mm_xor_si128(self.hi, _mm_srli_si128::<8>(mid));
+        let lo = _mm_xor_si128(self.lo, _mm_slli_si128::<8>(mid));
+        let c = _mm_cvtsi64_si128(0xC200_0000_0000_0000u64 as i64);
+        let t = _mm_clmulepi64_si128::<0x00>(lo, c);
+        let v = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), t);
+        let u = _mm_clmulepi64_si128::<0x00>(v, c);
+        _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(v), u))
+    }
+}
+
+/// x * y, for y given premultiplied by x^-1.
+#[inline(always)]
+unsafe fn mul1(x: __m128i, yx: __m128i) -> __m128i {
+    let k = _mm_xor_si128(yx, _mm_shuffle_epi32::<0x4e>(yx));
+    let mut s = Sums::<__m128i>::zero();
+    s.mul_add(x, yx, k);
+    s.reduce()
+}
+
+/// Absorbs n (1..=32) whole blocks at `p` into y with one reduction.
+#[inline(always)]
+pub(crate) unsafe fn absorb<V: Lanes>(pw: &Powers, y: __m128i, p: *const u8, n: usize) -> __m128i {
+    debug_assert!((1..=MAX_BATCH).contains(&n));
+    let base = MAX_BATCH - n;
+    let mut s = Sums::<V>::zero();
+    let full = n / V::L * V::L;
+    let mut i = 0;
+    while i < full {
+        let mut x = V::bswap(V::load(p.add(16 * i)));
+        if i == 0 {
+            x = V::xor(x, V::low(y));
+        }
+        let (h, hk) = pw.h::<V>(base + i);
+        s.mul_add(x, h, hk);
+        i += V::L;
+    }
+    let mut t = s.fold();
+    while i < n {
+        let mut x = <__m128i as Lanes>::bswap(_mm_loadu_si128(p.add(16 * i).cast()));
+        if i == 0 {
+            x = _mm_xor_si128(x, y);
+        }
+        let (h, hk) = pw.h::<__m128i>(base + i);
+        let mut one = Sums::<__m128i>::zero();
+        one.mul_add(x, h, hk);
+        t = t.add(one);
+        i += 1;
+    }
+    t.reduce()
+}
+
+/// Absorbs any number of whole blocks, 8 vectors per reduction.
+#[inline(always)]
+pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, mut y: __m128i, data: &[u8]) -> __m128i {
+    debug_assert_eq!(data.len() % 16, 0);
+    let batch = 8 * V::L;
+    let mut chunks = data.chunks_exact(16 * batch);
+    for c in &mut chunks {
+        y = absorb::<V>(pw, y, c.as_ptr(), batch);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        y = absorb::<V>(pw, y, rest.as_ptr(), rest.len() / 16);
+    }
+    y
+}
+
+/// AES round keys broadcast to every lane, and the number of rounds.
+pub(crate) struct RoundKeys<V> {
+    k: [V; 15],
+    k1: [__m128i; 15],
+    nr: usize,
+}
+
+impl<V: Lanes> RoundKeys<V> {
+    #[inline(always)]
+    pub(crate) unsafe fn new(rk: &[[u8; 16]]) -> Self {
+        let mut k = [V::zero(); 15];
+        let mut k1 = [_mm_setzero_si128(); 15];
+        for ((d, d1), s) in k.iter_mut().zip(k1.iter_mut()).zip(rk) {
+            *d1 = _mm_loadu_si128(s.as_ptr().cast());
+            *d = V::broadcast(*d1);
+        }
+        RoundKeys {
+            k,
+            k1,
+            nr: rk.len() - 1,
+        }
+    }
+
+    /// Encrypts one block held in a register.
+    #[inline(always)]
+    unsafe fn encrypt1(&self, b: __m128i) -> __m128i {
+        let mut v = _mm_xor_si128(b, self.k1[0]);
+        for r in 1..self.nr {
+            v = _mm_aesenc_si128(v, self.k1[r]);
+        }
+        _mm_aesenclast_si128(v, self.k1[self.nr])
+    }
+}
+
+/// Counter state: each lane's dword 0 holds a block counter in integer
+/// form (the block byte-reversed), so `add32` is GCM's incr(): modulo
+/// 2^32, never carrying into the other 96 bits.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctr<V> {
+    next: V,
+    step: V,
+}
+
+impl<V: Lanes> Ctr<V> {
+    /// Counters Y0 + first, Y0 + first + 1, ... in the lanes.
+    #[inline(always)]
+    pub(crate) unsafe fn new(y0: &[u8; 16], first: u32) -> Self {
+        let base = <__m128i as Lanes>::bswap(_mm_loadu_si128(y0.as_ptr().cast()));
+        let mut offs = [0u32; 16];
+        for l in 0..V::L {
+            offs[4 * l] = first.wrapping_add(l as u32);
+        }
+        let mut step = [0u32; 16];
+        for l in 0..V::L {
+            step[4 * l] = V::L as u32;
+        }
+        Ctr {
+            next: V::add32(V::broadcast(base), V::load(offs.as_ptr().cast())),
+            step: V::load(step.as_ptr().cast()),
+        }
+    }
+
+    /// The next vector of counter blocks, ready for AES.
+    #[inline(always)]
+    unsafe fn take(&mut self) -> V {
+        let c = V::bswap(self.next);
+        self.next = V::add32(self.next, self.step);
+        c
+    }
+}
+
+/// One batch: AES-CTR keystream for 8 vectors, with the GHASH of the 8
+/// vectors at `hash` (if any) multiplied in between the rounds. Returns the
+/// keystream; updates y if hashing.
+#[inline(always)]
+unsafe fn batch<V: Lanes, const NR: usize>(
+    rk: &RoundKeys<V>,
+    ctr: &mut Ctr<V>,
+    pw: &Powers,
+    hash: Option<*const u8>,
+    y: &mut __m128i,
+) -> [V; 8] {
+    let mut s = [V::zero(); 8];
+    for v in s.iter_mut() {
+        *v = V::xor(ctr.take(), rk.k[0]);
+    }
+    let base = MAX_BATCH - 8 * V::L;
+    let mut sums = Sums::<V>::zero();
+    for r in 1..NR {
+        for v in s.iter_mut() {
+            *v = V::aesenc(*v, rk.k[r]);
+        }
+        if let Some(p) = hash {
+            if r <= 8 {
+                let g = r - 1;
+                let mut x = V::bswap(V::load(p.add(16 * V::L * g)));
+                if g == 0 {
+                    x = V::xor(x, V::low(*y));
+                }
+                let (h, hk) = pw.h::<V>(base + V::L * g);
+                sums.mul_add(x, h, hk);
+            }
+        }
+    }
+    for v in s.iter_mut() {
+        *v = V::aesenclast(*v, rk.k[NR]);
+    }
+    if hash.is_some() {
+        *y = sums.fold().reduce();
+    }
+    s
+}
+
+/// Keystream for n blocks (n <= 32) into `out`, vectors then single blocks.
+#[inline(always)]
+unsafe fn keystream<V: Lanes>(
+    rk: &RoundKeys<V>,
+    ctr: &mut Ctr<V>,
+    y0: &[u8; 16],
+    first: u32,
+    out: &mut [u8; 512],
+    n: usize,
+) {
+    let full = n / V::L * V::L;
+    let mut i = 0;
+    while i < full {
+        let mut v = V::xor(ctr.take(), rk.k[0]);
+        for r in 1..rk.nr {
+            v = V::aesenc(v, rk.k[r]);
+        }
+        V::store(out.as_mut_ptr().add(16 * i), V::aesenclast(v, rk.k[rk.nr]));
+        i += V::L;
+    }
+    if i < n {
+        let mut c1 = Ctr::<__m128i>::new(y0, first.wrapping_add(i as u32));
+        while i < n {
+            _mm_storeu_si128(out.as_mut_ptr().add(16 * i).cast(), rk.encrypt1(c1.take()));
+            i += 1;
+        }
+    }
+}
+
+/// Absorbs `data` zero-padded to whole blocks.
+#[inline(always)]
+unsafe fn ghash_padded<V: Lanes>(pw: &Powers, y: __m128i, data: &[u8]) -> __m128i {
+    let whole = data.len() & !15;
+    let mut y = ghash::<V>(pw, y, &data[..whole]);
+    if whole < data.len() {
+        let mut last = [0u8; 16];
+        last[..data.len() - whole].copy_from_slice(&data[whole..]);
+        y = absorb::<__m128i>(pw, y, last.as_ptr(), 1);
+    }
+    y
+}
+
+/// Absorbs len(A) || len(C) and returns GHASH xor E(K, Y0) as an element.
+#[inline(always)]
+unsafe fn finish<V: Lanes>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y: __m128i,
+    y0: &[u8; 16],
+    aad_len: usize,
+    ct_len: usize,
+) -> u128 {
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&((aad_len as u64) * 8).to_be_bytes());
+    lens[8..].copy_from_slice(&((ct_len as u64) * 8).to_be_bytes());
+    let y = absorb::<__m128i>(pw, y, lens.as_ptr(), 1);
+    let ek = rk.encrypt1(_mm_loadu_si128(y0.as_ptr().cast()));
+    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+}
+
+/// XORs 8 vectors of keystream into the batch at p.
+#[inline(always)]
+unsafe fn xor_batch<V: Lanes>(p: *mut u8, ks: &[V; 8]) {
+    for (j, k) in ks.iter().enumerate() {
+        let q = p.add(16 * V::L * j);
+        V::store(q, V::xor(V::load(q), *k));
+    }
+}
+
+/// Encrypts `buf` in place under counters Y0+1, Y0+2, ... and returns the
+/// full tag GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds.
+#[inline(always)]
+pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
+    pw: &Powers,
+    rk: &[[u8; 16]],
+    y0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> u128 {
+    let rk = RoundKeys::<V>::new(rk);
+    let mut y = ghash_padded::<V>(pw, _mm_setzero_si128(), aad);
+    let mut ctr = Ctr::<V>::new(y0, 1);
+    let bb = 128 * V::L;
+    let full = buf.len() / bb;
+    let p = buf.as_mut_ptr();
+    let mut prev: Option<*const u8> = None;
+    for i in 0..full {
+        let chunk = p.add(i * bb);
+        let ks = batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut y);
+        xor_batch::<V>(chunk, &ks);
+        prev = Some(chunk);
+    }
+    if let Some(pp) = prev {
+        y = absorb::<V>(pw, y, pp, 8 * V::L);
+    }
+    let rest = buf.len() - full * bb;
+    if rest > 0 {
+        let nb = rest.div_ceil(16);
+        let mut ks = [0u8; 512];
+        keystream::<V>(
+            &rk,
+            &mut ctr,
+            y0,
+            1u32.wrapping_add((full * 8 * V::L) as u32),
+            &mut ks,
+            nb,
+        );
+        let tail = &mut buf[full * bb..];
+        let mut pad = [0u8; 512];
+        for ((d, k), o) in tail.iter_mut().zip(ks.iter()).zip(pad.iter_mut()) {
+            *d ^= k;
+            *o = *d;
+        }
+        ks.zeroize();
+        y = absorb::<V>(pw, y, pad.as_ptr(), nb);
+    }
+    finish::<V>(pw, &rk, y, y0, aad.len(), buf.len())
+}
+
+/// Decrypts `buf` in place, hashing each batch of ciphertext before it is
+/// overwritten, and returns the expected full tag. The caller compares and
+/// wipes `buf` on mismatch.
+#[inline(always)]
+pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
+    pw: &Powers,
+    rk: &[[u8; 16]],
+    y0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> u128 {
+    let rk = RoundKeys::<V>::new(rk);
+    let mut y = ghash_padded::<V>(pw, _mm_setzero_si128(), aad);
+    let mut ctr = Ctr::<V>::new(y0, 1);
+    let bb = 128 * V::L;
+    let full = buf.len() / bb;
+    let p = buf.as_mut_ptr();
+    for i in 0..full {
+        let chunk = p.add(i * bb);
+        let ks = batch::<V, NR>(&rk, &mut ctr, pw, Some(chunk), &mut y);
+        xor_batch::<V>(chunk, &ks);
+    }
+    let rest = buf.len() - full * bb;
+    if rest > 0 {
+        let nb = rest.div_ceil(16);
+        let tail = &mut buf[full * bb..];
+        let mut pad = [0u8; 512];
+        pad[..rest].copy_from_slice(tail);
+        y = absorb::<V>(pw, y, pad.as_ptr(), nb);
+        let mut ks = [0u8; 512];
+        keystream::<V>(
+            &rk,
+            &mut ctr,
+            y0,
+            1u32.wrapping_add((full * 8 * V::L) as u32),
+            &mut ks,
+            nb,
+        );
+        for (d, k) in tail.iter_mut().zip(ks.iter()) {
+            *d ^= k;
+        }
+        ks.zeroize();
+    }
+    finish::<V>(pw, &rk, y, y0, aad.len(), buf.len())
+}
+
+/// The body of a wide backend file: its key (the powers of H), its GHASH
+/// and its stitched GCM, instantiated for vector type `$v` inside
+/// functions that enable `$features`; `$detect` proves them at key setup.
+macro_rules! wide_backend {
+    ($v:ty, $features:literal, $detect:path) => {
+        use super::wide::{self, Powers};
+        use super::{GhashBackend, Stitched};
+        use core::arch::x86_64::*;
+        use zeroize::Zeroize;
+
+        #[derive(Zeroize)]
+        pub(crate) struct Key {
+            pw: Box<Powers>,
+        }
+
+        #[target_feature(enable = $features)]
+        unsafe fn powers(h: u128) -> Powers {
+            Powers::new(h)
+        }
+
+        #[target_feature(enable = $features)]
+        unsafe fn ghash(pw: &Powers, y: u128, data: &[u8]) -> u128 {
+            wide::xmm_to_u128(wide::ghash::<$v>(pw, wide::u128_to_xmm(y), data))
+        }
+
+        #[target_feature(enable = $features)]
+        unsafe fn seal(
+            pw: &Powers,
+            rk: &[[u8; 16]],
+            y0: &[u8; 16],
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> u128 {
+            match rk.len() {
+                11 => wide::seal::<$v, 10>(pw, rk, y0, aad, buf),
+                13 => wide::seal::<$v, 12>(pw, rk, y0, aad, buf),
+                _ => wide::seal::<$v, 14>(pw, rk, y0, aad, buf),
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        unsafe fn open(
+            pw: &Powers,
+            rk: &[[u8; 16]],
+            y0: &[u8; 16],
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> u128 {
+            match rk.len() {
+                11 => wide::open::<$v, 10>(pw, rk, y0, aad, buf),
+                13 => wide::open::<$v, 12>(pw, rk, y0, aad, buf),
+                _ => wide::open::<$v, 14>(pw, rk, y0, aad, buf),
+            }
+        }
+
+        impl GhashBackend for Key {
+            const KEY_BYTES: usize = core::mem::size_of::<Powers>();
+
+            fn new(h: u128) -> Option<Self> {
+                if !$detect() {
+                    return None;
+                }
+                // SAFETY: $detect proved the features `powers` enables.
+                Some(Key {
+                    pw: Box::new(unsafe { powers(h) }),
+                })
+            }
+
+            fn mul_h(&self, x: u128) -> u128 {
+                // SAFETY: a Key exists only where $detect succeeded (new).
+                unsafe { ghash(&self.pw, 0, &x.to_be_bytes()) }
+            }
+
+            fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+                // SAFETY: as in mul_h.
+                unsafe { ghash(&self.pw, y, blocks) }
+            }
+
+            fn stitched(&self) -> Option<&dyn Stitched> {
+                Some(self)
+            }
+        }
+
+        impl Stitched for Key {
+            fn seal(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128 {
+                // SAFETY: as in mul_h; rk holds 11, 13 or 15 AES-NI round keys.
+                unsafe { seal(&self.pw, rk, y0, aad, buf) }
+            }
+
+            fn open(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128 {
+                // SAFETY: as in seal.
+                unsafe { open(&self.pw, rk, y0, aad, buf) }
+            }
+        }
+
+        #[allow(dead_code)]
+        type Vector = $v;
+    };
+}
+pub(crate) use wide_backend;
