@@ -88,43 +88,32 @@ impl Ifma {
     }
 }
 
+/// The six partial-product sums of a b (lo and hi halves per limb),
+/// accumulated onto `acc`.
 #[inline(always)]
-unsafe fn mul_reduce(
-    a: [__m512i; 3],
+unsafe fn mul_acc(
+    acc: [__m512i; 6],
+    a: &[__m512i; 3],
     b: &[__m512i; 3],
     t: &[__m512i; 2], // t[0] = 20 b1, t[1] = 20 b2
-) -> [__m512i; 3] {
-    let z = _mm512_setzero_si512();
-    let lo0 = _mm512_madd52lo_epu64(
-        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a[0], b[0]), a[1], t[1]),
-        a[2],
-        t[0],
-    );
-    let hi0 = _mm512_madd52hi_epu64(
-        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a[0], b[0]), a[1], t[1]),
-        a[2],
-        t[0],
-    );
-    let lo1 = _mm512_madd52lo_epu64(
-        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a[0], b[1]), a[1], b[0]),
-        a[2],
-        t[1],
-    );
-    let hi1 = _mm512_madd52hi_epu64(
-        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a[0], b[1]), a[1], b[0]),
-        a[2],
-        t[1],
-    );
-    let lo2 = _mm512_madd52lo_epu64(
-        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a[0], b[2]), a[1], b[1]),
-        a[2],
-        b[0],
-    );
-    let hi2 = _mm512_madd52hi_epu64(
-        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a[0], b[2]), a[1], b[1]),
-        a[2],
-        b[0],
-    );
+) -> [__m512i; 6] {
+    let lo = |c, x, y| _mm512_madd52lo_epu64(c, x, y);
+    let hi = |c, x, y| _mm512_madd52hi_epu64(c, x, y);
+    [
+        lo(lo(lo(acc[0], a[0], b[0]), a[1], t[1]), a[2], t[0]),
+        hi(hi(hi(acc[1], a[0], b[0]), a[1], t[1]), a[2], t[0]),
+        lo(lo(lo(acc[2], a[0], b[1]), a[1], b[0]), a[2], t[1]),
+        hi(hi(hi(acc[3], a[0], b[1]), a[1], b[0]), a[2], t[1]),
+        lo(lo(lo(acc[4], a[0], b[2]), a[1], b[1]), a[2], b[0]),
+        hi(hi(hi(acc[5], a[0], b[2]), a[1], b[1]), a[2], b[0]),
+    ]
+}
+
+/// Folds lo/hi sums [lo0, hi0, lo1, hi1, lo2, hi2] into three limbs with
+/// one parallel carry step (see the module comment).
+#[inline(always)]
+unsafe fn reduce(d: [__m512i; 6]) -> [__m512i; 3] {
+    let [lo0, hi0, lo1, hi1, lo2, hi2] = d;
     // x0 = lo0 + 5120 hi2, x1 = lo1 + 2^8 hi0, x2 = lo2 + 2^8 hi1.
     let x0 = _mm512_add_epi64(
         lo0,
@@ -132,7 +121,6 @@ unsafe fn mul_reduce(
     );
     let x1 = _mm512_add_epi64(lo1, _mm512_slli_epi64::<8>(hi0));
     let x2 = _mm512_add_epi64(lo2, _mm512_slli_epi64::<8>(hi1));
-    // One parallel carry step.
     let m44 = _mm512_set1_epi64(M44 as i64);
     let m42 = _mm512_set1_epi64(M42 as i64);
     let c0 = _mm512_srli_epi64::<44>(x0);
@@ -144,6 +132,30 @@ unsafe fn mul_reduce(
         _mm512_add_epi64(_mm512_and_si512(x1, m44), c0),
         _mm512_add_epi64(_mm512_and_si512(x2, m42), c1),
     ]
+}
+
+/// a b mod p per lane, partially carried.
+#[inline(always)]
+unsafe fn mul_reduce(a: [__m512i; 3], b: &[__m512i; 3], t: &[__m512i; 2]) -> [__m512i; 3] {
+    let z = _mm512_setzero_si512();
+    reduce(mul_acc([z; 6], &a, b, t))
+}
+
+/// u b + v c mod p per lane: the two products share one carry step, and
+/// v c (which does not depend on the running accumulator) is summed first,
+/// off the critical path.
+#[inline(always)]
+unsafe fn mul2_reduce(
+    u: [__m512i; 3],
+    b: &[__m512i; 3],
+    tb: &[__m512i; 2],
+    v: [__m512i; 3],
+    c: &[__m512i; 3],
+    tc: &[__m512i; 2],
+) -> [__m512i; 3] {
+    let z = _mm512_setzero_si512();
+    let d = mul_acc([z; 6], &v, c, tc);
+    reduce(mul_acc(d, &u, b, tb))
 }
 
 /// Loads eight blocks as limbs (lane j = block j), with the 2^128 bit.
@@ -199,14 +211,33 @@ unsafe fn blocks_ifma(h: &mut Limbs, pw: &Powers, data: &[u8]) {
         _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[1] as i64),
         _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[2] as i64),
     ];
+    // r^16 in every lane, for two groups per step.
+    let mut r16 = portable::mul(&r8, &r8);
+    portable::carry(&mut r16);
+    let b16 = [
+        _mm512_set1_epi64(r16[0] as i64),
+        _mm512_set1_epi64(r16[1] as i64),
+        _mm512_set1_epi64(r16[2] as i64),
+    ];
+    let t16 = [times20(b16[1]), times20(b16[2])];
     let n = data.len() / CHUNK;
     let p = data.as_ptr();
-    for k in 0..n - 1 {
+    let mut k = 0;
+    // Two groups per step: A = (A + M_k) r^16 + M_{k+1} r^8, which is two
+    // steps of the recurrence with only one product on the critical path.
+    while k + 2 < n {
+        let m0 = load8(p.add(k * CHUNK));
+        let m1 = load8(p.add((k + 1) * CHUNK));
+        acc = mul2_reduce(add3(acc, m0), &b16, &t16, m1, &b8, &t8);
+        k += 2;
+    }
+    while k + 1 < n {
         let m = load8(p.add(k * CHUNK));
         acc = mul_reduce(add3(acc, m), &b8, &t8);
+        k += 1;
     }
     // Last group: lane j times r^(8-j).
-    let m = load8(p.add((n - 1) * CHUNK));
+    let m = load8(p.add(k * CHUNK));
     let lane = |i: usize| {
         _mm512_set_epi64(
             pw.p[0][i] as i64,
