@@ -33,11 +33,18 @@ pub struct Args {
 // EVP_MAC from libcrypto (linked through the `openssl` crate). The `openssl`
 // crate has no safe EVP_MAC wrapper, so these are declared here.
 extern "C" {
-    fn EVP_MAC_fetch(libctx: *mut c_void, algorithm: *const c_char, props: *const c_char)
-        -> *mut c_void;
+    fn EVP_MAC_fetch(
+        libctx: *mut c_void,
+        algorithm: *const c_char,
+        props: *const c_char,
+    ) -> *mut c_void;
     fn EVP_MAC_CTX_new(mac: *mut c_void) -> *mut c_void;
-    fn EVP_MAC_init(ctx: *mut c_void, key: *const u8, keylen: usize, params: *const c_void)
-        -> c_int;
+    fn EVP_MAC_init(
+        ctx: *mut c_void,
+        key: *const u8,
+        keylen: usize,
+        params: *const c_void,
+    ) -> c_int;
     fn EVP_MAC_update(ctx: *mut c_void, data: *const u8, len: usize) -> c_int;
     fn EVP_MAC_final(ctx: *mut c_void, out: *mut u8, outl: *mut usize, outsize: usize) -> c_int;
 }

@@ -187,7 +187,9 @@ fn edges_of_p_against_reference_and_openssl() {
         m.extend_from_slice(&m2.to_le_bytes());
         msgs.push(m);
     }
-    for n in [1usize, 2, 3, 15, 16, 17, 31, 32, 33, 64, 127, 128, 129, 255, 256, 257, 1024, 4096] {
+    for n in [
+        1usize, 2, 3, 15, 16, 17, 31, 32, 33, 64, 127, 128, 129, 255, 256, 257, 1024, 4096,
+    ] {
         msgs.push(vec![0xff; n]);
         msgs.push(vec![0x00; n]);
         let mut m = vec![0xff; n];
@@ -382,7 +384,15 @@ fn bad_input_is_refused() {
         );
     }
     // Unclamped r: each constraint on its own.
-    for (byte, val) in [(3, 0x10), (7, 0x80), (11, 0xf0), (15, 0x10), (4, 1), (8, 2), (12, 3)] {
+    for (byte, val) in [
+        (3, 0x10),
+        (7, 0x80),
+        (11, 0xf0),
+        (15, 0x10),
+        (4, 1),
+        (8, 2),
+        (12, 3),
+    ] {
         let mut k = key;
         k[16 + byte] |= val;
         assert!(!is_clamped(k[16..].try_into().unwrap()));
@@ -458,10 +468,7 @@ fn generated_keys_are_clamped_and_distinct() {
         let mac = Poly1305Aes::new(&k[..]).unwrap();
         let t = mac.authenticate(&[0u8; 16], b"abc").unwrap();
         let r: [u8; 16] = k[16..].try_into().unwrap();
-        assert_eq!(
-            t,
-            ref_tag(&r, &openssl_aes(&k[..16], &[0u8; 16]), b"abc")
-        );
+        assert_eq!(t, ref_tag(&r, &openssl_aes(&k[..16], &[0u8; 16]), b"abc"));
     }
 }
 

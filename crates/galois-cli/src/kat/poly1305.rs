@@ -116,7 +116,11 @@ fn run_aes(case: &Value, b: Backend) -> Result<Outcome, String> {
     }
     let got = match mac.authenticate(&nonce, &msg) {
         Ok(t) => t,
-        Err(e) => return Ok(Outcome::Fail(format!("authenticate refused a valid case: {e}"))),
+        Err(e) => {
+            return Ok(Outcome::Fail(format!(
+                "authenticate refused a valid case: {e}"
+            )))
+        }
     };
     if got[..] != tag[..] {
         return Ok(Outcome::Fail(format!(

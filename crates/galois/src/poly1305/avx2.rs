@@ -121,23 +121,38 @@ unsafe fn mul_reduce(a: &V5, r: &V5, s: &V5) -> V5 {
     let m = |x: __m256i, y: __m256i| _mm256_mul_epu32(x, y);
     let add = |x: __m256i, y: __m256i| _mm256_add_epi64(x, y);
     let d0 = add(
-        add(add(m(a[0], r[0]), m(a[1], s[4])), add(m(a[2], s[3]), m(a[3], s[2]))),
+        add(
+            add(m(a[0], r[0]), m(a[1], s[4])),
+            add(m(a[2], s[3]), m(a[3], s[2])),
+        ),
         m(a[4], s[1]),
     );
     let d1 = add(
-        add(add(m(a[0], r[1]), m(a[1], r[0])), add(m(a[2], s[4]), m(a[3], s[3]))),
+        add(
+            add(m(a[0], r[1]), m(a[1], r[0])),
+            add(m(a[2], s[4]), m(a[3], s[3])),
+        ),
         m(a[4], s[2]),
     );
     let d2 = add(
-        add(add(m(a[0], r[2]), m(a[1], r[1])), add(m(a[2], r[0]), m(a[3], s[4]))),
+        add(
+            add(m(a[0], r[2]), m(a[1], r[1])),
+            add(m(a[2], r[0]), m(a[3], s[4])),
+        ),
         m(a[4], s[3]),
     );
     let d3 = add(
-        add(add(m(a[0], r[3]), m(a[1], r[2])), add(m(a[2], r[1]), m(a[3], r[0]))),
+        add(
+            add(m(a[0], r[3]), m(a[1], r[2])),
+            add(m(a[2], r[1]), m(a[3], r[0])),
+        ),
         m(a[4], s[4]),
     );
     let d4 = add(
-        add(add(m(a[0], r[4]), m(a[1], r[3])), add(m(a[2], r[2]), m(a[3], r[1]))),
+        add(
+            add(m(a[0], r[4]), m(a[1], r[3])),
+            add(m(a[2], r[2]), m(a[3], r[1])),
+        ),
         m(a[4], r[0]),
     );
     let mask = _mm256_set1_epi64x(M26 as i64);
@@ -225,8 +240,20 @@ unsafe fn blocks_avx2(h: &mut Limbs, pw: &Powers, data: &[u8]) {
         acc = mul_reduce(&add5(&acc, &m), &b4, &s4);
     }
     // Last group: lanes hold blocks 0, 2, 1, 3 -> r^4, r^2, r^3, r^1.
-    let q = [to26(&pw.p[3]), to26(&pw.p[1]), to26(&pw.p[2]), to26(&pw.p[0])];
-    let lane = |i: usize| _mm256_set_epi64x(q[3][i] as i64, q[2][i] as i64, q[1][i] as i64, q[0][i] as i64);
+    let q = [
+        to26(&pw.p[3]),
+        to26(&pw.p[1]),
+        to26(&pw.p[2]),
+        to26(&pw.p[0]),
+    ];
+    let lane = |i: usize| {
+        _mm256_set_epi64x(
+            q[3][i] as i64,
+            q[2][i] as i64,
+            q[1][i] as i64,
+            q[0][i] as i64,
+        )
+    };
     let bl = [lane(0), lane(1), lane(2), lane(3), lane(4)];
     let sl = times5(&bl);
     let m = load4(p.add((n - 1) * CHUNK));
