@@ -1,0 +1,176 @@
+//! Streams over `std::io::Read` and `std::io::Write`, for the CLI's
+//! `seal` and `open`: batches of segments go through all cores at once,
+//! and each verified segment is written as soon as its batch is done.
+
+use super::{par_each, Ctx, HEADER_LEN, MAX_SEGMENTS, TAG_LEN};
+use crate::ct;
+use crate::error::Error;
+use std::io::{Read, Write};
+
+/// A stream failed: an I/O error, or a cryptographic one.
+#[derive(Debug)]
+pub enum StreamError {
+    /// Reading or writing failed.
+    Io(std::io::Error),
+    /// The stream was refused (see [`Error`] for which check).
+    Crypto(Error),
+}
+
+impl core::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            StreamError::Io(e) => write!(f, "I/O error: {e}"),
+            StreamError::Crypto(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+impl From<std::io::Error> for StreamError {
+    fn from(e: std::io::Error) -> Self {
+        StreamError::Io(e)
+    }
+}
+
+impl From<Error> for StreamError {
+    fn from(e: Error) -> Self {
+        StreamError::Crypto(e)
+    }
+}
+
+/// Reads up to `n` bytes (fewer only at end of input); `None` at EOF.
+fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buf = vec![0u8; n];
+    let mut got = 0;
+    while got < n {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(got);
+    Ok((got > 0).then_some(buf))
+}
+
+/// Segments per batch: a few per core.
+fn batch_len() -> usize {
+    4 * std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// Seals everything `r` gives into `w` as a stream with fresh random salt
+/// and prefix; returns the plaintext bytes read.
+pub fn seal_stream<R: Read, W: Write>(
+    key: &[u8],
+    segment_size: usize,
+    r: &mut R,
+    w: &mut W,
+) -> Result<u64, StreamError> {
+    let ctx = Ctx::seal_random(key, segment_size)?;
+    w.write_all(ctx.header())?;
+    let s = ctx.seg_size();
+    let mut total = 0u64;
+    let mut index = 0u64;
+    let mut pending = read_chunk(r, s)?.unwrap_or_default();
+    loop {
+        let mut batch: Vec<(Vec<u8>, bool, Vec<u8>)> = Vec::new();
+        let mut done = false;
+        while batch.len() < batch_len() {
+            let cur = std::mem::take(&mut pending);
+            let next = read_chunk(r, s)?;
+            let last = next.is_none();
+            let out = vec![0u8; cur.len() + TAG_LEN];
+            batch.push((cur, last, out));
+            if let Some(nx) = next {
+                pending = nx;
+            } else {
+                done = true;
+                break;
+            }
+        }
+        if index + batch.len() as u64 > MAX_SEGMENTS {
+            return Err(Error::LimitReached {
+                what: "segments in one stream (2^32 - 1)",
+            }
+            .into());
+        }
+        let errs = std::sync::Mutex::new(None);
+        par_each(&mut batch, |k, (p, last, o)| {
+            if let Err(e) = ctx.seal_segment(index + k as u64, *last, p, o) {
+                *errs.lock().unwrap() = Some(e);
+            }
+        });
+        if let Some(e) = errs.into_inner().unwrap() {
+            return Err(e.into());
+        }
+        for (p, _, o) in &mut batch {
+            w.write_all(o)?;
+            total += p.len() as u64;
+            ct::wipe(p);
+        }
+        index += batch.len() as u64;
+        if done {
+            break;
+        }
+    }
+    w.flush()?;
+    Ok(total)
+}
+
+/// Opens a stream from `r` into `w`, writing each segment only after its
+/// tag verifies; returns the plaintext bytes written. On error, what was
+/// written is verified but incomplete: discard it.
+pub fn open_stream<R: Read, W: Write>(
+    key: &[u8],
+    r: &mut R,
+    w: &mut W,
+) -> Result<u64, StreamError> {
+    let header = read_chunk(r, HEADER_LEN)?.unwrap_or_default();
+    let ctx = Ctx::open(key, &header)?;
+    let cs = ctx.seg_size() + TAG_LEN;
+    let mut pending = match read_chunk(r, cs)? {
+        Some(c) => c,
+        None => return Err(Error::StreamTruncated.into()),
+    };
+    let mut index = 0u64;
+    let mut total = 0u64;
+    loop {
+        let mut batch: Vec<(Vec<u8>, bool, Vec<u8>, Result<(), Error>)> = Vec::new();
+        let mut done = false;
+        while batch.len() < batch_len() {
+            let cur = std::mem::take(&mut pending);
+            let next = read_chunk(r, cs)?;
+            let more = next.is_some();
+            let out = vec![0u8; cur.len().saturating_sub(TAG_LEN)];
+            batch.push((cur, more, out, Ok(())));
+            match next {
+                Some(nx) => pending = nx,
+                None => {
+                    done = true;
+                    break;
+                }
+            }
+        }
+        par_each(&mut batch, |k, (c, more, o, res)| {
+            *res = ctx.open_segment(index + k as u64, *more, c, o);
+        });
+        for (_, _, o, res) in &mut batch {
+            if let Err(e) = res {
+                return Err((*e).into());
+            }
+            w.write_all(o)?;
+            total += o.len() as u64;
+            ct::wipe(o);
+        }
+        index += batch.len() as u64;
+        if done {
+            break;
+        }
+    }
+    w.flush()?;
+    Ok(total)
+}
