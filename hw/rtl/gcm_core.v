@@ -151,7 +151,10 @@ module gcm_core #(parameter MODE = 2) (
     end else begin : sh
       assign d = fifo[gi-1].e;
     end
-    always @(posedge clk) e <= rst ? {FW{1'b0}} : d;
+    always @(posedge clk) begin
+      e[FW-2:0] <= d[FW-2:0];
+      e[FW-1]   <= rst ? 1'b0 : d[FW-1];                  // only the valid bit is reset
+    end
   end endgenerate
   wire [FW-1:0] fo = fifo[FIFO_DEPTH-1].e;
   wire          fo_v      = fo[FW-1];

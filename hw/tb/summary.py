@@ -5,7 +5,7 @@ import re
 import sys
 
 d = sys.argv[1]
-want = ["mul.log", "spec.log", "random.log", "random-iv.log", "stall.log", "stall-iv.log", "cycles.log"]
+want = ["mul.log", "spec.log", "random.log", "random-iv.log", "stall.log", "stall-iv.log", "cycles.log", "iverilog.log"]
 tp = tf = 0
 missing = []
 for name in want:
