@@ -1,5 +1,6 @@
-//! Every GHASH backend and AES backend inside GCM against the bit-serial
-//! reference, over every plaintext length 0..1024 and irregular shapes.
+//! Every GHASH backend, stitched kernel and AES backend inside GCM against
+//! the bit-serial reference, over every plaintext length 0..2048 (every
+//! tail of every batch width) and irregular shapes.
 
 mod common;
 use common::*;
@@ -32,7 +33,7 @@ fn implementations() -> Vec<Options> {
 }
 
 #[test]
-fn every_length_0_to_1024_matches_reference() {
+fn every_length_0_to_2048_matches_reference() {
     let mut r = rng(10);
     for key_len in [16, 24, 32] {
         let key = bytes(&mut r, key_len);
@@ -70,6 +71,35 @@ fn iv_and_aad_lengths_match_reference() {
                 refg.seal(&iv, &aad, &pt).unwrap(),
                 "{opts:?} {len}"
             );
+        }
+    }
+}
+
+#[test]
+fn aad_lengths_around_every_batch_boundary() {
+    // Short messages hash AAD, ciphertext and lengths under one reduction
+    // when they fit one batch; check both sides of that boundary.
+    let mut r = rng(14);
+    let key = bytes(&mut r, 16);
+    let iv = bytes(&mut r, 12);
+    let aad = bytes(&mut r, 1100);
+    let pt = bytes(&mut r, 600);
+    let refg = reference(&key);
+    for opts in implementations() {
+        let g = AesGcm::with_options(&key, opts).unwrap();
+        for a in (0..=1100)
+            .step_by(7)
+            .chain([15, 16, 17, 496, 497, 511, 512, 513])
+        {
+            for n in [0, 1, 16, 100, 480, 496, 497, 511, 512, 513, 600] {
+                let want = refg.seal(&iv, &aad[..a], &pt[..n]).unwrap();
+                assert_eq!(
+                    g.seal(&iv, &aad[..a], &pt[..n]).unwrap(),
+                    want,
+                    "{opts:?} aad {a} pt {n}"
+                );
+                assert_eq!(g.open(&iv, &aad[..a], &want).unwrap(), &pt[..n]);
+            }
         }
     }
 }

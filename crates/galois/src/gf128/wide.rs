@@ -34,6 +34,7 @@
 //! are independent, so the out-of-order core overlaps AES and PCLMULQDQ.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// A vector of 1, 2 or 4 blocks and the operations the kernels need.
@@ -58,6 +59,20 @@ pub(crate) trait Lanes: Copy {
     unsafe fn add32(a: Self, b: Self) -> Self;
     /// XOR of all lanes.
     unsafe fn fold(a: Self) -> __m128i;
+    /// Loads the first n (< 16 L) bytes at p, zeros after.
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        let mut t = [0u8; 64];
+        core::ptr::copy_nonoverlapping(p, t.as_mut_ptr(), n);
+        Self::load(t.as_ptr())
+    }
+    /// Stores the first n (< 16 L) bytes of v at p.
+    #[inline(always)]
+    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+        let mut t = [0u8; 64];
+        Self::store(t.as_mut_ptr(), v);
+        core::ptr::copy_nonoverlapping(t.as_ptr(), p, n);
+    }
 }
 
 impl Lanes for __m128i {
@@ -238,6 +253,14 @@ impl Lanes for __m512i {
     #[inline(always)]
     unsafe fn add32(a: Self, b: Self) -> Self {
         _mm512_add_epi32(a, b)
+    }
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        _mm512_maskz_loadu_epi8((1u64 << n) - 1, p.cast())
+    }
+    #[inline(always)]
+    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+        _mm512_mask_storeu_epi8(p.cast(), (1u64 << n) - 1, v)
     }
     #[inline(always)]
     unsafe fn fold(a: Self) -> __m128i {
@@ -431,39 +454,48 @@ pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, mut y: __m128i, data: &[u8]) -
     y
 }
 
-/// AES round keys broadcast to every lane, and the number of rounds.
-pub(crate) struct RoundKeys<V> {
-    k: [V; 15],
-    k1: [__m128i; 15],
-    nr: usize,
+/// AES round keys, loaded (and broadcast to every lane) where used; in
+/// the long loops the compiler keeps them in registers.
+pub(crate) struct RoundKeys<'a, V> {
+    rk: &'a [[u8; 16]],
+    _v: core::marker::PhantomData<V>,
 }
 
-impl<V: Lanes> RoundKeys<V> {
+impl<'a, V: Lanes> RoundKeys<'a, V> {
     #[inline(always)]
-    pub(crate) unsafe fn new(rk: &[[u8; 16]]) -> Self {
-        let mut k = [V::zero(); 15];
-        let mut k1 = [_mm_setzero_si128(); 15];
-        for ((d, d1), s) in k.iter_mut().zip(k1.iter_mut()).zip(rk) {
-            *d1 = _mm_loadu_si128(s.as_ptr().cast());
-            *d = V::broadcast(*d1);
-        }
+    pub(crate) unsafe fn new(rk: &'a [[u8; 16]]) -> Self {
         RoundKeys {
-            k,
-            k1,
-            nr: rk.len() - 1,
+            rk,
+            _v: core::marker::PhantomData,
         }
     }
 
-    /// Encrypts one block held in a register.
     #[inline(always)]
-    unsafe fn encrypt1(&self, b: __m128i) -> __m128i {
-        let mut v = _mm_xor_si128(b, self.k1[0]);
-        for r in 1..self.nr {
-            v = _mm_aesenc_si128(v, self.k1[r]);
-        }
-        _mm_aesenclast_si128(v, self.k1[self.nr])
+    unsafe fn k1(&self, r: usize) -> __m128i {
+        _mm_loadu_si128(self.rk.get_unchecked(r).as_ptr().cast())
+    }
+
+    #[inline(always)]
+    unsafe fn k(&self, r: usize) -> V {
+        V::broadcast(self.k1(r))
     }
 }
+
+/// Lane l of these holds l (resp. the lane count) in its dword 0.
+static LANE_OFFSETS: [u32; 16] = [0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0];
+static LANE_STEPS: [[u32; 16]; 5] = {
+    let mut t = [[0u32; 16]; 5];
+    let mut l = 1;
+    while l <= 4 {
+        let mut i = 0;
+        while i < l {
+            t[l][4 * i] = l as u32;
+            i += 1;
+        }
+        l += 1;
+    }
+    t
+};
 
 /// Counter state: each lane's dword 0 holds a block counter in integer
 /// form (the block byte-reversed), so `add32` is GCM's incr(): modulo
@@ -479,17 +511,10 @@ impl<V: Lanes> Ctr<V> {
     #[inline(always)]
     pub(crate) unsafe fn new(y0: &[u8; 16], first: u32) -> Self {
         let base = <__m128i as Lanes>::bswap(_mm_loadu_si128(y0.as_ptr().cast()));
-        let mut offs = [0u32; 16];
-        for l in 0..V::L {
-            offs[4 * l] = first.wrapping_add(l as u32);
-        }
-        let mut step = [0u32; 16];
-        for l in 0..V::L {
-            step[4 * l] = V::L as u32;
-        }
+        let base = _mm_add_epi32(base, _mm_cvtsi32_si128(first as i32));
         Ctr {
-            next: V::add32(V::broadcast(base), V::load(offs.as_ptr().cast())),
-            step: V::load(step.as_ptr().cast()),
+            next: V::add32(V::broadcast(base), V::load(LANE_OFFSETS.as_ptr().cast())),
+            step: V::load(LANE_STEPS[V::L].as_ptr().cast()),
         }
     }
 
@@ -502,26 +527,34 @@ impl<V: Lanes> Ctr<V> {
     }
 }
 
-/// One batch: AES-CTR keystream for 8 vectors, with the GHASH of the 8
-/// vectors at `hash` (if any) multiplied in between the rounds. Returns the
-/// keystream; updates y if hashing.
+/// One batch: AES-CTR keystream for `nv` (0..=8) vectors, with the GHASH
+/// of the 8 vectors at `hash` (if any) multiplied in between the rounds,
+/// and E(K, Y0) for `ek` (if any: Y0 in, E(K, Y0) out) in the same rounds.
+/// Returns the keystream; updates y if hashing.
 #[inline(always)]
-unsafe fn batch<V: Lanes, const NR: usize>(
+unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
     rk: &RoundKeys<V>,
     ctr: &mut Ctr<V>,
     pw: &Powers,
     hash: Option<*const u8>,
     y: &mut __m128i,
+    ek: Option<&mut __m128i>,
 ) -> [V; 8] {
+    let nv = NV;
     let mut s = [V::zero(); 8];
-    for v in s.iter_mut() {
-        *v = V::xor(ctr.take(), rk.k[0]);
+    for v in s[..nv].iter_mut() {
+        *v = V::xor(ctr.take(), rk.k(0));
     }
+    let mut e = ek.as_ref().map(|b| _mm_xor_si128(**b, rk.k1(0)));
     let base = MAX_BATCH - 8 * V::L;
     let mut sums = Sums::<V>::zero();
     for r in 1..NR {
-        for v in s.iter_mut() {
-            *v = V::aesenc(*v, rk.k[r]);
+        let k = rk.k(r);
+        for v in s[..nv].iter_mut() {
+            *v = V::aesenc(*v, k);
+        }
+        if let Some(b) = e.as_mut() {
+            *b = _mm_aesenc_si128(*b, rk.k1(r));
         }
         if let Some(p) = hash {
             if r <= 8 {
@@ -535,8 +568,12 @@ unsafe fn batch<V: Lanes, const NR: usize>(
             }
         }
     }
-    for v in s.iter_mut() {
-        *v = V::aesenclast(*v, rk.k[NR]);
+    let k = rk.k(NR);
+    for v in s[..nv].iter_mut() {
+        *v = V::aesenclast(*v, k);
+    }
+    if let (Some(out), Some(b)) = (ek, e) {
+        *out = _mm_aesenclast_si128(b, rk.k1(NR));
     }
     if hash.is_some() {
         *y = sums.fold().reduce();
@@ -544,32 +581,24 @@ unsafe fn batch<V: Lanes, const NR: usize>(
     s
 }
 
-/// Keystream for n blocks (n <= 32) into `out`, vectors then single blocks.
+/// The final batch: keystream for `nv` vectors (rounded up to 0, 1, 2, 4
+/// or 8, so each count is straight-line code) and E(K, Y0).
 #[inline(always)]
-unsafe fn keystream<V: Lanes>(
+unsafe fn last_batch<V: Lanes, const NR: usize>(
     rk: &RoundKeys<V>,
     ctr: &mut Ctr<V>,
-    y0: &[u8; 16],
-    first: u32,
-    out: &mut [u8; 512],
-    n: usize,
-) {
-    let full = n / V::L * V::L;
-    let mut i = 0;
-    while i < full {
-        let mut v = V::xor(ctr.take(), rk.k[0]);
-        for r in 1..rk.nr {
-            v = V::aesenc(v, rk.k[r]);
-        }
-        V::store(out.as_mut_ptr().add(16 * i), V::aesenclast(v, rk.k[rk.nr]));
-        i += V::L;
-    }
-    if i < n {
-        let mut c1 = Ctr::<__m128i>::new(y0, first.wrapping_add(i as u32));
-        while i < n {
-            _mm_storeu_si128(out.as_mut_ptr().add(16 * i).cast(), rk.encrypt1(c1.take()));
-            i += 1;
-        }
+    pw: &Powers,
+    hash: Option<*const u8>,
+    y: &mut __m128i,
+    nv: usize,
+    ek: &mut __m128i,
+) -> [V; 8] {
+    match nv {
+        0 => batch::<V, NR, 0>(rk, ctr, pw, hash, y, Some(ek)),
+        1 => batch::<V, NR, 1>(rk, ctr, pw, hash, y, Some(ek)),
+        2 => batch::<V, NR, 2>(rk, ctr, pw, hash, y, Some(ek)),
+        3 | 4 => batch::<V, NR, 4>(rk, ctr, pw, hash, y, Some(ek)),
+        _ => batch::<V, NR, 8>(rk, ctr, pw, hash, y, Some(ek)),
     }
 }
 
@@ -586,24 +615,6 @@ unsafe fn ghash_padded<V: Lanes>(pw: &Powers, y: __m128i, data: &[u8]) -> __m128
     y
 }
 
-/// Absorbs len(A) || len(C) and returns GHASH xor E(K, Y0) as an element.
-#[inline(always)]
-unsafe fn finish<V: Lanes>(
-    pw: &Powers,
-    rk: &RoundKeys<V>,
-    y: __m128i,
-    y0: &[u8; 16],
-    aad_len: usize,
-    ct_len: usize,
-) -> u128 {
-    let mut lens = [0u8; 16];
-    lens[..8].copy_from_slice(&((aad_len as u64) * 8).to_be_bytes());
-    lens[8..].copy_from_slice(&((ct_len as u64) * 8).to_be_bytes());
-    let y = absorb::<__m128i>(pw, y, lens.as_ptr(), 1);
-    let ek = rk.encrypt1(_mm_loadu_si128(y0.as_ptr().cast()));
-    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
-}
-
 /// XORs 8 vectors of keystream into the batch at p.
 #[inline(always)]
 unsafe fn xor_batch<V: Lanes>(p: *mut u8, ks: &[V; 8]) {
@@ -611,6 +622,69 @@ unsafe fn xor_batch<V: Lanes>(p: *mut u8, ks: &[V; 8]) {
         let q = p.add(16 * V::L * j);
         V::store(q, V::xor(V::load(q), *k));
     }
+}
+
+/// XORs the first `tail.len()` bytes of the keystream into `tail`.
+#[inline(always)]
+unsafe fn xor_tail<V: Lanes>(tail: &mut [u8], ks: &[V; 8]) {
+    let vb = 16 * V::L;
+    let p = tail.as_mut_ptr();
+    let whole = tail.len() / vb;
+    for (j, k) in ks.iter().enumerate().take(whole) {
+        let q = p.add(vb * j);
+        V::store(q, V::xor(V::load(q), *k));
+    }
+    let rest = tail.len() - whole * vb;
+    if rest > 0 {
+        let q = p.add(vb * whole);
+        V::store_partial(q, rest, V::xor(V::load_partial(q, rest), ks[whole]));
+    }
+}
+
+/// Writes the last GHASH input into `b`: the AAD (when `with_aad`), the
+/// ciphertext tail, each zero-padded, and len(A) || len(C). Returns the
+/// number of bytes written (whole blocks).
+#[inline(always)]
+fn final_blocks(
+    b: &mut [MaybeUninit<u8>; 16 * (MAX_BATCH + 1)],
+    aad: &[u8],
+    with_aad: bool,
+    tail: &[u8],
+    ct_len: usize,
+) -> usize {
+    let mut at = 0;
+    let mut put = |src: &[u8], at: &mut usize| {
+        let end = *at + src.len();
+        for (d, s) in b[*at..end].iter_mut().zip(src) {
+            d.write(*s);
+        }
+        let padded = *at + src.len().div_ceil(16) * 16;
+        for d in b[end..padded].iter_mut() {
+            d.write(0);
+        }
+        *at = padded;
+    };
+    if with_aad {
+        put(aad, &mut at);
+    }
+    put(tail, &mut at);
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&((aad.len() as u64) * 8).to_be_bytes());
+    lens[8..].copy_from_slice(&((ct_len as u64) * 8).to_be_bytes());
+    put(&lens, &mut at);
+    at
+}
+
+/// How a message splits: whole batches, the tail, and whether the AAD fits
+/// in the final GHASH batch (short packets: one reduction for everything).
+#[inline(always)]
+fn plan<V: Lanes>(aad: &[u8], len: usize) -> (usize, usize, usize, bool) {
+    let bb = 128 * V::L;
+    let full = len / bb;
+    let rest = len - full * bb;
+    let nv = rest.div_ceil(16 * V::L);
+    let merged = full == 0 && aad.len().div_ceil(16) + rest.div_ceil(16) < MAX_BATCH;
+    (bb, full, nv, merged)
 }
 
 /// Encrypts `buf` in place under counters Y0+1, Y0+2, ... and returns the
@@ -624,43 +698,34 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new(rk);
-    let mut y = ghash_padded::<V>(pw, _mm_setzero_si128(), aad);
+    let (bb, full, nv, merged) = plan::<V>(aad, buf.len());
+    let mut y = if merged {
+        _mm_setzero_si128()
+    } else {
+        ghash_padded::<V>(pw, _mm_setzero_si128(), aad)
+    };
     let mut ctr = Ctr::<V>::new(y0, 1);
-    let bb = 128 * V::L;
-    let full = buf.len() / bb;
     let p = buf.as_mut_ptr();
     let mut prev: Option<*const u8> = None;
     for i in 0..full {
         let chunk = p.add(i * bb);
-        let ks = batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut y);
+        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, prev, &mut y, None);
         xor_batch::<V>(chunk, &ks);
         prev = Some(chunk);
     }
-    if let Some(pp) = prev {
-        y = absorb::<V>(pw, y, pp, 8 * V::L);
-    }
-    let rest = buf.len() - full * bb;
-    if rest > 0 {
-        let nb = rest.div_ceil(16);
-        let mut ks = [0u8; 512];
-        keystream::<V>(
-            &rk,
-            &mut ctr,
-            y0,
-            1u32.wrapping_add((full * 8 * V::L) as u32),
-            &mut ks,
-            nb,
-        );
-        let tail = &mut buf[full * bb..];
-        let mut pad = [0u8; 512];
-        for ((d, k), o) in tail.iter_mut().zip(ks.iter()).zip(pad.iter_mut()) {
-            *d ^= k;
-            *o = *d;
-        }
-        ks.zeroize();
-        y = absorb::<V>(pw, y, pad.as_ptr(), nb);
-    }
-    finish::<V>(pw, &rk, y, y0, aad.len(), buf.len())
+    // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
+    let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
+    let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut y, nv, &mut ek);
+    let ct_len = buf.len();
+    let tail = &mut buf[full * bb..];
+    xor_tail::<V>(tail, &ks);
+    let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MAX_BATCH + 1)];
+    let n = final_blocks(&mut fb, aad, merged, tail, ct_len);
+    // SAFETY: final_blocks initialized the first n bytes.
+    y = ghash::<V>(pw, y, unsafe {
+        core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n)
+    });
+    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
 }
 
 /// Decrypts `buf` in place, hashing each batch of ciphertext before it is
@@ -675,38 +740,31 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new(rk);
-    let mut y = ghash_padded::<V>(pw, _mm_setzero_si128(), aad);
+    let (bb, full, nv, merged) = plan::<V>(aad, buf.len());
+    let mut y = if merged {
+        _mm_setzero_si128()
+    } else {
+        ghash_padded::<V>(pw, _mm_setzero_si128(), aad)
+    };
     let mut ctr = Ctr::<V>::new(y0, 1);
-    let bb = 128 * V::L;
-    let full = buf.len() / bb;
     let p = buf.as_mut_ptr();
     for i in 0..full {
         let chunk = p.add(i * bb);
-        let ks = batch::<V, NR>(&rk, &mut ctr, pw, Some(chunk), &mut y);
+        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, Some(chunk), &mut y, None);
         xor_batch::<V>(chunk, &ks);
     }
-    let rest = buf.len() - full * bb;
-    if rest > 0 {
-        let nb = rest.div_ceil(16);
-        let tail = &mut buf[full * bb..];
-        let mut pad = [0u8; 512];
-        pad[..rest].copy_from_slice(tail);
-        y = absorb::<V>(pw, y, pad.as_ptr(), nb);
-        let mut ks = [0u8; 512];
-        keystream::<V>(
-            &rk,
-            &mut ctr,
-            y0,
-            1u32.wrapping_add((full * 8 * V::L) as u32),
-            &mut ks,
-            nb,
-        );
-        for (d, k) in tail.iter_mut().zip(ks.iter()) {
-            *d ^= k;
-        }
-        ks.zeroize();
-    }
-    finish::<V>(pw, &rk, y, y0, aad.len(), buf.len())
+    let ct_len = buf.len();
+    let tail = &mut buf[full * bb..];
+    let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MAX_BATCH + 1)];
+    let n = final_blocks(&mut fb, aad, merged, tail, ct_len);
+    // SAFETY: final_blocks initialized the first n bytes.
+    y = ghash::<V>(pw, y, unsafe {
+        core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n)
+    });
+    let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
+    let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut y, nv, &mut ek);
+    xor_tail::<V>(tail, &ks);
+    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
 }
 
 /// The body of a wide backend file: its key (the powers of H), its GHASH
