@@ -60,6 +60,8 @@ pub enum Error {
     Replay { seq: u64 },
     /// A packet's sequence number lies below the anti-replay window.
     OutsideWindow { seq: u64, lowest: u64 },
+    /// An IV or nonce this object already used for a tag (reuse would leak the hash key).
+    IvReused,
 }
 
 impl fmt::Display for Error {
@@ -116,6 +118,10 @@ impl fmt::Display for Error {
                 write!(f, "wrong key for this stream (or its header was altered)")
             }
             Error::StreamBadHeader { reason } => write!(f, "bad stream header: {reason}"),
+            Error::IvReused => write!(
+                f,
+                "IV already used for a tag by this object (reuse would leak the hash key)"
+            ),
             Error::Replay { seq } => write!(f, "replayed packet: sequence number {seq}"),
             Error::OutsideWindow { seq, lowest } => write!(
                 f,

@@ -1,0 +1,347 @@
+//! Incremental Poly1305-AES (paper 004): the polynomial
+//! S = c_1 r^q + ... + c_q r mod p, p = 2^130 - 5, kept up to date under
+//! chunk replacements, appends and truncations; tag = (S + AES_k(n)) mod 2^128.
+//!
+//! Arithmetic mod p: an element is three limbs of 44, 44 and 42 bits
+//! (a = a0 + a1 2^44 + a2 2^88). In a product the terms at 2^132 and 2^176
+//! fold back with 2^130 = 5 (mod p), i.e. 2^132 = 20:
+//! d0 = a0 b0 + 20 (a1 b2 + a2 b1), d1 = a0 b1 + a1 b0 + 20 a2 b2,
+//! d2 = a0 b2 + a1 b1 + a2 b0, then one carry chain (the carry out of the
+//! 42-bit top limb re-enters the bottom times 5). Subtraction adds 2p - b.
+//! Everything is straight-line u64/u128 arithmetic: constant time.
+//! This is our own mod-p code; the Poly1305 module's public API is the
+//! reference the tests compare with.
+
+use crate::aes::Aes;
+use crate::block::BlockCipher128;
+use crate::ct;
+use crate::error::{Error, Result};
+use std::collections::HashSet;
+use zeroize::Zeroize;
+
+type Fe = [u64; 3];
+
+const M44: u64 = (1 << 44) - 1;
+const M42: u64 = (1 << 42) - 1;
+const ONE: Fe = [1, 0, 0];
+
+fn carry(d0: u128, d1: u128, d2: u128) -> Fe {
+    let c = d0 >> 44;
+    let r0 = (d0 as u64) & M44;
+    let d1 = d1 + c;
+    let c = d1 >> 44;
+    let r1 = (d1 as u64) & M44;
+    let d2 = d2 + c;
+    let c = d2 >> 42;
+    let r2 = (d2 as u64) & M42;
+    let d0 = r0 as u128 + c * 5;
+    let c = (d0 >> 44) as u64;
+    [(d0 as u64) & M44, r1 + c, r2]
+}
+
+fn mul(a: &Fe, b: &Fe) -> Fe {
+    let (a0, a1, a2) = (a[0] as u128, a[1] as u128, a[2] as u128);
+    let (b0, b1, b2) = (b[0] as u128, b[1] as u128, b[2] as u128);
+    let d0 = a0 * b0 + 20 * (a1 * b2 + a2 * b1);
+    let d1 = a0 * b1 + a1 * b0 + 20 * (a2 * b2);
+    let d2 = a0 * b2 + a1 * b1 + a2 * b0;
+    carry(d0, d1, d2)
+}
+
+fn add(a: &Fe, b: &Fe) -> Fe {
+    carry(
+        (a[0] + b[0]) as u128,
+        (a[1] + b[1]) as u128,
+        (a[2] + b[2]) as u128,
+    )
+}
+
+/// a - b mod p, as a + (2p - b) limb by limb (b carried).
+fn sub(a: &Fe, b: &Fe) -> Fe {
+    let two_p = [(1u64 << 45) - 10, (1u64 << 45) - 2, (1u64 << 43) - 2];
+    add(a, &[two_p[0] - b[0], two_p[1] - b[1], two_p[2] - b[2]])
+}
+
+/// The canonical value in [0, p), as limbs.
+fn freeze(h: &Fe) -> Fe {
+    let mut h = carry(h[0] as u128, h[1] as u128, h[2] as u128);
+    let c = h[1] >> 44;
+    h[1] &= M44;
+    h[2] += c;
+    // Now h < 2p: subtract p if h + 5 reaches 2^130.
+    let g0 = h[0] + 5;
+    let g1 = h[1] + (g0 >> 44);
+    let g2 = h[2] + (g1 >> 44);
+    let g = [g0 & M44, g1 & M44, g2 & M42];
+    let mask = ((g2 >> 42) & 1).wrapping_neg();
+    [
+        (g[0] & mask) | (h[0] & !mask),
+        (g[1] & mask) | (h[1] & !mask),
+        (g[2] & mask) | (h[2] & M42 & !mask),
+    ]
+}
+
+fn from_u128(lo: u128, top: u64) -> Fe {
+    [
+        (lo as u64) & M44,
+        ((lo >> 44) as u64) & M44,
+        ((lo >> 88) as u64) | (top << 40),
+    ]
+}
+
+/// Chunk `b` of `msg` as the paper's c_i: little-endian plus 2^(8 len).
+fn chunk(msg: &[u8], b: usize) -> Fe {
+    let end = ((b + 1) * 16).min(msg.len());
+    let c = &msg[b * 16..end];
+    let mut x = [0u8; 16];
+    x[..c.len()].copy_from_slice(c);
+    let lo = u128::from_le_bytes(x);
+    if c.len() == 16 {
+        from_u128(lo, 1)
+    } else {
+        from_u128(lo | (1u128 << (8 * c.len())), 0)
+    }
+}
+
+fn pow2_table(x: &Fe) -> [Fe; 64] {
+    let mut t = [[0u64; 3]; 64];
+    let mut p = *x;
+    for e in t.iter_mut() {
+        *e = p;
+        p = mul(&p, &p);
+    }
+    t
+}
+
+/// x^n from the table of x^(2^j); `n` is public.
+fn pow(t: &[Fe; 64], n: u64) -> Fe {
+    let mut r = ONE;
+    for (j, p) in t.iter().enumerate() {
+        if (n >> j) & 1 == 1 {
+            r = mul(&r, p);
+        }
+    }
+    r
+}
+
+/// x^(p - 2) = x^-1 for x != 0. p - 2 = 2^130 - 7: bits 0 and 3..129 set.
+fn inverse(x: &Fe) -> Fe {
+    let mut r = ONE;
+    for i in (0..130).rev() {
+        r = mul(&r, &r);
+        if i == 0 || i >= 3 {
+            r = mul(&r, x);
+        }
+    }
+    r
+}
+
+/// Incremental Poly1305-AES: Bernstein's key k || r (32 bytes), 16-byte
+/// nonces, each nonce used for at most one tag by this object.
+pub struct IncrementalPoly1305Aes {
+    aes: Aes,
+    r: Fe,
+    pow: [Fe; 64],
+    inv: [Fe; 64],
+    msg: Vec<u8>,
+    s: Fe,
+    used: HashSet<[u8; 16]>,
+}
+
+impl Drop for IncrementalPoly1305Aes {
+    fn drop(&mut self) {
+        self.r.zeroize();
+        self.s.zeroize();
+        for t in [&mut self.pow, &mut self.inv] {
+            for e in t.iter_mut() {
+                e.zeroize();
+            }
+        }
+    }
+}
+
+impl IncrementalPoly1305Aes {
+    /// Key k || r (r clamped as the paper requires; r = 0 is refused) and
+    /// the initial message.
+    pub fn new(key: &[u8], msg: &[u8]) -> Result<Self> {
+        if key.len() != 32 {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let rb: [u8; 16] = key[16..].try_into().unwrap();
+        if !crate::poly1305::is_clamped(&rb) {
+            return Err(Error::InvalidKey {
+                reason: "Poly1305 r is not clamped",
+            });
+        }
+        let rv = u128::from_le_bytes(rb);
+        if rv == 0 {
+            return Err(Error::InvalidKey {
+                reason: "Poly1305 r = 0 (no incremental truncation possible)",
+            });
+        }
+        let r = from_u128(rv, 0);
+        let mut me = IncrementalPoly1305Aes {
+            aes: Aes::new(&key[..16])?,
+            r,
+            pow: pow2_table(&r),
+            inv: pow2_table(&inverse(&r)),
+            msg: Vec::new(),
+            s: [0; 3],
+            used: HashSet::new(),
+        };
+        me.append(msg);
+        Ok(me)
+    }
+
+    /// The current message.
+    pub fn message(&self) -> &[u8] {
+        &self.msg
+    }
+
+    fn chunks(&self) -> u64 {
+        self.msg.len().div_ceil(16) as u64
+    }
+
+    /// Continues the Horner evaluation h = (h + c) r over `chunks`.
+    fn horner(&self, mut h: Fe, vals: impl Iterator<Item = Fe>) -> Fe {
+        for c in vals {
+            h = mul(&add(&h, &c), &self.r);
+        }
+        h
+    }
+
+    /// Overwrites `data.len()` bytes at `offset` (inside the message).
+    pub fn replace(&mut self, offset: usize, data: &[u8]) -> Result<()> {
+        let end = offset
+            .checked_add(data.len())
+            .filter(|&e| e <= self.msg.len())
+            .ok_or(Error::BufferLength {
+                expected: self.msg.len(),
+                got: offset.saturating_add(data.len()),
+            })?;
+        if data.is_empty() {
+            return Ok(());
+        }
+        let (b0, b1) = (offset / 16, (end - 1) / 16);
+        let old: Vec<Fe> = (b0..=b1).map(|b| chunk(&self.msg, b)).collect();
+        self.msg[offset..end].copy_from_slice(data);
+        let deltas: Vec<Fe> = (b0..=b1)
+            .zip(old.iter())
+            .map(|(b, o)| sub(&chunk(&self.msg, b), o))
+            .collect();
+        let d = self.horner([0; 3], deltas.into_iter());
+        let k = self.chunks() - 1 - b1 as u64;
+        self.s = add(&self.s, &mul(&d, &pow(&self.pow, k)));
+        Ok(())
+    }
+
+    /// Appends bytes; cost proportional to them.
+    pub fn append(&mut self, mut data: &[u8]) {
+        let rem = self.msg.len() % 16;
+        if rem != 0 && !data.is_empty() {
+            let last = self.msg.len() / 16;
+            let take = (16 - rem).min(data.len());
+            let old = chunk(&self.msg, last);
+            self.msg.extend_from_slice(&data[..take]);
+            let new = chunk(&self.msg, last);
+            self.s = add(&self.s, &mul(&sub(&new, &old), &self.r));
+            data = &data[take..];
+        }
+        if !data.is_empty() {
+            let first = self.msg.len() / 16;
+            self.msg.extend_from_slice(data);
+            let n = self.msg.len().div_ceil(16);
+            let vals: Vec<Fe> = (first..n).map(|b| chunk(&self.msg, b)).collect();
+            self.s = self.horner(self.s, vals.into_iter());
+        }
+    }
+
+    /// Truncates to `len` bytes; cost proportional to the dropped chunks
+    /// plus O(log) for the power.
+    pub fn truncate(&mut self, len: usize) -> Result<()> {
+        if len > self.msg.len() {
+            return Err(Error::BufferLength {
+                expected: self.msg.len(),
+                got: len,
+            });
+        }
+        let m = self.chunks();
+        let m2 = len.div_ceil(16) as u64;
+        if m2 < m {
+            let vals: Vec<Fe> = (m2 as usize..m as usize)
+                .map(|b| chunk(&self.msg, b))
+                .collect();
+            let t = self.horner([0; 3], vals.into_iter());
+            self.s = mul(&sub(&self.s, &t), &pow(&self.inv, m - m2));
+        }
+        if len % 16 != 0 {
+            let last = len / 16;
+            let old = chunk(&self.msg, last);
+            let new = chunk(&self.msg[..len], last);
+            self.s = add(&self.s, &mul(&sub(&new, &old), &self.r));
+        }
+        self.msg.truncate(len);
+        Ok(())
+    }
+
+    fn compute(&self, nonce: &[u8]) -> Result<[u8; 16]> {
+        let mut n: [u8; 16] = nonce
+            .try_into()
+            .map_err(|_| Error::InvalidNonceLength { got: nonce.len() })?;
+        self.aes.encrypt_block(&mut n);
+        let pad = u128::from_le_bytes(n);
+        n.zeroize();
+        let f = freeze(&self.s);
+        let low = (f[0] as u128) | ((f[1] as u128) << 44) | ((f[2] as u128) << 88);
+        Ok(low.wrapping_add(pad).to_le_bytes())
+    }
+
+    /// The tag of the current message under a 16-byte `nonce`; refuses a
+    /// nonce this object already used ([`Error::IvReused`]).
+    pub fn tag(&mut self, nonce: &[u8]) -> Result<[u8; 16]> {
+        let key: [u8; 16] = nonce
+            .try_into()
+            .map_err(|_| Error::InvalidNonceLength { got: nonce.len() })?;
+        if self.used.contains(&key) {
+            return Err(Error::IvReused);
+        }
+        let t = self.compute(nonce)?;
+        self.used.insert(key);
+        Ok(t)
+    }
+
+    /// Checks a tag for the current message (constant-time comparison).
+    pub fn verify(&self, nonce: &[u8], tag: &[u8]) -> Result<()> {
+        let t = self.compute(nonce)?;
+        if ct::eq(&t, tag) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(f: &Fe) -> u128 {
+        let f = freeze(f);
+        f[0] as u128 | (f[1] as u128) << 44 | (f[2] as u128) << 88
+    }
+
+    #[test]
+    fn field_basics() {
+        let a = from_u128(0x1234_5678_9abc_def0_0fed_cba9_8765_4321, 3);
+        let b = from_u128(0xffff_ffff_ffff_ffff_ffff_ffff_ffff_fffb, 0);
+        assert_eq!(freeze(&mul(&a, &inverse(&a))), ONE);
+        assert_eq!(freeze(&add(&sub(&a, &b), &b)), freeze(&a));
+        // p itself freezes to 0; p - 1 stays.
+        let p = [M44 - 4, M44, M42];
+        assert_eq!(freeze(&p), [0, 0, 0]);
+        assert_eq!(val(&[M44 - 5, M44, M42]), u128::MAX - 5);
+        // 2^130 = 5.
+        assert_eq!(freeze(&[0, 0, 1 << 42]), [5, 0, 0]);
+        assert_eq!(freeze(&sub(&ONE, &[2, 0, 0])), [M44 - 5, M44, M42]);
+    }
+}
