@@ -21,22 +21,24 @@ GE = {  # 2-input NAND = 1; typical ratios of a 0.18 um-class standard-cell libr
     "NOT": 0.67, "BUF": 1.0, "NAND": 1.0, "NOR": 1.0, "AND": 1.33, "OR": 1.33,
     "ANDNOT": 1.33, "ORNOT": 1.33, "XOR": 2.33, "XNOR": 2.33, "MUX": 2.33,
     "AOI3": 1.33, "OAI3": 1.33, "AOI4": 1.67, "OAI4": 1.67, "DFF": 4.33,
-    "DFFE": 5.33, "SDFF": 5.0, "SDFFE": 6.0, "DFFR": 5.67,
+    "DFFE": 5.33, "SDFF": 5.0, "SDFFE": 6.0, "DFFR": 5.67, "DFFRE": 6.67,
 }
 
 
 def cell_class(t):
-    t = t.strip("$")
-    if t.startswith("_"):
-        t = t[1:]
-    base = t.split("_")[0]
-    if base in ("DFF",):
-        return "DFF" if t.count("_") <= 1 else "DFFR"
-    if base in ("DFFE",):
-        return "DFFE"
-    if base in ("SDFF", "SDFFCE"):
+    """Yosys generic cell type -> class: $_AND_ -> AND, $_DFF_P_ -> DFF, $_DFF_PN0_ -> DFFR
+    (async reset), $_DFFE_PP_ -> DFFE (enable), $_DFFE_PN0P_ -> DFFRE, $_SDFF_PP0_ -> SDFF
+    (sync reset), $_SDFFE_*/$_SDFFCE_* -> SDFFE."""
+    parts = t.strip("$").strip("_").split("_")
+    base = parts[0]
+    pol = parts[1] if len(parts) > 1 else ""
+    if base == "DFF":
+        return "DFF" if len(pol) == 1 else "DFFR"
+    if base == "DFFE":
+        return "DFFE" if len(pol) == 2 else "DFFRE"
+    if base == "SDFF":
         return "SDFF"
-    if base in ("SDFFE",):
+    if base in ("SDFFE", "SDFFCE"):
         return "SDFFE"
     return base
 
@@ -50,6 +52,7 @@ def run_yosys(name, files, top, outdir, params=None, noabc=False, json_out=False
     lines.append("synth -flatten -top %s%s" % (top, " -noabc" if noabc else ""))
     lines.append("opt_clean")
     lines.append("tee -o %s stat" % os.path.join(outdir, name + ".stat"))
+    lines.append("tee -q -o %s ltp -noff" % os.path.join(outdir, name + ".ltp"))
     if json_out:
         lines.append("write_json %s" % os.path.join(outdir, name + ".json"))
     open(ys, "w").write("\n".join(lines) + "\n")
@@ -64,7 +67,12 @@ def run_yosys(name, files, top, outdir, params=None, noabc=False, json_out=False
         m = re.match(r"\s+(\$\S+)\s+(\d+)", line)
         if m:
             cells[m.group(1)] = cells.get(m.group(1), 0) + int(m.group(2))
-    return {"name": name, "cells": cells, "seconds": time.time() - t0}
+    ltp = None
+    for line in open(os.path.join(outdir, name + ".ltp")):
+        m = re.search(r"Longest topological path in \S+ \(length=(\d+)\)", line)
+        if m:
+            ltp = int(m.group(1))
+    return {"name": name, "cells": cells, "seconds": time.time() - t0, "ltp": ltp}
 
 
 def summarize(res):
@@ -198,21 +206,21 @@ def main():
              "gcm_enc": "GCM encryption", "gcm_dec": "GCM decryption", "gcm_both": "GCM en/decryption"}
     print("## Synthesis (yosys %s, `synth -flatten`, generic gates)\n" % subprocess.run(
         ["yosys", "-V"], capture_output=True, text=True).stdout.split()[1])
-    print("| design | paper Table 1 (gates) | cells | of which flip-flops | gate equivalents (NAND2 = 1) | ratio GE / paper | yosys time (s) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| design | paper Table 1 (gates) | cells | of which flip-flops | gate equivalents (NAND2 = 1) | ratio GE / paper | longest register-to-register path (gates) | yosys time (s) |")
+    print("|---|---|---|---|---|---|---|---|")
     for k in ("aes_iter", "aes_pipe", "ghash", "gcm_enc", "gcm_dec", "gcm_both"):
         if k not in results:
             continue
         by, total, ge, ff = summarize(results[k])
-        print("| %s | %s | %d | %d | %.0f | %.2f | %.0f |" % (label[k], format(paper[k], ","), total, ff, ge,
-                                                           ge / paper[k], results[k]["seconds"]))
+        print("| %s | %s | %d | %d | %.0f | %.2f | %s | %.0f |" % (label[k], format(paper[k], ","), total, ff, ge,
+                                                           ge / paper[k], results[k]["ltp"], results[k]["seconds"]))
     print("\nCell types per design:\n")
     for k in ("aes_iter", "aes_pipe", "ghash", "gcm_enc", "gcm_dec", "gcm_both"):
         if k in results:
             by, *_ = summarize(results[k])
             print("- %s: %s" % (label[k], ", ".join("%s %d" % (c, n) for c, n in sorted(by.items()))))
     print("\nGate equivalents: " + ", ".join("%s %.2f" % kv for kv in GE.items()) +
-          " (NAND2 = 1; flip-flop classes: DFF plain, DFFE with enable, SDFF/SDFFE with synchronous reset).")
+          " (NAND2 = 1; flip-flop classes: DFF plain, DFFE with enable, DFFR/DFFRE with asynchronous reset, SDFF/SDFFE with synchronous reset).")
     if "depth_noabc" in results:
         print("\n## Logic depth of the parallel GF(2^128) multiplier (longest path, gates)\n")
         print("| netlist | cells | data path a -> z | H path h -> z |")
