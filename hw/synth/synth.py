@@ -149,6 +149,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="")
+    ap.add_argument("--mul-log", default="", help="output of tb_mul: measured clocks per multiply")
     a = ap.parse_args()
     hw, out = a.hw, os.path.join(a.out, "yosys")
     os.makedirs(out, exist_ok=True)
@@ -233,18 +234,24 @@ def main():
             print("| %s (%s) | %s | %d gates (%d AND/OR-type, %d XOR-type) | %d gates (%d AND/OR-type, %d XOR-type) |" % (
                 "generator structure, `synth -noabc`" if "noabc" in nm else "after abc (`synth`)",
                 ", ".join("%s %d" % (c, n) for c, n in sorted(by.items())), total, da[0], da[1], da[2], dh[0], dh[1], dh[2]))
-    print("\n## Multiplier trade-off (GCM spec section 4.2), measured area\n")
-    print("| field | architecture | clocks per multiply | cells | flip-flops | gate equivalents |")
-    print("|---|---|---|---|---|---|")
+    measured = {}
+    if a.mul_log and os.path.exists(a.mul_log):
+        for line in open(a.mul_log):
+            m = re.match(r"\s+(GF\(2\^\d+\) \S+(?: D=\d+)?)\s+(\d+) products, (\d+) wrong, (.*)$", line)
+            if m:
+                measured[m.group(1)] = "%s (%s products checked, %s wrong)" % (m.group(4), m.group(2), m.group(3))
+    print("\n## Multiplier trade-off (GCM spec section 4.2): clocks measured in simulation, area by yosys\n")
+    print("| field | architecture | spec: time, area | clocks per multiply (simulation) | cells | flip-flops | gate equivalents |")
+    print("|---|---|---|---|---|---|---|")
     for name, poly, arch, dd, w in muls:
         if name not in results:
             continue
         by, total, ge, ff = summarize(results[name])
-        clocks = 1 if arch == "parallel" else w // dd
         an = arch if arch != "digit-serial" else "digit-serial D=%d" % dd
-        print("| GF(2^%d) | %s | %d (+1 load clock) | %d | %d | %.0f |" % (w, an, clocks, total, ff, ge)
-              if arch != "parallel" else
-              "| GF(2^%d) | %s | 1 (combinational) | %d | %d | %.0f |" % (w, an, total, ff, ge))
+        spec = {"parallel": "1, O(q^2)", "digit-serial": "q/D = %d, O(qD)" % (w // max(dd, 1)),
+                "bit-serial": "q = %d, O(q)" % w}[arch]
+        meas = measured.get("GF(2^%d) %s" % (w, an), "not simulated")
+        print("| GF(2^%d) | %s | %s | %s | %d | %d | %.0f |" % (w, an, spec, meas, total, ff, ge))
     print("\n(total yosys wall time %.0f s with %d parallel jobs)" % (time.time() - t0, a.jobs))
 
 
