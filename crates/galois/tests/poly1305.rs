@@ -115,6 +115,35 @@ fn every_backend_matches_bigint_reference_all_lengths_0_to_1024() {
     }
 }
 
+/// Lengths where the vector code starts (the IFMA and AVX2 thresholds and
+/// their chunk sizes) and the tails after it, one by one up to 2600 bytes.
+#[test]
+fn every_backend_matches_reference_long_lengths_1024_to_2600() {
+    let mut g = rng(6);
+    let mut msg = vec![0u8; 2600];
+    g.fill_bytes(&mut msg);
+    for len in 1024..=2600usize {
+        let key = random_key(&mut g);
+        let mut r: [u8; 16] = key[16..].try_into().unwrap();
+        if len % 5 == 0 {
+            // The largest clamped r.
+            r = [0xff; 16];
+            clamp_r(&mut r);
+        }
+        let mut s = [0u8; 16];
+        g.fill_bytes(&mut s);
+        let ot: Vec<u8> = [&r[..], &s[..]].concat();
+        let want = ref_tag(&r, &s, &msg[..len]);
+        for b in backends() {
+            assert_eq!(
+                Poly1305::mac_with_backend(&ot, &msg[..len], b).unwrap(),
+                want,
+                "backend {b} len {len}"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_backend_streaming_random_splits() {
     let mut g = rng(2);

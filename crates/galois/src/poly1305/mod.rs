@@ -28,9 +28,9 @@
 //!
 //! The polynomial is evaluated by one of three backends, picked once when a
 //! key is set up by [`crate::detect::poly1305_backend`] or pinned by name:
-//! - [`Backend::Portable`] (`portable.rs`): radix 2^44, three 64-bit limbs,
-//!   128-bit products; used alone, and by every backend for short messages
-//!   and the tail of long ones.
+//! - [`Backend::Portable`] (`portable.rs`): radix 2^64, 64 x 64 -> 128-bit
+//!   products; used alone, and by every backend for short messages and the
+//!   tail of long ones.
 //! - [`Backend::Avx2`] (`avx2.rs`): radix 2^26, four blocks in parallel
 //!   with the powers r^1..r^4.
 //! - [`Backend::Ifma`] (`ifma.rs`): radix 2^44 with AVX-512 IFMA
@@ -53,8 +53,10 @@ mod avx2;
 mod ifma;
 pub mod nonce;
 mod portable;
+mod radix44;
 
-use portable::Limbs;
+use portable::{Acc, Key64};
+use radix44::Limbs;
 
 /// A Poly1305 implementation. Automatic selection (`detect.rs`) picks the
 /// fastest one the CPU has; each can be pinned by name.
@@ -167,25 +169,105 @@ impl Powers {
         }
     }
 
-    /// Makes sure r^1..r^n are present (each fully carried).
-    fn ensure(&mut self, r: &Limbs, n: usize) {
+    /// Makes sure r^1..r^n are present (radix 2^44, each carried).
+    fn ensure(&mut self, k: &Key64, n: usize) {
         if self.n >= n {
             return;
         }
-        self.p[0] = *r;
-        for i in 1..n {
-            let mut x = portable::mul(&self.p[i - 1], r);
-            portable::carry(&mut x);
-            self.p[i] = x;
+        // A tree, not a chain: r^2; r^3, r^4; r^5..r^8 (each level's
+        // products are independent), so the latency is three products deep.
+        let r = radix44::r_from_bytes(&k.r_bytes());
+        let m = |a: &Limbs, b: &Limbs| {
+            let mut x = radix44::mul(a, b);
+            radix44::carry(&mut x);
+            x
+        };
+        self.p[0] = r;
+        self.p[1] = m(&r, &r);
+        self.p[2] = m(&self.p[1], &r);
+        self.p[3] = m(&self.p[1], &self.p[1]);
+        if n > 4 {
+            let r4 = self.p[3];
+            for i in 4..8 {
+                self.p[i] = m(&r4, &self.p[i - 4]);
+            }
         }
         self.n = n;
     }
+
+    fn wipe(&mut self) {
+        if self.n > 0 {
+            self.p.zeroize();
+            self.n = 0;
+        }
+    }
 }
 
-/// The polynomial evaluation in progress: h, r, a partial block.
+/// Runs the vector code over the longest prefix of `data` it takes (if the
+/// backend has vector code and `data` is long enough); returns the rest.
+#[inline(always)]
+fn bulk<'a>(imp: Imp, h: &mut Acc, k: &Key64, pw: &mut Powers, data: &'a [u8]) -> &'a [u8] {
+    match imp {
+        Imp::Portable => data,
+        #[cfg(target_arch = "x86_64")]
+        Imp::Avx2(t) => {
+            if data.len() >= avx2::MIN_LEN {
+                let n = data.len() / avx2::CHUNK * avx2::CHUNK;
+                pw.ensure(k, 4);
+                t.blocks(h, pw, &data[..n]);
+                &data[n..]
+            } else {
+                data
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Imp::Ifma(t) => {
+            if data.len() >= ifma::MIN_LEN {
+                let n = data.len() / ifma::CHUNK * ifma::CHUNK;
+                pw.ensure(k, 8);
+                t.blocks(h, pw, &data[..n]);
+                &data[n..]
+            } else {
+                data
+            }
+        }
+    }
+}
+
+/// The whole polynomial of a message in one call: h, not yet reduced.
+/// Powers of r are computed (on the stack, wiped after) only when the
+/// message reaches the vector code.
+#[inline(always)]
+fn poly_oneshot(imp: Imp, k: &Key64, msg: &[u8]) -> Acc {
+    let mut h: Acc = [0; 3];
+    let mut data = msg;
+    if !matches!(imp, Imp::Portable) && data.len() >= MIN_BULK {
+        let mut pw = Powers::empty();
+        data = bulk(imp, &mut h, k, &mut pw, data);
+        pw.wipe();
+    }
+    let n = data.len() & !15;
+    portable::blocks(&mut h, k, &data[..n]);
+    if n < data.len() {
+        portable::last_block(&mut h, k, &data[n..]);
+    }
+    h
+}
+
+/// The shortest message any vector backend takes.
+#[cfg(target_arch = "x86_64")]
+const MIN_BULK: usize = if avx2::MIN_LEN < ifma::MIN_LEN {
+    avx2::MIN_LEN
+} else {
+    ifma::MIN_LEN
+};
+#[cfg(not(target_arch = "x86_64"))]
+const MIN_BULK: usize = usize::MAX;
+
+/// A streaming evaluation: h, the key, a partial block, cached powers.
 struct State {
-    h: Limbs,
-    r: Limbs,
+    h: Acc,
+    k: Key64,
     buf: [u8; 16],
     buf_len: usize,
     imp: Imp,
@@ -193,10 +275,10 @@ struct State {
 }
 
 impl State {
-    fn new(r: Limbs, imp: Imp) -> Self {
+    fn new(k: Key64, imp: Imp) -> Self {
         State {
             h: [0; 3],
-            r,
+            k,
             buf: [0; 16],
             buf_len: 0,
             imp,
@@ -213,45 +295,21 @@ impl State {
             if self.buf_len < 16 {
                 return;
             }
-            portable::block(&mut self.h, &self.r, &self.buf, 1);
+            portable::block(&mut self.h, &self.k, &self.buf, 1);
             self.buf_len = 0;
         }
-        match self.imp {
-            Imp::Portable => {}
-            #[cfg(target_arch = "x86_64")]
-            Imp::Avx2(t) => {
-                if data.len() >= avx2::MIN_LEN {
-                    let n = data.len() / avx2::CHUNK * avx2::CHUNK;
-                    self.pw.ensure(&self.r, 4);
-                    t.blocks(&mut self.h, &self.pw, &data[..n]);
-                    data = &data[n..];
-                }
-            }
-            #[cfg(target_arch = "x86_64")]
-            Imp::Ifma(t) => {
-                if data.len() >= ifma::MIN_LEN {
-                    let n = data.len() / ifma::CHUNK * ifma::CHUNK;
-                    self.pw.ensure(&self.r, 8);
-                    t.blocks(&mut self.h, &self.pw, &data[..n]);
-                    data = &data[n..];
-                }
-            }
-        }
+        data = bulk(self.imp, &mut self.h, &self.k, &mut self.pw, data);
         let n = data.len() & !15;
-        portable::blocks(&mut self.h, &self.r, &data[..n]);
+        portable::blocks(&mut self.h, &self.k, &data[..n]);
         let rest = &data[n..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();
     }
 
-    /// Pads and processes a final partial chunk; returns h (not reduced).
-    fn finish(&mut self) -> Limbs {
+    /// Processes a final partial block; returns h (not reduced).
+    fn finish(&mut self) -> Acc {
         if self.buf_len > 0 {
-            self.buf[self.buf_len] = 1;
-            for b in &mut self.buf[self.buf_len + 1..] {
-                *b = 0;
-            }
-            portable::block(&mut self.h, &self.r, &self.buf, 0);
+            portable::last_block(&mut self.h, &self.k, &self.buf[..self.buf_len]);
             self.buf_len = 0;
         }
         self.h
@@ -261,11 +319,10 @@ impl State {
 impl Drop for State {
     fn drop(&mut self) {
         self.h.zeroize();
-        self.r.zeroize();
-        self.buf.zeroize();
-        if self.pw.n > 0 {
-            self.pw.p.zeroize();
-        }
+        self.k.wipe();
+        // SAFETY: a volatile write through a valid &mut.
+        unsafe { core::ptr::write_volatile(&mut self.buf, [0u8; 16]) };
+        self.pw.wipe();
     }
 }
 
@@ -327,7 +384,7 @@ fn check_len(got: usize, want: usize, e: fn(usize) -> Error) -> Result<()> {
 /// cipher `C` is responsible for its own key.
 pub struct Poly1305Mac<C: BlockCipher128 = Aes> {
     cipher: C,
-    r: Limbs,
+    k: Key64,
     imp: Imp,
 }
 
@@ -378,7 +435,7 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
         let imp = Imp::new(backend)?;
         Ok(Poly1305Mac {
             cipher,
-            r: portable::limbs_from_bytes(r),
+            k: Key64::new(r),
             imp,
         })
     }
@@ -388,22 +445,22 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
         self.imp.backend()
     }
 
-    fn pad(&self, nonce: &[u8]) -> Result<Zeroizing<[u8; 16]>> {
+    fn pad(&self, nonce: &[u8]) -> Result<Pad> {
         check_len(nonce.len(), 16, |got| Error::InvalidNonceLength { got })?;
-        let mut n = Zeroizing::new([0u8; 16]);
-        n.copy_from_slice(nonce);
-        self.cipher.encrypt_block(&mut n);
+        let mut n = Pad([0u8; 16]);
+        n.0.copy_from_slice(nonce);
+        self.cipher.encrypt_block(&mut n.0);
         Ok(n)
     }
 
     /// The 16-byte authenticator of `msg` under the 16-byte `nonce`. Never
     /// authenticate two different messages with the same nonce.
     pub fn authenticate(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
+        // AES_k(n) first: the out-of-order core overlaps it with the
+        // polynomial, which does not depend on it.
         let pad = self.pad(nonce)?;
-        let mut st = State::new(self.r, self.imp);
-        st.update(msg);
-        let h = st.finish();
-        Ok(portable::finalize(&h, &pad))
+        let h = poly_oneshot(self.imp, &self.k, msg);
+        Ok(portable::finalize(&h, &pad.0))
     }
 
     /// Checks a tag in constant time; [`Error::AuthenticationFailed`] if it
@@ -425,29 +482,37 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
         Ok(Poly1305MacStream {
             _mac: self,
             pad,
-            st: State::new(self.r, self.imp),
+            st: State::new(self.k, self.imp),
         })
     }
 
     /// (c_1 r^q + ... + c_q r) mod 2^130 - 5 as 17 little-endian bytes: the
     /// paper's intermediate value, for known-answer checks.
     pub fn poly_value(&self, msg: &[u8]) -> [u8; 17] {
-        let mut st = State::new(self.r, self.imp);
-        st.update(msg);
-        portable::to_bytes17(&st.finish())
+        portable::to_bytes17(&poly_oneshot(self.imp, &self.k, msg))
     }
 }
 
 impl<C: BlockCipher128> Drop for Poly1305Mac<C> {
     fn drop(&mut self) {
-        self.r.zeroize();
+        self.k.wipe();
+    }
+}
+
+/// AES_k(n) (or s), wiped on drop with one volatile store.
+struct Pad([u8; 16]);
+
+impl Drop for Pad {
+    fn drop(&mut self) {
+        // SAFETY: a volatile write through a valid &mut.
+        unsafe { core::ptr::write_volatile(&mut self.0, [0u8; 16]) };
     }
 }
 
 /// A Poly1305-AES (or Poly1305-E) computation in progress.
 pub struct Poly1305MacStream<'a, C: BlockCipher128> {
     _mac: &'a Poly1305Mac<C>,
-    pad: Zeroizing<[u8; 16]>,
+    pad: Pad,
     st: State,
 }
 
@@ -461,7 +526,7 @@ impl<C: BlockCipher128> Poly1305MacStream<'_, C> {
     /// The tag of everything fed so far.
     pub fn finalize(mut self) -> [u8; 16] {
         let h = self.st.finish();
-        portable::finalize(&h, &self.pad)
+        portable::finalize(&h, &self.pad.0)
     }
 
     /// Checks a tag in constant time.
@@ -481,7 +546,7 @@ impl<C: BlockCipher128> Poly1305MacStream<'_, C> {
 /// one message only. Same core as [`Poly1305Aes`].
 pub struct Poly1305 {
     st: State,
-    s: Zeroizing<[u8; 16]>,
+    s: Pad,
 }
 
 impl Poly1305 {
@@ -492,24 +557,36 @@ impl Poly1305 {
 
     /// As [`Poly1305::new`] with a pinned backend.
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self> {
-        check_len(key.len(), 32, |got| Error::InvalidKeyLength { got })?;
-        let mut r = Zeroizing::new([0u8; 16]);
-        r.copy_from_slice(&key[..16]);
-        clamp_r(&mut r);
-        let mut s = Zeroizing::new([0u8; 16]);
-        s.copy_from_slice(&key[16..]);
+        let (k, s) = Self::split(key)?;
         let imp = Imp::new(backend)?;
         Ok(Poly1305 {
-            st: State::new(portable::limbs_from_bytes(&r), imp),
+            st: State::new(k, imp),
             s,
         })
     }
 
-    /// The tag of `msg` under the one-time key r || s.
+    fn split(key: &[u8]) -> Result<(Key64, Pad)> {
+        check_len(key.len(), 32, |got| Error::InvalidKeyLength { got })?;
+        let mut r = Pad([0u8; 16]);
+        r.0.copy_from_slice(&key[..16]);
+        clamp_r(&mut r.0);
+        let mut s = Pad([0u8; 16]);
+        s.0.copy_from_slice(&key[16..]);
+        Ok((Key64::new(&r.0), s))
+    }
+
+    /// The tag of `msg` under the one-time key r || s, in one call.
     pub fn mac(key: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
-        let mut p = Self::new(key)?;
-        p.update(msg);
-        Ok(p.finalize())
+        Self::mac_with_backend(key, msg, crate::detect::poly1305_backend())
+    }
+
+    /// As [`Poly1305::mac`] with a pinned backend.
+    pub fn mac_with_backend(key: &[u8], msg: &[u8], backend: Backend) -> Result<[u8; 16]> {
+        let (mut k, s) = Self::split(key)?;
+        let imp = Imp::new(backend)?;
+        let h = poly_oneshot(imp, &k, msg);
+        k.wipe();
+        Ok(portable::finalize(&h, &s.0))
     }
 
     /// The backend in use.
@@ -526,7 +603,7 @@ impl Poly1305 {
     /// The tag.
     pub fn finalize(mut self) -> [u8; 16] {
         let h = self.st.finish();
-        portable::finalize(&h, &self.s)
+        portable::finalize(&h, &self.s.0)
     }
 
     /// poly_r(m) mod 2^130 - 5 as 17 little-endian bytes (no s added).

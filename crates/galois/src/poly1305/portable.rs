@@ -1,161 +1,180 @@
-//! Portable constant-time Poly1305 arithmetic: radix 2^44, three 64-bit
-//! limbs, 128-bit products.
+//! Portable constant-time Poly1305: radix 2^64, 64 x 64 -> 128-bit
+//! products.
+//!
+//! Every backend runs this code for short messages (no powers of r, so no
+//! per-key or per-message precomputation) and for the part of a long
+//! message the vector code leaves over; [`Backend::Portable`] runs it
+//! alone.
 //!
 //! # Representation
 //!
-//! An element h of Z/(2^130 - 5) is kept as `h0 + h1 2^44 + h2 2^88` with
-//! `h0, h1` normally below 2^44 and `h2` below 2^42 (44 + 44 + 42 = 130
-//! bits). Limbs are allowed to run a few bits over between operations (the
-//! bounds are stated at each step); only [`finalize`] produces the unique
-//! representative below p = 2^130 - 5.
+//! The accumulator is h = h0 + h1 2^64 + h2 2^128 with h0, h1 full 64-bit
+//! words and h2 small (at most 7 between blocks). It is only partially
+//! reduced: any value below 2^131 that is congruent to h mod p = 2^130 - 5.
+//! The key is r = r0 + r1 2^64, clamped, so r0, r1 < 2^60 and 4 | r1.
 //!
 //! # Multiplication
 //!
-//! With r = r0 + r1 2^44 + r2 2^88, the product h r has partial products at
-//! 2^0, 2^44, 2^88, 2^132 and 2^176. Since 2^130 = 5 (mod p), 2^132 = 20
-//! (mod p), so the terms at 2^132 and 2^176 fold down multiplied by 20:
+//! h r = h0 r0 + (h0 r1 + h1 r0) 2^64 + (h1 r1 + h2 r0) 2^128 + h2 r1 2^192.
+//! Because 4 divides r1, h1 r1 2^128 = h1 (r1/4) 2^130 = 5 h1 (r1/4) (mod
+//! p), and likewise h2 r1 2^192 = 5 h2 (r1/4) 2^64. With s1 = 5 r1 / 4 =
+//! r1 + r1/4 (exact, below 2^61):
 //!
 //! ```text
-//! d0 = h0 r0 + h1 (20 r2) + h2 (20 r1)
-//! d1 = h0 r1 + h1 r0      + h2 (20 r2)
-//! d2 = h0 r2 + h1 r1      + h2 r0
+//! d0 = h0 r0 + h1 s1                 (< 2^126)
+//! d1 = h0 r1 + h1 r0 + h2 s1         (< 2^126)
+//! d2 = h2 r0                         (< 2^63)
 //! ```
 //!
-//! Each d_i is a `u128`. Bounds: a clamped r is below 2^124, so r0, r1 <
-//! 2^44, r2 < 2^36 (powers of r used by the SIMD code are fully reduced, so
-//! r2 < 2^42); 20 r1 < 2^49. Entering a multiplication h0, h1 < 2^45 and
-//! h2 < 2^43 (a carried h plus a message block), so every d_i < 2^95.
-//!
-//! # Carrying
-//!
-//! One pass carries d0 -> d1 -> d2, folds the bits of d2 above 2^130 back
-//! into h0 times 5, and carries h0 -> h1 once more. Afterwards h0 < 2^44,
-//! h2 < 2^42 and h1 < 2^44 + 2^13. All of it is straight-line code: no
-//! branch or memory index depends on the key or the message.
+//! and h r = d0 + d1 2^64 + d2 2^128 (mod p). Summing gives words t0, t1
+//! and a top word t2 < 2^63. Its bits from 2^130 up, c = t2 >> 2, fold back
+//! as 5c = (t2 & !3) + (t2 >> 2), added into t0 with a carry chain; the new
+//! h2 = (t2 & 3) + carry <= 4. A message block adds less than 2^129, so h
+//! stays below 2^131 (h2 <= 7) and the bounds above hold at every block.
+//! The chain per block is one round of four parallel 64-bit multiplies plus
+//! short carry chains, about half the latency of the radix-2^44 form.
 //!
 //! # Final reduction
 //!
-//! [`finalize`] carries fully, computes g = h - p with a borrow chain and
-//! selects g or h by a mask made from the sign of g (no branch), then adds
-//! the 128-bit pad s modulo 2^128.
+//! [`finalize`] folds h2 above bit 2 once more (h < 2^130 + 35 < 2p), forms
+//! g = h + 5 and selects g - 2^130 when g reaches 2^130 (that is, h >= p),
+//! by a mask built from g's bit 130: no branch. Adding the 128-bit pad is a
+//! wrapping 128-bit addition. No branch or memory index depends on the key,
+//! the pad or the message bytes.
+//!
+//! [`Backend::Portable`]: super::Backend::Portable
 
-/// 2^44 - 1.
-pub(crate) const M44: u64 = (1 << 44) - 1;
-/// 2^42 - 1.
-pub(crate) const M42: u64 = (1 << 42) - 1;
-
-/// An element in radix 2^44.
-pub(crate) type Limbs = [u64; 3];
-
-/// Splits 16 little-endian bytes into radix-2^44 limbs (no 2^128 bit).
-#[inline(always)]
-pub(crate) fn limbs_from_bytes(b: &[u8; 16]) -> Limbs {
-    let t0 = u64::from_le_bytes(b[0..8].try_into().unwrap());
-    let t1 = u64::from_le_bytes(b[8..16].try_into().unwrap());
-    [t0 & M44, ((t0 >> 44) | (t1 << 20)) & M44, t1 >> 24]
+/// The clamped key in radix 2^64 with s1 = 5 r1 / 4.
+#[derive(Clone, Copy)]
+pub(crate) struct Key64 {
+    pub(crate) r0: u64,
+    pub(crate) r1: u64,
+    pub(crate) s1: u64,
 }
 
-/// h = (h + m + hibit 2^128) r mod p, for one 16-byte block.
-/// `hibit` is 1 for a full block and 0 for a padded final block.
-#[inline(always)]
-pub(crate) fn block(h: &mut Limbs, r: &Limbs, m: &[u8; 16], hibit: u64) {
-    let t0 = u64::from_le_bytes(m[0..8].try_into().unwrap());
-    let t1 = u64::from_le_bytes(m[8..16].try_into().unwrap());
-    let h0 = h[0] + (t0 & M44);
-    let h1 = h[1] + (((t0 >> 44) | (t1 << 20)) & M44);
-    let h2 = h[2] + ((t1 >> 24) | (hibit << 40));
-    *h = mul_carry(h0, h1, h2, r);
-}
+impl Key64 {
+    /// From clamped r bytes.
+    #[inline(always)]
+    pub(crate) fn new(r: &[u8; 16]) -> Self {
+        let r0 = u64::from_le_bytes(r[0..8].try_into().unwrap());
+        let r1 = u64::from_le_bytes(r[8..16].try_into().unwrap());
+        Key64 {
+            r0,
+            r1,
+            s1: r1 + (r1 >> 2),
+        }
+    }
 
-/// (h0 + h1 2^44 + h2 2^88) r mod p, partially carried.
-#[inline(always)]
-pub(crate) fn mul_carry(h0: u64, h1: u64, h2: u64, r: &Limbs) -> Limbs {
-    let (r0, r1, r2) = (r[0], r[1], r[2]);
-    let s1 = r1 * 20;
-    let s2 = r2 * 20;
-    let m = |a: u64, b: u64| (a as u128) * (b as u128);
-    let d0 = m(h0, r0) + m(h1, s2) + m(h2, s1);
-    let mut d1 = m(h0, r1) + m(h1, r0) + m(h2, s2);
-    let mut d2 = m(h0, r2) + m(h1, r1) + m(h2, r0);
-    d1 += d0 >> 44;
-    let h0 = (d0 as u64) & M44;
-    d2 += d1 >> 44;
-    let h1 = (d1 as u64) & M44;
-    let c = (d2 >> 42) as u64;
-    let h2 = (d2 as u64) & M42;
-    let h0 = h0 + c * 5;
-    let h1 = h1 + (h0 >> 44);
-    let h0 = h0 & M44;
-    [h0, h1, h2]
-}
+    pub(crate) fn wipe(&mut self) {
+        // SAFETY: plain writes through a valid &mut; volatile so that the
+        // compiler keeps them.
+        unsafe {
+            core::ptr::write_volatile(&mut self.r0, 0);
+            core::ptr::write_volatile(&mut self.r1, 0);
+            core::ptr::write_volatile(&mut self.s1, 0);
+        }
+    }
 
-/// a b mod p (partially carried).
-#[inline(always)]
-pub(crate) fn mul(a: &Limbs, b: &Limbs) -> Limbs {
-    mul_carry(a[0], a[1], a[2], b)
-}
-
-/// Carries limbs of up to 63 bits each into h0, h1 < 2^44 + 2^20, h2 < 2^42.
-#[inline(always)]
-pub(crate) fn carry(h: &mut Limbs) {
-    let mut h1 = h[1] + (h[0] >> 44);
-    let h0 = h[0] & M44;
-    let h2 = h[2] + (h1 >> 44);
-    h1 &= M44;
-    let h0 = h0 + (h2 >> 42) * 5;
-    let h2 = h2 & M42;
-    let h1 = h1 + (h0 >> 44);
-    let h0 = h0 & M44;
-    *h = [h0, h1, h2];
-}
-
-/// Processes whole 16-byte blocks (each with the 2^128 bit).
-pub(crate) fn blocks(h: &mut Limbs, r: &Limbs, data: &[u8]) {
-    debug_assert!(data.len() % 16 == 0);
-    for c in data.chunks_exact(16) {
-        block(h, r, c.try_into().unwrap(), 1);
+    /// r as 16 little-endian bytes.
+    pub(crate) fn r_bytes(&self) -> [u8; 16] {
+        ((self.r0 as u128) | ((self.r1 as u128) << 64)).to_le_bytes()
     }
 }
 
-/// The unique representative of h mod p, in limbs h0, h1 < 2^44, h2 < 2^42.
+/// The accumulator h0 + h1 2^64 + h2 2^128.
+pub(crate) type Acc = [u64; 3];
+
 #[inline(always)]
-pub(crate) fn reduce_full(h: &Limbs) -> Limbs {
-    let mut h = *h;
-    carry(&mut h);
-    carry(&mut h);
-    // Now h0 < 2^44, h1 <= 2^44, h2 < 2^42: make h1 canonical.
-    let h2 = h[2] + (h[1] >> 44);
-    let h1 = h[1] & M44;
-    let h0 = h[0];
-    // h < 2^130 + 2^88 < 2p. g = h - p = h + 5 - 2^130.
-    let g0 = h0 + 5;
-    let g1 = h1 + (g0 >> 44);
-    let g0 = g0 & M44;
-    let g2 = h2.wrapping_add(g1 >> 44).wrapping_sub(1 << 42);
-    let g1 = g1 & M44;
-    // g2 negative (top bit set) means h < p: keep h.
-    let keep_g = (g2 >> 63).wrapping_sub(1); // all ones when g >= 0
-    [
-        (h0 & !keep_g) | (g0 & keep_g),
-        (h1 & !keep_g) | (g1 & keep_g),
-        (h2 & !keep_g) | (g2 & keep_g),
-    ]
+fn mul64(a: u64, b: u64) -> u128 {
+    (a as u128) * (b as u128)
 }
 
-/// The fully reduced value as 17 little-endian bytes (130 bits).
-pub(crate) fn to_bytes17(h: &Limbs) -> [u8; 17] {
-    let h = reduce_full(h);
-    let lo = (h[0] as u128) | ((h[1] as u128) << 44) | ((h[2] as u128) << 88);
-    let mut out = [0u8; 17];
-    out[..16].copy_from_slice(&lo.to_le_bytes());
-    out[16] = (h[2] >> 40) as u8;
-    out
+/// h = (h + m + hibit 2^128) r mod p (partially reduced), for one block of
+/// two little-endian words `m0`, `m1`.
+#[inline(always)]
+pub(crate) fn block_words(h: &mut Acc, k: &Key64, m0: u64, m1: u64, hibit: u64) {
+    // h += m
+    let (h0, c) = h[0].overflowing_add(m0);
+    let (h1, c1) = h[1].overflowing_add(m1);
+    let (h1, c2) = h1.overflowing_add(c as u64);
+    let h2 = h[2] + hibit + (c1 as u64) + (c2 as u64);
+    // d = h r (mod p), see the module comment.
+    let d0 = mul64(h0, k.r0) + mul64(h1, k.s1);
+    let d1 = mul64(h0, k.r1) + mul64(h1, k.r0) + mul64(h2, k.s1);
+    let d2 = h2 * k.r0;
+    let t0 = d0 as u64;
+    let (t1, c) = ((d0 >> 64) as u64).overflowing_add(d1 as u64);
+    let t2 = ((d1 >> 64) as u64) + d2 + (c as u64);
+    // Fold the bits from 2^130 up: 5c = (t2 & !3) + (t2 >> 2).
+    let f = (t2 & !3) + (t2 >> 2);
+    let (h0, c) = t0.overflowing_add(f);
+    let (h1, c) = t1.overflowing_add(c as u64);
+    *h = [h0, h1, (t2 & 3) + (c as u64)];
+}
+
+/// One full 16-byte block (with the 2^128 bit).
+#[inline(always)]
+pub(crate) fn block(h: &mut Acc, k: &Key64, m: &[u8; 16], hibit: u64) {
+    let m0 = u64::from_le_bytes(m[0..8].try_into().unwrap());
+    let m1 = u64::from_le_bytes(m[8..16].try_into().unwrap());
+    block_words(h, k, m0, m1, hibit);
+}
+
+/// Whole 16-byte blocks (each with the 2^128 bit).
+#[inline(always)]
+pub(crate) fn blocks(h: &mut Acc, k: &Key64, data: &[u8]) {
+    debug_assert!(data.len() % 16 == 0);
+    for c in data.chunks_exact(16) {
+        block(h, k, c.try_into().unwrap(), 1);
+    }
+}
+
+/// A final partial block (1..15 bytes): the bytes, then a 1 byte, then
+/// zeros, without the 2^128 bit.
+#[inline(always)]
+pub(crate) fn last_block(h: &mut Acc, k: &Key64, tail: &[u8]) {
+    debug_assert!(!tail.is_empty() && tail.len() < 16);
+    let mut buf = [0u8; 16];
+    buf[..tail.len()].copy_from_slice(tail);
+    buf[tail.len()] = 1;
+    block(h, k, &buf, 0);
+    // SAFETY: a volatile write through a valid &mut, so the copy of the
+    // message tail does not outlive the call.
+    unsafe { core::ptr::write_volatile(&mut buf, [0u8; 16]) };
+}
+
+/// The unique representative of h mod p as (low 128 bits, bits 128..129).
+#[inline(always)]
+pub(crate) fn reduce_full(h: &Acc) -> (u128, u64) {
+    // Fold h2's bits from 2 up once more: h < 2^130 + 35.
+    let t2 = h[2];
+    let f = (t2 & !3) + (t2 >> 2);
+    let (h0, c) = h[0].overflowing_add(f);
+    let (h1, c) = h[1].overflowing_add(c as u64);
+    let h2 = (t2 & 3) + (c as u64);
+    // g = h + 5; h >= p exactly when g >= 2^130.
+    let (g0, c) = h0.overflowing_add(5);
+    let (g1, c) = h1.overflowing_add(c as u64);
+    let g2 = h2 + (c as u64);
+    let use_g = (g2 >> 2).wrapping_neg(); // all ones when g >= 2^130
+    let lo =
+        ((h0 & !use_g) | (g0 & use_g)) as u128 | ((((h1 & !use_g) | (g1 & use_g)) as u128) << 64);
+    let top = (h2 & !use_g) | ((g2 & 3) & use_g);
+    (lo, top)
 }
 
 /// (h mod p + s) mod 2^128, little-endian: the tag.
 #[inline(always)]
-pub(crate) fn finalize(h: &Limbs, s: &[u8; 16]) -> [u8; 16] {
-    let h = reduce_full(h);
-    let lo = (h[0] as u128) | ((h[1] as u128) << 44) | ((h[2] as u128) << 88);
+pub(crate) fn finalize(h: &Acc, s: &[u8; 16]) -> [u8; 16] {
+    let (lo, _) = reduce_full(h);
     lo.wrapping_add(u128::from_le_bytes(*s)).to_le_bytes()
+}
+
+/// The fully reduced value as 17 little-endian bytes (130 bits).
+pub(crate) fn to_bytes17(h: &Acc) -> [u8; 17] {
+    let (lo, top) = reduce_full(h);
+    let mut out = [0u8; 17];
+    out[..16].copy_from_slice(&lo.to_le_bytes());
+    out[16] = top as u8;
+    out
 }
