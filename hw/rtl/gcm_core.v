@@ -12,8 +12,8 @@
 //
 // Output stream (out_valid): AAD words passed through, DATA words (ciphertext for
 // encryption, plaintext for decryption, masked to out_bytes) and, in the END slot, a TAG
-// word: the tag MSB_t(GHASH xor E(K,Y0)) (zero beyond in_taglen bytes); for decryption
-// out_fail = 1 when the received tag differs from the computed one.
+// word: the tag MSB_t(GHASH xor E(K,Y0)) (zero beyond in_taglen bytes) when encrypting; when
+// decrypting its data is zero and out_fail = 1 says the received tag differs from the computed one.
 // Latency: the word accepted at clock t is on the output at clock t+14; one output word
 // per input word, so packets follow each other back to back with m + n + 1 clocks per
 // packet (96-bit IV, key unchanged or changed at most every 10 clocks).
@@ -259,7 +259,9 @@ module gcm_core #(parameter MODE = 2) (
       out_valid <= x_end || d_v;
     end
     if (x_end) begin                                      // MUX3: tag
-      out_kind <= O_TAG; out_data <= tag; out_bytes <= t_len_d;
+      // the computed tag leaves the core only when encrypting: a decryptor that showed it
+      // would hand out the right tag for any forged packet
+      out_kind <= O_TAG; out_data <= t_dec_d ? 128'd0 : tag; out_bytes <= t_len_d;
       out_fail <= (MODE == 0) ? 1'b0 : (t_dec_d && fail);
     end else begin                                        // MUX3: AAD / data
       out_kind <= d_kind; out_data <= d_data; out_bytes <= d_bytes; out_fail <= 1'b0;

@@ -198,6 +198,9 @@ static void run_jobs(Sim& sim, int sel, std::vector<Job>& jobs, const std::vecto
     if (j.check_tag && j.got_tag != j.exp_tag) {
       j.ok = false; j.why += " tag(got " + tohex(j.got_tag) + " want " + tohex(j.exp_tag) + ")";
     }
+    if (j.dec) {
+      for (uint8_t x : j.got_tag) if (x) { j.ok = false; j.why += " decryptor-showed-tag"; break; }
+    }
     if (j.got_fail != j.exp_fail) {
       j.ok = false; j.why += std::string(" fail=") + std::to_string(j.got_fail);
     }
