@@ -77,7 +77,7 @@ impl Avx2 {
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
     /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^4 in `pw`.
     pub(crate) fn blocks(self, h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
-        assert!(data.len() % CHUNK == 0 && !data.is_empty() && pw.n >= 4);
+        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty() && pw.n >= 4);
         // SAFETY: an `Avx2` value exists only if `detect::has_avx2()`
         // returned true, so the avx2 target feature of `blocks_avx2` is
         // present on this CPU.

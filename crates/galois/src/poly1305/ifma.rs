@@ -93,7 +93,7 @@ impl Ifma {
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
     /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^8 in `pw`.
     pub(crate) fn blocks(self, h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
-        assert!(data.len() % CHUNK == 0 && !data.is_empty() && pw.n >= 8);
+        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty() && pw.n >= 8);
         // SAFETY: an `Ifma` value exists only if `detect::has_avx512ifma()`
         // returned true, so the avx512f/avx512vl/avx512ifma target features
         // of `blocks_ifma` are present on this CPU.

@@ -123,7 +123,7 @@ pub(crate) fn block(h: &mut Acc, k: &Key64, m: &[u8; 16], hibit: u64) {
 /// Whole 16-byte blocks (each with the 2^128 bit).
 #[inline(always)]
 pub(crate) fn blocks(h: &mut Acc, k: &Key64, data: &[u8]) {
-    debug_assert!(data.len() % 16 == 0);
+    debug_assert!(data.len().is_multiple_of(16));
     for c in data.chunks_exact(16) {
         block(h, k, c.try_into().unwrap(), 1);
     }
