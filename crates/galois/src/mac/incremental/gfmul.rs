@@ -50,31 +50,6 @@ impl Mul {
         r
     }
 
-    /// x^n for the table `pow2` of x^(2^j): square-and-multiply with the
-    /// squares precomputed. `n` is public (a block position).
-    pub(crate) fn pow(self, pow2: &[u128; 64], n: u64) -> u128 {
-        let mut r = ONE;
-        let mut first = true;
-        for (j, p) in pow2.iter().enumerate() {
-            if (n >> j) & 1 == 1 {
-                r = if first { *p } else { self.mul(r, *p) };
-                first = false;
-            }
-        }
-        r
-    }
-
-    /// The table x^(2^j), j = 0..63.
-    pub(crate) fn pow2_table(self, x: u128) -> [u128; 64] {
-        let mut t = [0u128; 64];
-        let mut p = x;
-        for e in t.iter_mut() {
-            *e = p;
-            p = self.mul(p, p);
-        }
-        t
-    }
-
     /// x^-1 = x^(2^128 - 2) (x nonzero), by square-and-multiply.
     pub(crate) fn inverse(self, x: u128) -> u128 {
         let mut r = ONE;
@@ -92,26 +67,53 @@ impl Mul {
 #[target_feature(enable = "pclmulqdq,sse2")]
 unsafe fn mul_clmul(a: u128, b: u128) -> u128 {
     use core::arch::x86_64::*;
-    let va = _mm_set_epi64x((a >> 64) as i64, a as i64);
-    let vb = _mm_set_epi64x((b >> 64) as i64, b as i64);
+    // A u128 in memory is little-endian: lane 0 holds the low 64 bits.
+    let va = _mm_loadu_si128((&a as *const u128).cast());
+    let vb = _mm_loadu_si128((&b as *const u128).cast());
     let lo = _mm_clmulepi64_si128::<0x00>(va, vb);
     let hi = _mm_clmulepi64_si128::<0x11>(va, vb);
-    let m1 = _mm_clmulepi64_si128::<0x10>(va, vb);
-    let m2 = _mm_clmulepi64_si128::<0x01>(va, vb);
-    let mid = _mm_xor_si128(m1, m2);
-    let get = |v: __m128i| -> u128 {
-        let l = _mm_cvtsi128_si64(v) as u64;
-        let h = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
-        ((h as u128) << 64) | l as u128
-    };
-    let (lo, hi, mid) = (get(lo), get(hi), get(mid));
-    let hi = hi ^ (mid >> 64);
-    let lo = lo ^ (mid << 64);
-    // Shift the 256-bit product left by one, then reduce.
-    let hi = (hi << 1) | (lo >> 127);
-    let lo = lo << 1;
-    let d = lo ^ (lo << 127) ^ (lo << 126) ^ (lo << 121);
-    hi ^ d ^ (d >> 1) ^ (d >> 2) ^ (d >> 7)
+    let mid = _mm_xor_si128(
+        _mm_clmulepi64_si128::<0x10>(va, vb),
+        _mm_clmulepi64_si128::<0x01>(va, vb),
+    );
+    let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+    let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+    // The 256-bit value hi:lo shifted left by one bit.
+    let hi = _mm_or_si128(
+        _mm_or_si128(
+            _mm_slli_epi64::<1>(hi),
+            _mm_slli_si128::<8>(_mm_srli_epi64::<63>(hi)),
+        ),
+        _mm_srli_si128::<8>(_mm_srli_epi64::<63>(lo)),
+    );
+    let lo = _mm_or_si128(
+        _mm_slli_epi64::<1>(lo),
+        _mm_slli_si128::<8>(_mm_srli_epi64::<63>(lo)),
+    );
+    // d = lo ^ (lo << 127) ^ (lo << 126) ^ (lo << 121): only lane 0's low
+    // bits move, into lane 1.
+    let t = _mm_xor_si128(
+        _mm_xor_si128(_mm_slli_epi64::<63>(lo), _mm_slli_epi64::<62>(lo)),
+        _mm_slli_epi64::<57>(lo),
+    );
+    let d = _mm_xor_si128(lo, _mm_slli_si128::<8>(t));
+    // hi ^ d ^ (d >> 1) ^ (d >> 2) ^ (d >> 7) as 128-bit shifts: each lane
+    // shifted, plus the bits lane 1 passes down into lane 0.
+    let r = _mm_xor_si128(
+        _mm_xor_si128(_mm_srli_epi64::<1>(d), _mm_srli_epi64::<2>(d)),
+        _mm_srli_epi64::<7>(d),
+    );
+    let c = _mm_xor_si128(
+        _mm_xor_si128(_mm_slli_epi64::<63>(d), _mm_slli_epi64::<62>(d)),
+        _mm_slli_epi64::<57>(d),
+    );
+    let res = _mm_xor_si128(
+        _mm_xor_si128(hi, d),
+        _mm_xor_si128(r, _mm_srli_si128::<8>(c)),
+    );
+    let mut out = 0u128;
+    _mm_storeu_si128((&mut out as *mut u128).cast(), res);
+    out
 }
 
 #[cfg(test)]
@@ -133,12 +135,25 @@ mod tests {
             let portable = Mul { clmul: false };
             assert_eq!(portable.mul(a, b), want);
             assert_eq!(m.mul(a, m.inverse(a)), ONE);
-            let t = m.pow2_table(a);
+            let mut w = super::super::Windows::new(a);
+            w.ensure(70_000, ONE, |x, y| m.mul(x, y));
             let mut p = ONE;
-            for n in 0..40u64 {
-                assert_eq!(m.pow(&t, n), p);
+            for n in 0..600u64 {
+                assert_eq!(w.pow(n, ONE, |x, y| m.mul(x, y)), p, "{n}");
                 p = m.mul(p, a);
             }
+            let big = w.pow(65_536 + 257, ONE, |x, y| m.mul(x, y));
+            let mut want = ONE;
+            let mut e = 65_536u64 + 257;
+            let mut b = a;
+            while e > 0 {
+                if e & 1 == 1 {
+                    want = m.mul(want, b);
+                }
+                b = m.mul(b, b);
+                e >>= 1;
+            }
+            assert_eq!(big, want);
         }
     }
 }

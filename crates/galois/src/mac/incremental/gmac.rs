@@ -1,7 +1,8 @@
 //! Incremental GMAC: GMAC (GCM with the message as AAD) of a long message,
 //! kept up to date under block replacements, appends and truncations.
 
-use super::gfmul::Mul;
+use super::gfmul::{Mul, ONE};
+use super::{SeededBuild, Windows};
 use crate::aes::Aes;
 use crate::block::BlockCipher128;
 use crate::ct;
@@ -17,10 +18,14 @@ pub struct IncrementalGmac<C: BlockCipher128> {
     msg: Vec<u8>,
     /// S = B_1 H^m + ... + B_m H over the zero-padded blocks.
     s: u128,
-    /// H^(2^j).
-    pow: [u128; 64],
-    /// H^-(2^j).
-    inv: [u128; 64],
+    /// H (also kept in `gcm`), for the general multiplier.
+    h: u128,
+    /// Powers of H.
+    pow: Windows<u128>,
+    /// Powers of H^-1.
+    inv: Windows<u128>,
+    /// 96-bit IVs used for tags, and IVs of other lengths.
+    used12: HashSet<[u8; 12], SeededBuild>,
     used: HashSet<Vec<u8>>,
 }
 
@@ -30,8 +35,7 @@ pub type AesIncrementalGmac = IncrementalGmac<Aes>;
 impl<C: BlockCipher128> Drop for IncrementalGmac<C> {
     fn drop(&mut self) {
         self.s.zeroize();
-        self.pow.zeroize();
-        self.inv.zeroize();
+        self.h.zeroize();
     }
 }
 
@@ -70,19 +74,23 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             return Err(Error::AadTooLong);
         }
         let mul = Mul::new();
-        let h = gcm.ghash.mul_h(super::gfmul::ONE);
-        let pow = mul.pow2_table(h);
-        let inv = mul.pow2_table(mul.inverse(h));
+        let h = gcm.ghash.mul_h(ONE);
+        let pow = Windows::new(h);
+        let inv = Windows::new(mul.inverse(h));
         let s = gcm.ghash.update_blocks(0, &padded(msg));
-        Ok(IncrementalGmac {
+        let mut me = IncrementalGmac {
             gcm,
             mul,
             msg: msg.to_vec(),
             s,
+            h,
             pow,
             inv,
+            used12: HashSet::with_hasher(SeededBuild::new()),
             used: HashSet::new(),
-        })
+        };
+        me.grow();
+        Ok(me)
     }
 
     /// Starts over any block cipher with default options.
@@ -99,6 +107,24 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
         self.msg.len().div_ceil(16) as u64
     }
 
+    /// Makes the power tables cover the current message.
+    fn grow(&mut self) {
+        let m = self.mul;
+        let n = self.blocks();
+        self.pow.ensure(n, ONE, |a, b| m.mul(a, b));
+        self.inv.ensure(n, ONE, |a, b| m.mul(a, b));
+    }
+
+    fn h_pow(&self, n: u64) -> u128 {
+        let m = self.mul;
+        self.pow.pow(n, ONE, |a, b| m.mul(a, b))
+    }
+
+    fn h_inv_pow(&self, n: u64) -> u128 {
+        let m = self.mul;
+        self.inv.pow(n, ONE, |a, b| m.mul(a, b))
+    }
+
     /// Overwrites `data.len()` bytes at `offset` (inside the message).
     /// Costs O(changed blocks + log(message blocks)).
     pub fn replace(&mut self, offset: usize, data: &[u8]) -> Result<()> {
@@ -112,24 +138,34 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
         if data.is_empty() {
             return Ok(());
         }
+        // Fast path: one whole, aligned block (fixed-size copies only).
+        if offset % 16 == 0 && data.len() == 16 {
+            let new: [u8; 16] = data.try_into().unwrap();
+            let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
+            let d = u128::from_be_bytes(*slot) ^ u128::from_be_bytes(new);
+            *slot = new;
+            let k = self.blocks() - (offset / 16) as u64;
+            self.s ^= self.mul.mul(d, self.h_pow(k));
+            return Ok(());
+        }
         let (b0, b1) = (offset / 16, (end - 1) / 16);
-        let mut delta = Vec::with_capacity((b1 - b0 + 1) * 16);
+        // Horner without its last multiplication: d = sum d_b H^(b1 - b).
+        // Block b1 sits at H^(m - b1) in S, so add d * H^(m - b1).
+        let mut d = 0u128;
         for b in b0..=b1 {
-            delta.extend_from_slice(&block(&self.msg, b).to_be_bytes());
+            let old = block(&self.msg, b).to_be_bytes();
+            let mut new = old;
+            let (lo, hi) = ((b * 16).max(offset), ((b + 1) * 16).min(end));
+            new[lo - b * 16..hi - b * 16].copy_from_slice(&data[lo - offset..hi - offset]);
+            if b > b0 {
+                d = self.gcm.ghash.mul_h(d);
+            }
+            d ^= u128::from_be_bytes(old) ^ u128::from_be_bytes(new);
         }
         self.msg[offset..end].copy_from_slice(data);
-        for (k, b) in (b0..=b1).enumerate() {
-            let n = block(&self.msg, b).to_be_bytes();
-            for (d, x) in delta[16 * k..16 * k + 16].iter_mut().zip(n) {
-                *d ^= x;
-            }
-        }
-        // Horner over the deltas gives sum d_b H^(b1 - b + 1); the block b1
-        // sits at H^(m - b1), so multiply by H^(m - 1 - b1).
-        let d = self.gcm.ghash.update_blocks(0, &delta);
-        let k = self.blocks() - 1 - b1 as u64;
-        self.s ^= self.mul.mul(d, self.mul.pow(&self.pow, k));
-        delta.zeroize();
+        let k = self.blocks() - b1 as u64;
+        self.s ^= self.mul.mul(d, self.h_pow(k));
+        d.zeroize();
         Ok(())
     }
 
@@ -158,6 +194,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             self.msg.extend_from_slice(data);
             self.s = self.gcm.ghash.update_blocks(self.s, &padded(data));
         }
+        self.grow();
         Ok(())
     }
 
@@ -179,7 +216,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
                 .ghash
                 .update_blocks(0, &padded(&self.msg[m2 as usize * 16..]));
             self.s ^= t;
-            self.s = self.mul.mul(self.s, self.mul.pow(&self.inv, m - m2));
+            self.s = self.mul.mul(self.s, self.h_inv_pow(m - m2));
         }
         if len % 16 != 0 {
             let last = len / 16;
@@ -195,7 +232,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
         self.gcm.check_iv(iv)?;
         let y0 = self.gcm.y0(iv, None);
         let lens = (self.msg.len() as u128 * 8) << 64;
-        let g = self.gcm.ghash.mul_h(self.s ^ lens);
+        let g = self.mul.mul(self.s ^ lens, self.h);
         let mut ek = y0;
         self.gcm.cipher.encrypt_block(&mut ek);
         let t = g ^ u128::from_be_bytes(ek);
@@ -206,11 +243,14 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     /// The GMAC tag of the current message under `iv`. Refuses an IV this
     /// object has already tagged under ([`Error::IvReused`]).
     pub fn tag(&mut self, iv: &[u8]) -> Result<Tag> {
-        if self.used.contains(iv) {
+        let t = self.compute(iv)?;
+        let fresh = match <[u8; 12]>::try_from(iv) {
+            Ok(a) => self.used12.insert(a),
+            Err(_) => self.used.insert(iv.to_vec()),
+        };
+        if !fresh {
             return Err(Error::IvReused);
         }
-        let t = self.compute(iv)?;
-        self.used.insert(iv.to_vec());
         Ok(t)
     }
 

@@ -12,6 +12,7 @@
 //! This is our own mod-p code; the Poly1305 module's public API is the
 //! reference the tests compare with.
 
+use super::{SeededBuild, Windows};
 use crate::aes::Aes;
 use crate::block::BlockCipher128;
 use crate::ct;
@@ -103,27 +104,6 @@ fn chunk(msg: &[u8], b: usize) -> Fe {
     }
 }
 
-fn pow2_table(x: &Fe) -> [Fe; 64] {
-    let mut t = [[0u64; 3]; 64];
-    let mut p = *x;
-    for e in t.iter_mut() {
-        *e = p;
-        p = mul(&p, &p);
-    }
-    t
-}
-
-/// x^n from the table of x^(2^j); `n` is public.
-fn pow(t: &[Fe; 64], n: u64) -> Fe {
-    let mut r = ONE;
-    for (j, p) in t.iter().enumerate() {
-        if (n >> j) & 1 == 1 {
-            r = mul(&r, p);
-        }
-    }
-    r
-}
-
 /// x^(p - 2) = x^-1 for x != 0. p - 2 = 2^130 - 7: bits 0 and 3..129 set.
 fn inverse(x: &Fe) -> Fe {
     let mut r = ONE;
@@ -141,22 +121,18 @@ fn inverse(x: &Fe) -> Fe {
 pub struct IncrementalPoly1305Aes {
     aes: Aes,
     r: Fe,
-    pow: [Fe; 64],
-    inv: [Fe; 64],
+    /// Powers of r and of r^-1.
+    pow: Windows<Fe>,
+    inv: Windows<Fe>,
     msg: Vec<u8>,
     s: Fe,
-    used: HashSet<[u8; 16]>,
+    used: HashSet<[u8; 16], SeededBuild>,
 }
 
 impl Drop for IncrementalPoly1305Aes {
     fn drop(&mut self) {
         self.r.zeroize();
         self.s.zeroize();
-        for t in [&mut self.pow, &mut self.inv] {
-            for e in t.iter_mut() {
-                e.zeroize();
-            }
-        }
     }
 }
 
@@ -183,11 +159,11 @@ impl IncrementalPoly1305Aes {
         let mut me = IncrementalPoly1305Aes {
             aes: Aes::new(&key[..16])?,
             r,
-            pow: pow2_table(&r),
-            inv: pow2_table(&inverse(&r)),
+            pow: Windows::new(r),
+            inv: Windows::new(inverse(&r)),
             msg: Vec::new(),
             s: [0; 3],
-            used: HashSet::new(),
+            used: HashSet::with_hasher(SeededBuild::new()),
         };
         me.append(msg);
         Ok(me)
@@ -200,6 +176,13 @@ impl IncrementalPoly1305Aes {
 
     fn chunks(&self) -> u64 {
         self.msg.len().div_ceil(16) as u64
+    }
+
+    /// Makes the power tables cover the current message.
+    fn grow(&mut self) {
+        let n = self.chunks();
+        self.pow.ensure(n, ONE, |a, b| mul(&a, &b));
+        self.inv.ensure(n, ONE, |a, b| mul(&a, &b));
     }
 
     /// Continues the Horner evaluation h = (h + c) r over `chunks`.
@@ -222,16 +205,41 @@ impl IncrementalPoly1305Aes {
         if data.is_empty() {
             return Ok(());
         }
+        // Fast path: one whole, aligned chunk (fixed-size copies only);
+        // the 2^128 of both values cancels.
+        if offset % 16 == 0 && data.len() == 16 {
+            let new: [u8; 16] = data.try_into().unwrap();
+            let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
+            let old = from_u128(u128::from_le_bytes(*slot), 0);
+            let d = sub(&from_u128(u128::from_le_bytes(new), 0), &old);
+            *slot = new;
+            let k = self.chunks() - (offset / 16) as u64;
+            let d = mul(&d, &self.pow.pow(k, ONE, |a, b| mul(&a, &b)));
+            self.s = add(&self.s, &d);
+            return Ok(());
+        }
         let (b0, b1) = (offset / 16, (end - 1) / 16);
-        let old: Vec<Fe> = (b0..=b1).map(|b| chunk(&self.msg, b)).collect();
+        // Horner without its last multiplication: d = sum d_b r^(b1 - b);
+        // chunk b1 sits at r^(q - b1) in S, so add d * r^(q - b1).
+        let mut d: Fe = [0; 3];
+        for b in b0..=b1 {
+            let old = chunk(&self.msg, b);
+            let (lo, hi) = ((b * 16).max(offset), ((b + 1) * 16).min(end));
+            let cend = ((b + 1) * 16).min(self.msg.len());
+            let mut bytes = [0u8; 16];
+            bytes[..cend - b * 16].copy_from_slice(&self.msg[b * 16..cend]);
+            bytes[lo - b * 16..hi - b * 16].copy_from_slice(&data[lo - offset..hi - offset]);
+            let new = chunk(&bytes[..cend - b * 16], 0);
+            if b > b0 {
+                d = mul(&d, &self.r);
+            }
+            d = add(&d, &sub(&new, &old));
+        }
         self.msg[offset..end].copy_from_slice(data);
-        let deltas: Vec<Fe> = (b0..=b1)
-            .zip(old.iter())
-            .map(|(b, o)| sub(&chunk(&self.msg, b), o))
-            .collect();
-        let d = self.horner([0; 3], deltas.into_iter());
-        let k = self.chunks() - 1 - b1 as u64;
-        self.s = add(&self.s, &mul(&d, &pow(&self.pow, k)));
+        let k = self.chunks() - b1 as u64;
+        d = mul(&d, &self.pow.pow(k, ONE, |a, b| mul(&a, &b)));
+        self.s = add(&self.s, &d);
+        d.zeroize();
         Ok(())
     }
 
@@ -254,6 +262,7 @@ impl IncrementalPoly1305Aes {
             let vals: Vec<Fe> = (first..n).map(|b| chunk(&self.msg, b)).collect();
             self.s = self.horner(self.s, vals.into_iter());
         }
+        self.grow();
     }
 
     /// Truncates to `len` bytes; cost proportional to the dropped chunks
@@ -272,7 +281,10 @@ impl IncrementalPoly1305Aes {
                 .map(|b| chunk(&self.msg, b))
                 .collect();
             let t = self.horner([0; 3], vals.into_iter());
-            self.s = mul(&sub(&self.s, &t), &pow(&self.inv, m - m2));
+            self.s = mul(
+                &sub(&self.s, &t),
+                &self.inv.pow(m - m2, ONE, |a, b| mul(&a, &b)),
+            );
         }
         if len % 16 != 0 {
             let last = len / 16;
@@ -302,11 +314,10 @@ impl IncrementalPoly1305Aes {
         let key: [u8; 16] = nonce
             .try_into()
             .map_err(|_| Error::InvalidNonceLength { got: nonce.len() })?;
-        if self.used.contains(&key) {
+        let t = self.compute(nonce)?;
+        if !self.used.insert(key) {
             return Err(Error::IvReused);
         }
-        let t = self.compute(nonce)?;
-        self.used.insert(key);
         Ok(t)
     }
 
