@@ -2,6 +2,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod gcm;
+mod measure;
 mod poly1305;
 
 #[derive(Parser)]
@@ -16,12 +18,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// AES-GCM and GMAC against OpenSSL, aws-lc-rs, ring and RustCrypto.
+    Gcm(gcm::Args),
     /// Poly1305-AES against OpenSSL.
     Poly1305(poly1305::Args),
 }
 
 fn main() {
     match Cli::parse().cmd {
+        Cmd::Gcm(a) => gcm::run(a),
         Cmd::Poly1305(a) => poly1305::run(a),
     }
 }

@@ -1,0 +1,503 @@
+//! AES-GCM and GMAC: galois (auto and each kernel) against OpenSSL,
+//! aws-lc-rs, ring and RustCrypto, side by side in one process, round robin.
+
+use crate::measure::{calibrate, median, sample, tsc_per_ns};
+use std::hint::black_box;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Fewer rounds and shorter samples (a full run in well under a minute).
+    #[arg(long)]
+    quick: bool,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Write an SVG plot of throughput against packet size (AES-128-GCM).
+    #[arg(long)]
+    plot: Option<std::path::PathBuf>,
+    /// Only these sizes (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Option<Vec<usize>>,
+}
+
+const SIZES: &[usize] = &[
+    16, 20, 40, 44, 64, 128, 256, 552, 576, 1024, 1500, 8192, 16384,
+];
+/// The Internet Performance Index (paper 001 section 3): fraction of bytes by size.
+const IPI: &[(usize, f64)] = &[(1500, 0.6), (576, 0.2), (552, 0.15), (44, 0.05)];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Prim {
+    Aes128,
+    Aes256,
+    Gmac128,
+}
+
+impl Prim {
+    fn name(self) -> &'static str {
+        match self {
+            Prim::Aes128 => "aes-128-gcm",
+            Prim::Aes256 => "aes-256-gcm",
+            Prim::Gmac128 => "gmac-128",
+        }
+    }
+    fn key_len(self) -> usize {
+        if self == Prim::Aes256 {
+            32
+        } else {
+            16
+        }
+    }
+}
+
+/// One implementation of one primitive: `run` seals (or MACs) `buf` in place.
+trait Subject {
+    fn run(&mut self, buf: &mut [u8]);
+}
+
+struct Galois {
+    gcm: galois::AesGcm,
+    gmac: bool,
+}
+impl Subject for Galois {
+    fn run(&mut self, buf: &mut [u8]) {
+        let iv = [7u8; 12];
+        let t = if self.gmac {
+            self.gcm.seal_in_place_detached(&iv, buf, &mut []).unwrap()
+        } else {
+            self.gcm.seal_in_place_detached(&iv, &[], buf).unwrap()
+        };
+        black_box(t);
+    }
+}
+
+struct OpenSsl {
+    ctx: openssl::cipher_ctx::CipherCtx,
+    gmac: bool,
+    out: Vec<u8>,
+}
+impl Subject for OpenSsl {
+    fn run(&mut self, buf: &mut [u8]) {
+        let iv = [7u8; 12];
+        self.ctx.encrypt_init(None, None, Some(&iv)).unwrap();
+        let mut tag = [0u8; 16];
+        if self.gmac {
+            self.ctx.cipher_update(buf, None).unwrap();
+        } else {
+            self.out.resize(buf.len() + 16, 0);
+            let n = self.ctx.cipher_update(buf, Some(&mut self.out)).unwrap();
+            buf.copy_from_slice(&self.out[..n]);
+        }
+        self.ctx.cipher_final(&mut []).unwrap();
+        self.ctx.tag(&mut tag).unwrap();
+        black_box(tag);
+    }
+}
+
+struct AwsLc {
+    key: aws_lc_rs::aead::LessSafeKey,
+    gmac: bool,
+}
+impl Subject for AwsLc {
+    fn run(&mut self, buf: &mut [u8]) {
+        use aws_lc_rs::aead::{Aad, Nonce};
+        let n = Nonce::assume_unique_for_key([7u8; 12]);
+        let t = if self.gmac {
+            self.key
+                .seal_in_place_separate_tag(n, Aad::from(&*buf), &mut [])
+                .unwrap()
+        } else {
+            self.key
+                .seal_in_place_separate_tag(n, Aad::empty(), buf)
+                .unwrap()
+        };
+        let _ = black_box(t);
+    }
+}
+
+struct Ring {
+    key: ring::aead::LessSafeKey,
+    gmac: bool,
+}
+impl Subject for Ring {
+    fn run(&mut self, buf: &mut [u8]) {
+        use ring::aead::{Aad, Nonce};
+        let n = Nonce::assume_unique_for_key([7u8; 12]);
+        let t = if self.gmac {
+            self.key
+                .seal_in_place_separate_tag(n, Aad::from(&*buf), &mut [])
+                .unwrap()
+        } else {
+            self.key
+                .seal_in_place_separate_tag(n, Aad::empty(), buf)
+                .unwrap()
+        };
+        let _ = black_box(t);
+    }
+}
+
+enum RustCryptoKey {
+    A128(aes_gcm::Aes128Gcm),
+    A256(aes_gcm::Aes256Gcm),
+}
+struct RustCrypto {
+    key: RustCryptoKey,
+    gmac: bool,
+}
+impl Subject for RustCrypto {
+    fn run(&mut self, buf: &mut [u8]) {
+        #[allow(deprecated)]
+        use aes_gcm::aead::AeadInPlace;
+        let n = aes_gcm::Nonce::from([7u8; 12]);
+        let (aad, data): (&[u8], &mut [u8]) = if self.gmac {
+            (&*buf, &mut [])
+        } else {
+            (&[], buf)
+        };
+        // The GMAC case needs the AAD and an empty buffer at once.
+        let aad_copy;
+        let aad = if self.gmac {
+            aad_copy = aad.to_vec();
+            &aad_copy[..]
+        } else {
+            aad
+        };
+        #[allow(deprecated)]
+        let t = match &self.key {
+            RustCryptoKey::A128(k) => k.encrypt_in_place_detached(&n, aad, data).unwrap(),
+            RustCryptoKey::A256(k) => k.encrypt_in_place_detached(&n, aad, data).unwrap(),
+        };
+        black_box(t);
+    }
+}
+
+/// (impl, kernel, subject) for every implementation of `p`.
+fn subjects(p: Prim) -> Vec<(&'static str, String, Box<dyn Subject>)> {
+    let key = vec![0x42u8; p.key_len()];
+    let gmac = p == Prim::Gmac128;
+    let mut v: Vec<(&'static str, String, Box<dyn Subject>)> = Vec::new();
+    let auto = galois::AesGcm::new(&key).unwrap();
+    v.push((
+        "galois",
+        format!("auto={}", auto.backend()),
+        Box::new(Galois { gcm: auto, gmac }),
+    ));
+    for b in galois::Backend::available() {
+        if matches!(
+            b.name(),
+            "aesni_clmul" | "vaes_avx2" | "vaes_avx512" | "clmul"
+        ) {
+            let gcm =
+                galois::AesGcm::with_options(&key, galois::Options::new().backend(b)).unwrap();
+            v.push((
+                "galois",
+                b.name().to_string(),
+                Box::new(Galois { gcm, gmac }),
+            ));
+        }
+    }
+    let cipher = match p.key_len() {
+        16 => openssl::cipher::Cipher::aes_128_gcm(),
+        _ => openssl::cipher::Cipher::aes_256_gcm(),
+    };
+    let mut ctx = openssl::cipher_ctx::CipherCtx::new().unwrap();
+    ctx.encrypt_init(Some(cipher), Some(&key), Some(&[7u8; 12]))
+        .unwrap();
+    v.push((
+        "openssl",
+        "EVP".into(),
+        Box::new(OpenSsl {
+            ctx,
+            gmac,
+            out: Vec::new(),
+        }),
+    ));
+    let alg = if p.key_len() == 16 {
+        &aws_lc_rs::aead::AES_128_GCM
+    } else {
+        &aws_lc_rs::aead::AES_256_GCM
+    };
+    let k = aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(alg, &key).unwrap());
+    v.push((
+        "aws-lc-rs",
+        "LessSafeKey".into(),
+        Box::new(AwsLc { key: k, gmac }),
+    ));
+    let alg = if p.key_len() == 16 {
+        &ring::aead::AES_128_GCM
+    } else {
+        &ring::aead::AES_256_GCM
+    };
+    let k = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(alg, &key).unwrap());
+    v.push((
+        "ring",
+        "LessSafeKey".into(),
+        Box::new(Ring { key: k, gmac }),
+    ));
+    use aes_gcm::KeyInit;
+    let k = if p.key_len() == 16 {
+        RustCryptoKey::A128(aes_gcm::Aes128Gcm::new_from_slice(&key).unwrap())
+    } else {
+        RustCryptoKey::A256(aes_gcm::Aes256Gcm::new_from_slice(&key).unwrap())
+    };
+    v.push((
+        "rustcrypto",
+        "aes-gcm".into(),
+        Box::new(RustCrypto { key: k, gmac }),
+    ));
+    v
+}
+
+struct Row {
+    imp: &'static str,
+    kernel: String,
+    prim: Prim,
+    size: usize,
+    ns: f64,
+}
+
+impl Row {
+    fn gbps(&self) -> f64 {
+        self.size as f64 / self.ns
+    }
+}
+
+pub fn run(a: Args) {
+    let (rounds, target) = if a.quick {
+        (3, Duration::from_millis(3))
+    } else {
+        (9, Duration::from_millis(15))
+    };
+    let sizes: Vec<usize> = a.sizes.clone().unwrap_or_else(|| SIZES.to_vec());
+    let tsc = tsc_per_ns();
+    let mut rows: Vec<Row> = Vec::new();
+    for prim in [Prim::Aes128, Prim::Aes256, Prim::Gmac128] {
+        let mut subs = subjects(prim);
+        for &size in &sizes {
+            let mut buf = vec![0x11u8; size];
+            let iters: Vec<u64> = subs
+                .iter_mut()
+                .map(|(_, _, s)| calibrate(&mut || s.run(&mut buf), target))
+                .collect();
+            let mut samples: Vec<Vec<f64>> = vec![Vec::new(); subs.len()];
+            for _ in 0..rounds {
+                for (i, (_, _, s)) in subs.iter_mut().enumerate() {
+                    samples[i].push(sample(&mut || s.run(&mut buf), iters[i]));
+                }
+            }
+            for (i, (imp, kernel, _)) in subs.iter().enumerate() {
+                rows.push(Row {
+                    imp,
+                    kernel: kernel.clone(),
+                    prim,
+                    size,
+                    ns: median(&mut samples[i]),
+                });
+            }
+        }
+    }
+    let ipi = ipi_table(&rows);
+    if a.json {
+        print_json(&rows, &ipi);
+    } else {
+        print_table(&rows, &ipi, tsc, rounds);
+    }
+    if let Some(p) = a.plot {
+        std::fs::write(&p, svg(&rows)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    }
+}
+
+fn label(r: &Row) -> String {
+    if r.imp == "galois" {
+        format!("galois/{}", r.kernel)
+    } else {
+        r.imp.to_string()
+    }
+}
+
+/// IPI per implementation label, for AES-128-GCM, where all four sizes ran.
+fn ipi_table(rows: &[Row]) -> Vec<(String, &'static str, f64)> {
+    let mut out = Vec::new();
+    let mut labels: Vec<(String, &'static str)> = Vec::new();
+    for r in rows.iter().filter(|r| r.prim == Prim::Aes128) {
+        if !labels.iter().any(|(l, _)| *l == label(r)) {
+            labels.push((label(r), r.imp));
+        }
+    }
+    for (l, imp) in labels {
+        let mut inv = 0.0;
+        let mut ok = true;
+        for &(s, f) in IPI {
+            match rows
+                .iter()
+                .find(|r| r.prim == Prim::Aes128 && r.size == s && label(r) == l)
+            {
+                Some(r) => inv += f / r.gbps(),
+                None => ok = false,
+            }
+        }
+        if ok {
+            out.push((l, imp, 1.0 / inv));
+        }
+    }
+    out
+}
+
+fn best_peer(rows: &[Row], prim: Prim, size: usize) -> Option<(&Row, f64)> {
+    rows.iter()
+        .filter(|r| r.prim == prim && r.size == size && r.imp != "galois")
+        .map(|r| (r, r.gbps()))
+        .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap())
+}
+
+fn print_table(rows: &[Row], ipi: &[(String, &'static str, f64)], tsc: f64, rounds: usize) {
+    println!("galois-bench gcm: medians of {rounds} round-robin samples per cell; cycles are TSC cycles ({tsc:.3} per ns)");
+    println!("ratio = GB/s / best peer's GB/s at that size (peers: openssl, aws-lc-rs, ring, rustcrypto)");
+    for prim in [Prim::Aes128, Prim::Aes256, Prim::Gmac128] {
+        let mut sizes: Vec<usize> = rows
+            .iter()
+            .filter(|r| r.prim == prim)
+            .map(|r| r.size)
+            .collect();
+        sizes.dedup();
+        println!("\n{}", prim.name());
+        println!(
+            "{:>6} {:<26} {:>9} {:>10} {:>9} {:>7}",
+            "size", "implementation", "GB/s", "ns/call", "c/byte", "ratio"
+        );
+        for s in sizes {
+            let best = best_peer(rows, prim, s).map(|b| b.1).unwrap_or(f64::NAN);
+            for r in rows.iter().filter(|r| r.prim == prim && r.size == s) {
+                println!(
+                    "{:>6} {:<26} {:>9.3} {:>10.1} {:>9.3} {:>7.2}",
+                    s,
+                    label(r),
+                    r.gbps(),
+                    r.ns,
+                    r.ns * tsc / s as f64,
+                    r.gbps() / best
+                );
+            }
+        }
+    }
+    if !ipi.is_empty() {
+        let best = ipi
+            .iter()
+            .filter(|(_, imp, _)| *imp != "galois")
+            .map(|x| x.2)
+            .fold(f64::NAN, f64::max);
+        println!("\nIPI (AES-128-GCM; f(1500)=0.6, f(576)=0.2, f(552)=0.15, f(44)=0.05)");
+        for (l, _, g) in ipi {
+            println!("{:<26} {:>9.3} GB/s  ratio {:.2}", l, g, g / best);
+        }
+    }
+}
+
+fn print_json(rows: &[Row], ipi: &[(String, &'static str, f64)]) {
+    let results: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({"impl": r.imp, "kernel": r.kernel, "primitive": r.prim.name(),
+                "size": r.size, "gbps": r.gbps(), "ns_per_call": r.ns})
+        })
+        .collect();
+    let mut ipi_obj = serde_json::Map::new();
+    for (l, imp, g) in ipi {
+        // `ipi` maps impl name to GB/s: galois's auto-selected build under
+        // "galois", each kernel under "galois/<kernel>".
+        let key = if *imp == "galois" && l.starts_with("galois/auto") {
+            "galois".to_string()
+        } else {
+            l.clone()
+        };
+        ipi_obj.insert(key, serde_json::json!(g));
+    }
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&serde_json::json!({"results": results, "ipi": ipi_obj}))
+            .unwrap()
+    );
+}
+
+/// Throughput against packet size (log scale), one line per implementation.
+fn svg(rows: &[Row]) -> String {
+    let (w, h, m) = (900.0, 540.0, 60.0);
+    let rs: Vec<&Row> = rows.iter().filter(|r| r.prim == Prim::Aes128).collect();
+    let maxg = rs.iter().map(|r| r.gbps()).fold(1.0, f64::max) * 1.05;
+    let (lo, hi) = (16f64.log2(), 16384f64.log2());
+    let x = |s: usize| m + (w - 2.0 * m) * ((s as f64).log2() - lo) / (hi - lo);
+    let y = |g: f64| h - m - (h - 2.0 * m) * g / maxg;
+    let colors = [
+        "#d62728", "#ff7f0e", "#bcbd22", "#e377c2", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
+        "#17becf",
+    ];
+    let mut out = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
+    );
+    out += &format!(
+        r#"<text x="{}" y="24" font-size="16" text-anchor="middle">AES-128-GCM seal throughput by packet size</text>"#,
+        w / 2.0
+    );
+    out += &format!(
+        r#"<line x1="{m}" y1="{}" x2="{}" y2="{}" stroke="black"/><line x1="{m}" y1="{m}" x2="{m}" y2="{}" stroke="black"/>"#,
+        h - m,
+        w - m,
+        h - m,
+        h - m
+    );
+    for s in SIZES {
+        out += &format!(
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{s}</text>"#,
+            x(*s),
+            h - m + 16.0
+        );
+    }
+    let step = (maxg / 6.0).ceil().max(1.0);
+    let mut g = 0.0;
+    while g <= maxg {
+        out += &format!(
+            r##"<text x="{}" y="{:.1}" text-anchor="end">{g}</text><line x1="{m}" y1="{:.1}" x2="{}" y2="{:.1}" stroke="#ddd"/>"##,
+            m - 6.0,
+            y(g) + 4.0,
+            y(g),
+            w - m,
+            y(g)
+        );
+        g += step;
+    }
+    out += &format!(
+        r#"<text x="{}" y="{}" text-anchor="middle">packet size (bytes, log scale)</text>"#,
+        w / 2.0,
+        h - 20.0
+    );
+    out += &format!(
+        r#"<text x="16" y="{}" transform="rotate(-90 16 {})" text-anchor="middle">GB/s</text>"#,
+        h / 2.0,
+        h / 2.0
+    );
+    let mut labels: Vec<String> = Vec::new();
+    for r in &rs {
+        if !labels.contains(&label(r)) {
+            labels.push(label(r));
+        }
+    }
+    for (i, l) in labels.iter().enumerate() {
+        let c = colors[i % colors.len()];
+        let pts: Vec<String> = rs
+            .iter()
+            .filter(|r| &label(r) == l)
+            .map(|r| format!("{:.1},{:.1}", x(r.size), y(r.gbps())))
+            .collect();
+        out += &format!(
+            r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
+            pts.join(" ")
+        );
+        out += &format!(
+            r#"<text x="{}" y="{}" fill="{c}">{l}</text>"#,
+            m + 10.0,
+            m + 16.0 * (i as f64 + 1.0)
+        );
+    }
+    out + "</svg>\n"
+}

@@ -1,0 +1,59 @@
+//! Timing: medians of calibrated samples, and TSC cycles.
+
+use std::time::{Duration, Instant};
+
+/// Calls per sample so that one sample lasts about `target`.
+pub fn calibrate<F: FnMut()>(f: &mut F, target: Duration) -> u64 {
+    let mut iters = 1u64;
+    loop {
+        let t = Instant::now();
+        for _ in 0..iters {
+            f();
+        }
+        let e = t.elapsed();
+        if e >= target / 8 || iters >= 1 << 30 {
+            return ((iters as f64) * target.as_secs_f64() / e.as_secs_f64().max(1e-9))
+                .ceil()
+                .max(1.0) as u64;
+        }
+        iters *= 4;
+    }
+}
+
+/// Nanoseconds per call over one sample of `iters` calls.
+pub fn sample<F: FnMut()>(f: &mut F, iters: u64) -> f64 {
+    let t = Instant::now();
+    for _ in 0..iters {
+        f();
+    }
+    t.elapsed().as_nanos() as f64 / iters as f64
+}
+
+/// The median of a list.
+pub fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// TSC ticks per nanosecond, measured against the monotonic clock.
+pub fn tsc_per_ns() -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: rdtsc has no preconditions on x86-64.
+        let t0 = unsafe { core::arch::x86_64::_rdtsc() };
+        let i = Instant::now();
+        while i.elapsed() < Duration::from_millis(100) {}
+        // SAFETY: as above.
+        let t1 = unsafe { core::arch::x86_64::_rdtsc() };
+        (t1 - t0) as f64 / i.elapsed().as_nanos() as f64
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        0.0
+    }
+}
