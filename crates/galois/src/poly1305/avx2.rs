@@ -13,8 +13,11 @@
 //! portable radix 2^44 on entry and back on exit), the accumulators take
 //! every fourth block: for each group but the last, A = (A + m) r^4; for the
 //! last group, A_j = (A_j + m) r^(4-j), then h = sum_j A_j. Block m_i is
-//! multiplied by r^(N-i+1), as in the serial definition. r^1..r^4 are
-//! computed by the caller (once per message, only for long messages).
+//! multiplied by r^(N-i+1), as in the serial definition. r^1..r^4 and r^8
+//! are computed by the caller (once per message, only for long messages).
+//! The loop takes two groups per step, A = (A + M_k) r^8 + M_{k+1} r^4:
+//! the second product does not depend on A, so one multiplication per 128
+//! bytes is on the dependency chain, and the two share one carry chain.
 //!
 //! The loads interleave blocks: with `vpunpcklqdq/hqdq` on two 32-byte loads
 //! (blocks 0,1 and 2,3) the lanes hold blocks 0, 2, 1, 3, so the last
@@ -32,12 +35,12 @@
 //! d4 = a0 r4 + a1 r3 + a2 r2 + a3 r1 + a4 r0
 //! ```
 //!
-//! Bounds: lanes enter a product below 2^27 (limbs below 2^26 + 2^8 after
-//! the carry, plus a message limb below 2^26), r limbs below 2^26, s below
-//! 2^29: each d_k < 5 2^56 < 2^59. The carry chain d0 -> d1 -> d2 -> d3 ->
-//! d4 -> (times 5) d0 -> d1 brings every limb back below 2^26 + 2^8. The
-//! code is the same for every key and message: no secret-dependent branch
-//! or index.
+//! Bounds: lanes enter a product below 2^27 (limbs below 2^26 + 2^11
+//! after the carry, plus a message limb below 2^26), r limbs below 2^26, s
+//! below 2^29: each d_k < 5 2^56 < 2^59, two summed products below 2^60.
+//! The carry chain d0 -> d1 -> d2 -> d3 -> d4 -> (times 5) d0 -> d1 brings
+//! every limb back below 2^26 + 2^11. The code is the same for every key
+//! and message: no secret-dependent branch or index.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
@@ -75,9 +78,9 @@ impl Avx2 {
     }
 
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
-    /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^4 in `pw`.
+    /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^8 in `pw`.
     pub(crate) fn blocks(self, h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
-        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty() && pw.n >= 4);
+        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty() && pw.n >= 8);
         // SAFETY: an `Avx2` value exists only if `detect::has_avx2()`
         // returned true, so the avx2 target feature of `blocks_avx2` is
         // present on this CPU.
@@ -123,6 +126,21 @@ type V5 = [__m256i; 5];
 
 #[inline(always)]
 unsafe fn mul_reduce(a: &V5, r: &V5, s: &V5) -> V5 {
+    carry5(mul_sum(a, r, s))
+}
+
+/// u b + v c per lane: both products summed, one carry chain. v c does not
+/// depend on the running accumulator, so it is off the critical path.
+#[inline(always)]
+unsafe fn mul2_reduce(u: &V5, b: &V5, sb: &V5, v: &V5, c: &V5, sc: &V5) -> V5 {
+    let x = mul_sum(u, b, sb);
+    let y = mul_sum(v, c, sc);
+    carry5(add5(&x, &y))
+}
+
+/// The five sums d0..d4 of the module comment (not carried).
+#[inline(always)]
+unsafe fn mul_sum(a: &V5, r: &V5, s: &V5) -> V5 {
     let m = |x: __m256i, y: __m256i| _mm256_mul_epu32(x, y);
     let add = |x: __m256i, y: __m256i| _mm256_add_epi64(x, y);
     let d0 = add(
@@ -160,6 +178,14 @@ unsafe fn mul_reduce(a: &V5, r: &V5, s: &V5) -> V5 {
         ),
         m(a[4], r[0]),
     );
+    [d0, d1, d2, d3, d4]
+}
+
+/// The carry chain d0 -> d1 -> d2 -> d3 -> d4 -> (times 5) d0 -> d1.
+#[inline(always)]
+unsafe fn carry5(d: V5) -> V5 {
+    let [d0, d1, d2, d3, d4] = d;
+    let add = |x: __m256i, y: __m256i| _mm256_add_epi64(x, y);
     let mask = _mm256_set1_epi64x(M26 as i64);
     let sr = |x: __m256i| _mm256_srli_epi64::<26>(x);
     let and = |x: __m256i| _mm256_and_si256(x, mask);
@@ -238,11 +264,22 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
         _mm256_set_epi64x(0, 0, 0, h26[3] as i64),
         _mm256_set_epi64x(0, 0, 0, h26[4] as i64),
     ];
+    let b8 = bcast(&to26(&pw.p[7]));
+    let s8 = times5(&b8);
     let n = data.len() / CHUNK;
     let p = data.as_ptr();
-    for k in 0..n - 1 {
+    let mut k = 0;
+    // Two groups per step: A = (A + M_k) r^8 + M_{k+1} r^4.
+    while k + 2 < n {
+        let m0 = load4(p.add(k * CHUNK));
+        let m1 = load4(p.add((k + 1) * CHUNK));
+        acc = mul2_reduce(&add5(&acc, &m0), &b8, &s8, &m1, &b4, &s4);
+        k += 2;
+    }
+    while k + 1 < n {
         let m = load4(p.add(k * CHUNK));
         acc = mul_reduce(&add5(&acc, &m), &b4, &s4);
+        k += 1;
     }
     // Last group: lanes hold blocks 0, 2, 1, 3 -> r^4, r^2, r^3, r^1.
     let q = [
@@ -261,7 +298,7 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
     };
     let bl = [lane(0), lane(1), lane(2), lane(3), lane(4)];
     let sl = times5(&bl);
-    let m = load4(p.add((n - 1) * CHUNK));
+    let m = load4(p.add(k * CHUNK));
     acc = mul_reduce(&add5(&acc, &m), &bl, &sl);
     let mut out = [0u64; 5];
     for (i, v) in acc.iter().enumerate() {

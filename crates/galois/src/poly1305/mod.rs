@@ -213,7 +213,7 @@ fn bulk<'a>(imp: Imp, h: &mut Acc, k: &Key64, pw: &mut Powers, data: &'a [u8]) -
         Imp::Avx2(t) => {
             if data.len() >= avx2::MIN_LEN {
                 let n = data.len() / avx2::CHUNK * avx2::CHUNK;
-                pw.ensure(k, 4);
+                pw.ensure(k, 8);
                 t.blocks(h, pw, &data[..n]);
                 &data[n..]
             } else {
