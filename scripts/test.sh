@@ -23,6 +23,13 @@ echo "== known answers through the binary, every backend"
 ./target/release/galois kat --all-backends "$VECTORS"/*.json
 ./target/release/galois selftest
 
+echo "== RustCrypto trait implementations"
+cargo test -p galois --release --locked --features rustcrypto
+
+for t in scripts/test-c.sh scripts/test-py.sh scripts/test-cli.sh; do
+  if [ -f "$t" ]; then echo "== $t"; bash "$t"; fi
+done
+
 if [ -f hw/Makefile ]; then
   echo "== hardware model"
   make -C hw test

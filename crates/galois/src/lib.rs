@@ -27,6 +27,8 @@ pub mod limits;
 pub mod mac;
 pub mod packet;
 pub mod poly1305;
+#[cfg(feature = "rustcrypto")]
+pub mod rustcrypto;
 pub mod stream;
 
 pub use aes::{Aes, AesBackend};

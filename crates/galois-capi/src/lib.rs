@@ -1,0 +1,1 @@
+//! The C ABI (being written: the interfaces issue).
