@@ -1,7 +1,7 @@
 //! Incremental GMAC and Poly1305-AES: after any random sequence of edits
 //! the tag equals the tag recomputed from scratch; IVs are never reused.
 
-use galois::mac::incremental::{AesIncrementalGmac, IncrementalPoly1305Aes};
+use galois::mac::incremental::{AesIncrementalGmac, IncrementalPoly1305Aes, IvPolicy};
 use galois::poly1305::{clamp, Poly1305Aes};
 use galois::{AesGmac, Error};
 use proptest::prelude::*;
@@ -127,6 +127,36 @@ fn ivs_and_nonces_are_never_reused() {
     p.tag(&[0; 16]).unwrap();
     assert_eq!(p.tag(&[0; 16]), Err(Error::IvReused));
     assert_eq!(p.tag(&[0; 15]), Err(Error::InvalidNonceLength { got: 15 }));
+}
+
+#[test]
+fn increasing_iv_policy() {
+    let mut g = AesIncrementalGmac::with_key(&[9u8; 16], b"m").unwrap();
+    g.set_iv_policy(IvPolicy::Increasing).unwrap();
+    g.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]).unwrap();
+    assert_eq!(
+        g.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]),
+        Err(Error::IvReused)
+    );
+    assert_eq!(
+        g.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]),
+        Err(Error::IvReused)
+    );
+    g.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0]).unwrap();
+    assert_eq!(g.tag(&[1; 13]), Err(Error::InvalidIvLength { got: 13 }));
+    assert!(g.set_iv_policy(IvPolicy::AnyOnce).is_err());
+    let mut key = [7u8; 32];
+    clamp(&mut key);
+    let mut p = IncrementalPoly1305Aes::new(&key, b"abc").unwrap();
+    p.set_iv_policy(IvPolicy::Increasing).unwrap();
+    p.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9])
+        .unwrap();
+    assert_eq!(
+        p.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9]),
+        Err(Error::IvReused)
+    );
+    p.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
+        .unwrap();
 }
 
 #[test]

@@ -2,13 +2,12 @@
 //! kept up to date under block replacements, appends and truncations.
 
 use super::gfmul::{Mul, ONE};
-use super::{SeededBuild, Windows};
+use super::{IvGuard, IvPolicy, Windows};
 use crate::aes::Aes;
 use crate::block::BlockCipher128;
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gcm::{Gcm, Options, Tag, MAX_AAD_BYTES};
-use std::collections::HashSet;
 use zeroize::Zeroize;
 
 /// Incremental GMAC over any 128-bit block cipher.
@@ -24,9 +23,8 @@ pub struct IncrementalGmac<C: BlockCipher128> {
     pow: Windows<u128>,
     /// Powers of H^-1.
     inv: Windows<u128>,
-    /// 96-bit IVs used for tags, and IVs of other lengths.
-    used12: HashSet<[u8; 12], SeededBuild>,
-    used: HashSet<Vec<u8>>,
+    /// The IVs used for tags.
+    guard: IvGuard,
 }
 
 /// Incremental GMAC with AES.
@@ -86,8 +84,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             h,
             pow,
             inv,
-            used12: HashSet::with_hasher(SeededBuild::new()),
-            used: HashSet::new(),
+            guard: IvGuard::new(),
         };
         me.grow();
         Ok(me)
@@ -96,6 +93,12 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     /// Starts over any block cipher with default options.
     pub fn from_cipher(cipher: C, msg: &[u8]) -> Result<Self> {
         Self::new(Gcm::from_cipher(cipher, Options::new())?, msg)
+    }
+
+    /// Chooses how IV freshness is enforced ([`IvPolicy::AnyOnce`] by
+    /// default); only before the first tag.
+    pub fn set_iv_policy(&mut self, p: IvPolicy) -> Result<()> {
+        self.guard.set_policy(p)
     }
 
     /// The current message.
@@ -241,16 +244,11 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     }
 
     /// The GMAC tag of the current message under `iv`. Refuses an IV this
-    /// object has already tagged under ([`Error::IvReused`]).
+    /// object has already tagged under, or under [`IvPolicy::Increasing`]
+    /// one not above the last ([`Error::IvReused`]).
     pub fn tag(&mut self, iv: &[u8]) -> Result<Tag> {
         let t = self.compute(iv)?;
-        let fresh = match <[u8; 12]>::try_from(iv) {
-            Ok(a) => self.used12.insert(a),
-            Err(_) => self.used.insert(iv.to_vec()),
-        };
-        if !fresh {
-            return Err(Error::IvReused);
-        }
+        self.guard.claim(iv)?;
         Ok(t)
     }
 

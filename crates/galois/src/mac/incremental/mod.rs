@@ -34,6 +34,74 @@ mod gmac;
 mod poly;
 
 pub use gmac::{AesIncrementalGmac, IncrementalGmac};
+
+use crate::error::{Error, Result};
+use std::collections::HashSet;
+
+/// How an incremental MAC object makes sure it never tags twice under one
+/// IV (GMAC) or nonce (Poly1305-AES).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum IvPolicy {
+    /// Any IVs, each at most once: the object remembers every IV it has
+    /// tagged under (memory grows with the number of tags).
+    #[default]
+    AnyOnce,
+    /// Strictly increasing IVs of one length, compared as big-endian
+    /// numbers (what a counter gives): constant memory and time.
+    Increasing,
+}
+
+/// Refuses an IV the object has already tagged under.
+pub(crate) struct IvGuard {
+    policy: IvPolicy,
+    used: HashSet<Vec<u8>, SeededBuild>,
+    last: Option<Vec<u8>>,
+}
+
+impl IvGuard {
+    pub(crate) fn new() -> Self {
+        IvGuard {
+            policy: IvPolicy::AnyOnce,
+            used: HashSet::with_hasher(SeededBuild::new()),
+            last: None,
+        }
+    }
+
+    pub(crate) fn set_policy(&mut self, p: IvPolicy) -> Result<()> {
+        if !self.used.is_empty() || self.last.is_some() {
+            return Err(Error::LimitReached {
+                what: "the IV policy can change only before the first tag",
+            });
+        }
+        self.policy = p;
+        Ok(())
+    }
+
+    /// Records `iv` as used, or refuses it.
+    pub(crate) fn claim(&mut self, iv: &[u8]) -> Result<()> {
+        match self.policy {
+            IvPolicy::AnyOnce => {
+                if self.used.contains(iv) {
+                    return Err(Error::IvReused);
+                }
+                self.used.insert(iv.to_vec());
+            }
+            IvPolicy::Increasing => match &mut self.last {
+                Some(l) => {
+                    if l.len() != iv.len() {
+                        return Err(Error::InvalidIvLength { got: iv.len() });
+                    }
+                    if iv <= l.as_slice() {
+                        return Err(Error::IvReused);
+                    }
+                    l.copy_from_slice(iv);
+                }
+                None => self.last = Some(iv.to_vec()),
+            },
+        }
+        Ok(())
+    }
+}
 pub use poly::IncrementalPoly1305Aes;
 
 /// Fixed-window (radix 256) exponentiation with the windows precomputed:

@@ -12,12 +12,11 @@
 //! This is our own mod-p code; the Poly1305 module's public API is the
 //! reference the tests compare with.
 
-use super::{SeededBuild, Windows};
+use super::{IvGuard, IvPolicy, Windows};
 use crate::aes::Aes;
 use crate::block::BlockCipher128;
 use crate::ct;
 use crate::error::{Error, Result};
-use std::collections::HashSet;
 use zeroize::Zeroize;
 
 type Fe = [u64; 3];
@@ -126,7 +125,7 @@ pub struct IncrementalPoly1305Aes {
     inv: Windows<Fe>,
     msg: Vec<u8>,
     s: Fe,
-    used: HashSet<[u8; 16], SeededBuild>,
+    guard: IvGuard,
 }
 
 impl Drop for IncrementalPoly1305Aes {
@@ -163,10 +162,16 @@ impl IncrementalPoly1305Aes {
             inv: Windows::new(inverse(&r)),
             msg: Vec::new(),
             s: [0; 3],
-            used: HashSet::with_hasher(SeededBuild::new()),
+            guard: IvGuard::new(),
         };
         me.append(msg);
         Ok(me)
+    }
+
+    /// Chooses how nonce freshness is enforced ([`IvPolicy::AnyOnce`] by
+    /// default); only before the first tag.
+    pub fn set_iv_policy(&mut self, p: IvPolicy) -> Result<()> {
+        self.guard.set_policy(p)
     }
 
     /// The current message.
@@ -311,13 +316,8 @@ impl IncrementalPoly1305Aes {
     /// The tag of the current message under a 16-byte `nonce`; refuses a
     /// nonce this object already used ([`Error::IvReused`]).
     pub fn tag(&mut self, nonce: &[u8]) -> Result<[u8; 16]> {
-        let key: [u8; 16] = nonce
-            .try_into()
-            .map_err(|_| Error::InvalidNonceLength { got: nonce.len() })?;
         let t = self.compute(nonce)?;
-        if !self.used.insert(key) {
-            return Err(Error::IvReused);
-        }
+        self.guard.claim(nonce)?;
         Ok(t)
     }
 
