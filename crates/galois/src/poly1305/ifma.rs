@@ -17,8 +17,8 @@
 //! ```
 //!
 //! Block m_i is then multiplied by r^(N-i+1), as in the serial definition.
-//! r^1..r^8 are computed by the caller (once per message, only for long
-//! messages; see `MIN_LEN`), r^16 here.
+//! The powers r^1..r^8 and r^16 are computed here, in the vector unit, per
+//! call (so only for long messages; see `MIN_LEN`).
 //!
 //! Two groups per loop step: two steps of the recurrence are
 //! `A = (A + M_k) r^16 + M_{k+1} r^8`. The second product does not depend
@@ -60,18 +60,16 @@
 use core::arch::x86_64::*;
 
 use super::radix44::{self, M42, M44};
-use super::Powers;
 
 /// Bytes per loop iteration (eight blocks).
 pub(crate) const CHUNK: usize = 128;
 /// Shortest input the vector code takes; shorter ones run the portable
 /// code, with no powers of r computed.
 ///
-/// Measured (`best of` timing, Poly1305-AES per message): the vector code,
-/// with its powers of r and lane set-up, breaks even with the
-/// portable code at 384 bytes (both about 310 TSC ticks per message
-/// including AES on this Zen 4); below that the portable code wins, above it
-/// the vector code pulls ahead (1024 bytes: 410 against 800 ticks).
+/// Measured (best-of timing of Poly1305-AES per message, TSC ticks, this
+/// Zen 4), vector against portable: 256 bytes 247 against 212, 384 bytes
+/// 275 against 310, 1024 bytes 372 against 797. The break-even is near 350
+/// bytes, so the vector code (with its powers of r) starts at 384.
 pub(crate) const MIN_LEN: usize = 384;
 
 /// Proof that this CPU has AVX-512 F, VL and IFMA. Only [`Ifma::new`]
@@ -91,13 +89,13 @@ impl Ifma {
     }
 
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
-    /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^8 in `pw`.
-    pub(crate) fn blocks(self, h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
-        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty() && pw.n >= 8);
+    /// `data` (a non-zero multiple of [`CHUNK`] bytes); `r` in radix 2^44.
+    pub(crate) fn blocks(self, h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
+        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty());
         // SAFETY: an `Ifma` value exists only if `detect::has_avx512ifma()`
         // returned true, so the avx512f/avx512vl/avx512ifma target features
         // of `blocks_ifma` are present on this CPU.
-        unsafe { blocks_ifma(h, pw, data) }
+        unsafe { blocks_ifma(h, r, data) }
     }
 }
 
@@ -206,33 +204,72 @@ unsafe fn times20(x: __m512i) -> __m512i {
     _mm512_add_epi64(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<2>(x))
 }
 
+/// A multiplier: limbs and their 20-fold (t1 = 20 b1, t2 = 20 b2).
+#[derive(Clone, Copy)]
+struct Mul {
+    b: [__m512i; 3],
+    t: [__m512i; 2],
+}
+
+#[inline(always)]
+unsafe fn multiplier(b: [__m512i; 3]) -> Mul {
+    Mul {
+        t: [times20(b[1]), times20(b[2])],
+        b,
+    }
+}
+
+#[inline(always)]
+unsafe fn times(a: &Mul, b: &Mul) -> Mul {
+    multiplier(mul_reduce(a.b, &b.b, &b.t))
+}
+
+/// The powers the loop needs, computed in the vector unit from r: r^8 and
+/// r^16 in every lane, and the last group's lane powers r^8, r^7, .., r^1
+/// (lane j holds r^(8-j)). Lane j's power is r^(1 + b0 + 2 b1 + 4 b2) for
+/// the bits b of 7 - j: three multiplications by r, r^2 or r^4 where a bit
+/// is set and by 1 elsewhere (masks fixed at compile time), in parallel with
+/// the squarings r^2, r^4, r^8, r^16. Four products deep in all. Limbs stay
+/// below 2^44 + 2^18 (the carry step's bound), fine as multipliers.
+#[inline(always)]
+unsafe fn powers(r: &[u64; 3]) -> (Mul, Mul, Mul) {
+    let b = |x: u64| _mm512_set1_epi64(x as i64);
+    let r1 = multiplier([b(r[0]), b(r[1]), b(r[2])]);
+    let one = multiplier([b(1), b(0), b(0)]);
+    // Blend: lanes whose mask bit is set take `x`, the others 1.
+    let sel = |m: __mmask8, x: &Mul| Mul {
+        b: [
+            _mm512_mask_blend_epi64(m, one.b[0], x.b[0]),
+            _mm512_mask_blend_epi64(m, one.b[1], x.b[1]),
+            _mm512_mask_blend_epi64(m, one.b[2], x.b[2]),
+        ],
+        t: [
+            _mm512_mask_blend_epi64(m, one.t[0], x.t[0]),
+            _mm512_mask_blend_epi64(m, one.t[1], x.t[1]),
+        ],
+    };
+    // Lane j (bit j of a mask), e = 7 - j: bit 0 of e is set in lanes
+    // 0, 2, 4, 6; bit 1 in lanes 0, 1, 4, 5; bit 2 in lanes 0..3.
+    let r2 = times(&r1, &r1);
+    let l1 = times(&r1, &sel(0b0101_0101, &r1));
+    let r4 = times(&r2, &r2);
+    let l2 = times(&l1, &sel(0b0011_0011, &r2));
+    let r8 = times(&r4, &r4);
+    let lanes = times(&l2, &sel(0b0000_1111, &r4));
+    let r16 = times(&r8, &r8);
+    (r8, r16, lanes)
+}
+
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-unsafe fn blocks_ifma(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
-    // The portable accumulator (radix 2^64) in radix 2^44.
+unsafe fn blocks_ifma(h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
+    let (m8, m16, ml) = powers(r);
+    // The portable accumulator (radix 2^64) in radix 2^44, in lane 0.
     let hc = radix44::from64(h);
-    // r^8 in every lane.
-    let r8 = pw.p[7];
-    let b8 = [
-        _mm512_set1_epi64(r8[0] as i64),
-        _mm512_set1_epi64(r8[1] as i64),
-        _mm512_set1_epi64(r8[2] as i64),
-    ];
-    let t8 = [times20(b8[1]), times20(b8[2])];
-    // Accumulators: h in lane 0.
     let mut acc = [
         _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[0] as i64),
         _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[1] as i64),
         _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[2] as i64),
     ];
-    // r^16 in every lane, for two groups per step.
-    let mut r16 = radix44::mul(&r8, &r8);
-    radix44::carry(&mut r16);
-    let b16 = [
-        _mm512_set1_epi64(r16[0] as i64),
-        _mm512_set1_epi64(r16[1] as i64),
-        _mm512_set1_epi64(r16[2] as i64),
-    ];
-    let t16 = [times20(b16[1]), times20(b16[2])];
     let n = data.len() / CHUNK;
     let p = data.as_ptr();
     let mut k = 0;
@@ -241,32 +278,18 @@ unsafe fn blocks_ifma(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
     while k + 2 < n {
         let m0 = load8(p.add(k * CHUNK));
         let m1 = load8(p.add((k + 1) * CHUNK));
-        acc = mul2_reduce(add3(acc, m0), &b16, &t16, m1, &b8, &t8);
+        acc = mul2_reduce(add3(acc, m0), &m16.b, &m16.t, m1, &m8.b, &m8.t);
         k += 2;
     }
     while k + 1 < n {
         let m = load8(p.add(k * CHUNK));
-        acc = mul_reduce(add3(acc, m), &b8, &t8);
+        acc = mul_reduce(add3(acc, m), &m8.b, &m8.t);
         k += 1;
     }
     // Last group: lane j times r^(8-j).
     let m = load8(p.add(k * CHUNK));
-    let lane = |i: usize| {
-        _mm512_set_epi64(
-            pw.p[0][i] as i64,
-            pw.p[1][i] as i64,
-            pw.p[2][i] as i64,
-            pw.p[3][i] as i64,
-            pw.p[4][i] as i64,
-            pw.p[5][i] as i64,
-            pw.p[6][i] as i64,
-            pw.p[7][i] as i64,
-        )
-    };
-    let bl = [lane(0), lane(1), lane(2)];
-    let tl = [times20(bl[1]), times20(bl[2])];
-    acc = mul_reduce(add3(acc, m), &bl, &tl);
-    // Sum the lanes: each limb below 8 (2^44 + 2^16) < 2^48.
+    acc = mul_reduce(add3(acc, m), &ml.b, &ml.t);
+    // Sum the lanes: each limb below 8 (2^44 + 2^18) < 2^48.
     let out = [
         _mm512_reduce_add_epi64(acc[0]) as u64,
         _mm512_reduce_add_epi64(acc[1]) as u64,

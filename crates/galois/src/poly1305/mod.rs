@@ -224,8 +224,9 @@ fn bulk<'a>(imp: Imp, h: &mut Acc, k: &Key64, pw: &mut Powers, data: &'a [u8]) -
         Imp::Ifma(t) => {
             if data.len() >= ifma::MIN_LEN {
                 let n = data.len() / ifma::CHUNK * ifma::CHUNK;
-                pw.ensure(k, 8);
-                t.blocks(h, pw, &data[..n]);
+                let mut r = radix44::r_from_bytes(&k.r_bytes());
+                t.blocks(h, &r, &data[..n]);
+                r.zeroize();
                 &data[n..]
             } else {
                 data
