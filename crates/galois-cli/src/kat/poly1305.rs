@@ -216,3 +216,115 @@ fn run_onetime(case: &Value, b: Backend) -> Result<Outcome, String> {
     }
     Ok(Outcome::Pass)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The runner must be able to fail: cases altered from the paper's
+    //! example 1 (Appendix B) must give the outcome the schema demands.
+    use super::super::{Outcome, VectorFile};
+    use serde_json::{json, Value};
+
+    fn example1() -> Value {
+        json!({
+            "id": "ex1",
+            "key": "ec074c835580741701425b623235add6851fc40c3467ac0be05cc20404f3f700",
+            "k": "ec074c835580741701425b623235add6",
+            "r": "851fc40c3467ac0be05cc20404f3f700",
+            "nonce": "fb447350c4e868c52ac3275cf9d4327e",
+            "msg": "f3f6",
+            "tag": "f4c633c3044fc145f84f335cb81953de",
+            "result": "valid",
+            "aes_k_nonce": "580b3b0f9447bb1e69d095b5928b6dbc",
+            "intermediates": {
+                "chunks_c_i": ["1f6f3"],
+                "poly_r_mod_p": "321e58e25a69d7f8f27060770b3f8bb9c"
+            }
+        })
+    }
+
+    fn run(case: Value) -> Vec<Outcome> {
+        let doc = json!({"schema": "vectors-v1", "algorithm": "Poly1305-AES", "tests": [case]});
+        let f = VectorFile::parse(&doc.to_string()).unwrap();
+        let imps = f.implementations();
+        assert_eq!(imps.len(), galois::poly1305::Backend::ALL.len());
+        imps.iter()
+            .map(|imp| f.run_case(&f.tests()[0], imp))
+            .collect()
+    }
+
+    fn all_pass(v: &[Outcome]) -> bool {
+        v.iter().all(|o| *o == Outcome::Pass)
+    }
+
+    fn all_fail_with(v: &[Outcome], needle: &str) -> bool {
+        v.iter()
+            .all(|o| matches!(o, Outcome::Fail(r) if r.contains(needle)))
+    }
+
+    #[test]
+    fn example_passes_on_every_backend() {
+        assert!(all_pass(&run(example1())));
+    }
+
+    #[test]
+    fn wrong_answers_fail() {
+        let mut c = example1();
+        c["tag"] = json!("f4c633c3044fc145f84f335cb81953df");
+        assert!(all_fail_with(&run(c), "tag"));
+        let mut c = example1();
+        c["intermediates"]["poly_r_mod_p"] = json!("321e58e25a69d7f8f27060770b3f8bb9d");
+        assert!(all_fail_with(&run(c), "poly_r_mod_p"));
+        let mut c = example1();
+        c["intermediates"]["chunks_c_i"] = json!(["2f6f3"]);
+        assert!(all_fail_with(&run(c), "c_1"));
+        let mut c = example1();
+        c["aes_k_nonce"] = json!("580b3b0f9447bb1e69d095b5928b6dbd");
+        assert!(all_fail_with(&run(c), "AES_k(n)"));
+    }
+
+    #[test]
+    fn invalid_cases_must_be_rejected() {
+        let mut c = example1();
+        c["result"] = json!("invalid");
+        assert!(all_fail_with(&run(c), "accepted"));
+        let mut c = example1();
+        c["result"] = json!("invalid");
+        c["tag"] = json!("00c633c3044fc145f84f335cb81953de");
+        assert!(all_pass(&run(c)));
+    }
+
+    #[test]
+    fn unclamped_r_is_a_refusal() {
+        // r[3] = 0x1c breaks r[3] < 16.
+        let key = "ec074c835580741701425b623235add6851fc41c3467ac0be05cc20404f3f700";
+        let mut c = example1();
+        c["key"] = json!(key);
+        c["r"] = json!(&key[32..]);
+        c["result"] = json!("invalid");
+        assert!(all_pass(&run(c.clone())));
+        c["result"] = json!("valid");
+        assert!(all_fail_with(&run(c), "constraints"));
+    }
+
+    #[test]
+    fn one_time_interface() {
+        let case = json!({
+            "id": "rfc8439-2.5.2",
+            "key": "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b",
+            "msg": "43727970746f6772617068696320466f72756d2052657365617263682047726f7570",
+            "tag": "a8061dc1305136c6c22b8baf0c0127a9",
+            "result": "valid"
+        });
+        let doc = json!({"schema": "vectors-v1", "algorithm": "Poly1305", "tests": [case]});
+        let f = VectorFile::parse(&doc.to_string()).unwrap();
+        for imp in f.implementations() {
+            assert_eq!(f.run_case(&f.tests()[0], &imp), Outcome::Pass);
+        }
+        let mut bad = f.doc.clone();
+        bad["tests"][0]["tag"] = json!("a8061dc1305136c6c22b8baf0c0127a8");
+        let f = VectorFile::parse(&bad.to_string()).unwrap();
+        for imp in f.implementations() {
+            assert!(matches!(f.run_case(&f.tests()[0], &imp), Outcome::Fail(_)));
+        }
+    }
+}
