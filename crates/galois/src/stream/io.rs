@@ -55,6 +55,9 @@ fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Vec<u8>>> 
     Ok((got > 0).then_some(buf))
 }
 
+/// One segment being opened: chunk, more data follows, output, result.
+type OpenJob = (Vec<u8>, bool, Vec<u8>, Result<(), Error>);
+
 /// Segments per batch: a few per core.
 fn batch_len() -> usize {
     4 * std::thread::available_parallelism()
@@ -139,7 +142,7 @@ pub fn open_stream<R: Read, W: Write>(
     let mut index = 0u64;
     let mut total = 0u64;
     loop {
-        let mut batch: Vec<(Vec<u8>, bool, Vec<u8>, Result<(), Error>)> = Vec::new();
+        let mut batch: Vec<OpenJob> = Vec::new();
         let mut done = false;
         while batch.len() < batch_len() {
             let cur = std::mem::take(&mut pending);

@@ -142,7 +142,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             return Ok(());
         }
         // Fast path: one whole, aligned block (fixed-size copies only).
-        if offset % 16 == 0 && data.len() == 16 {
+        if offset.is_multiple_of(16) && data.len() == 16 {
             let new: [u8; 16] = data.try_into().unwrap();
             let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
             let d = u128::from_be_bytes(*slot) ^ u128::from_be_bytes(new);
@@ -221,7 +221,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             self.s ^= t;
             self.s = self.mul.mul(self.s, self.h_inv_pow(m - m2));
         }
-        if len % 16 != 0 {
+        if !len.is_multiple_of(16) {
             let last = len / 16;
             let old = block(&self.msg, last);
             let new = block(&self.msg[..len], last);

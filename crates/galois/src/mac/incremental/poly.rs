@@ -212,7 +212,7 @@ impl IncrementalPoly1305Aes {
         }
         // Fast path: one whole, aligned chunk (fixed-size copies only);
         // the 2^128 of both values cancels.
-        if offset % 16 == 0 && data.len() == 16 {
+        if offset.is_multiple_of(16) && data.len() == 16 {
             let new: [u8; 16] = data.try_into().unwrap();
             let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
             let old = from_u128(u128::from_le_bytes(*slot), 0);
@@ -291,7 +291,7 @@ impl IncrementalPoly1305Aes {
                 &self.inv.pow(m - m2, ONE, |a, b| mul(&a, &b)),
             );
         }
-        if len % 16 != 0 {
+        if !len.is_multiple_of(16) {
             let last = len / 16;
             let old = chunk(&self.msg, last);
             let new = chunk(&self.msg[..len], last);
