@@ -1,7 +1,7 @@
 //! GF(2^64) in GCM's reflected bit order, for GCM over 64-bit block ciphers
 //! (spec 000 Appendix A; paper 001 section 2 with w = 64).
 //!
-//! The field is GF(2)[a] / (a^64 + a^4 + a^3 + a + 1). As in GCM proper, an
+//! The field is GF(2)\[a\] / (a^64 + a^4 + a^3 + a + 1). As in GCM proper, an
 //! element is the 64-bit string whose *leftmost* bit is the coefficient of
 //! a^0; every backend here holds it as `u64::from_be_bytes(block)`, so the
 //! integer's most significant bit is a^0 and its least significant bit a^63.

@@ -14,7 +14,7 @@
 //!   nonzero, which the objects check at setup).
 //!
 //! Powers come from square-and-multiply in radix 256 with the windows
-//! precomputed ([`Windows`]: x^(d 256^i) for every digit d, a 4 KiB table per
+//! precomputed (`Windows`: x^(d 256^i) for every digit d, a 4 KiB table per
 //! level, levels added as the message grows), so a one-block change costs a
 //! few multiplications (one per nonzero base-256 digit of the distance to
 //! the end), not O(m). The inverses H^-1 and r^-1 come from plain
