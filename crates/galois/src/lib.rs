@@ -34,6 +34,6 @@ pub mod stream;
 pub use aes::{Aes, AesBackend};
 pub use block::{Block, BlockCipher128, BlockCipher64};
 pub use error::{Error, Result};
-pub use gcm::{AesGcm, Gcm, Options, ShortTag, Tag};
+pub use gcm::{AesGcm, BatchPacket, Gcm, Options, ShortTag, Tag};
 pub use gf128::{gf128_mul, Backend, Ghash};
 pub use mac::gmac::{AesGmac, Gmac};

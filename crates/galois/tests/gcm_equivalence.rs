@@ -183,3 +183,45 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn batch_sealing_equals_one_packet_at_a_time() {
+    let mut r = rng(15);
+    for key_len in [16, 32] {
+        let key = bytes(&mut r, key_len);
+        let refg = reference(&key);
+        for opts in implementations() {
+            let g = AesGcm::with_options(&key, opts).unwrap();
+            for count in [0usize, 1, 2, 7, 33] {
+                let mut datas: Vec<Vec<u8>> = (0..count)
+                    .map(|i| {
+                        bytes(
+                            &mut r,
+                            [0, 1, 16, 44, 100, 552, 576, 1500, 40][i % 9] + i % 3,
+                        )
+                    })
+                    .collect();
+                let aads: Vec<Vec<u8>> = (0..count)
+                    .map(|i| bytes(&mut r, [0, 8, 13, 600][i % 4]))
+                    .collect();
+                let nonces: Vec<[u8; 12]> = (0..count)
+                    .map(|_| block(&mut r)[..12].try_into().unwrap())
+                    .collect();
+                let want: Vec<Vec<u8>> = (0..count)
+                    .map(|i| refg.seal(&nonces[i], &aads[i], &datas[i]).unwrap())
+                    .collect();
+                let mut packets: Vec<galois::BatchPacket> = datas
+                    .iter_mut()
+                    .zip(aads.iter())
+                    .zip(nonces.iter())
+                    .map(|((d, a), n)| galois::BatchPacket::new(*n, a, d))
+                    .collect();
+                g.seal_batch(&mut packets).unwrap();
+                for (i, p) in packets.iter().enumerate() {
+                    let got = [p.data(), p.tag().unwrap().as_bytes()].concat();
+                    assert_eq!(got, want[i], "{opts:?} packet {i} of {count}");
+                }
+            }
+        }
+    }
+}

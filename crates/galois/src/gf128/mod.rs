@@ -83,6 +83,9 @@ pub(crate) trait Stitched {
     /// Decrypts `buf` in place; the caller compares the tag and wipes `buf`
     /// if it does not verify.
     fn open(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128;
+    /// Encrypts many packets (12-byte nonces) in place, writing each full
+    /// tag into `tags`.
+    fn seal_batch(&self, rk: &[[u8; 16]], packets: &mut [crate::gcm::BatchPacket<'_>], tags: &mut [u128]);
 }
 
 macro_rules! backends {
