@@ -174,6 +174,17 @@ impl Options64 {
         Ok(self)
     }
 
+    /// Any tag of 1 to 8 bytes, for conformance testing and
+    /// interoperability only: a tag below 32 bits is forged with
+    /// probability 2^-t per try.
+    pub fn permissive_tag_len(mut self, n: usize) -> Result<Self> {
+        if !(1..=8).contains(&n) {
+            return Err(Error::InvalidTagLength { got: n });
+        }
+        self.tag_len = n as u8;
+        Ok(self)
+    }
+
     /// Makes key setup fail with [`Error::InvalidKey`] when H = E(K, 0) is
     /// zero (paper 001 section 5; probability 2^-64 for a random key).
     pub fn refuse_zero_h(mut self) -> Self {
@@ -222,21 +233,36 @@ impl core::fmt::Debug for Tag64 {
 /// TDEA: 3-key DES-EDE3 (24-byte key) from the `des` crate.
 pub struct Tdea(des::TdesEde3);
 
+/// Sets each byte's low bit so that every byte has odd parity, as DES keys
+/// must (FIPS 46-3): for keys derived from other material.
+pub fn set_odd_parity(key: &mut [u8]) {
+    for b in key.iter_mut() {
+        let p = (*b >> 1).count_ones() & 1;
+        *b = (*b & 0xfe) | (p ^ 1) as u8;
+    }
+}
+
 impl Tdea {
-    /// Expands a 24-byte key K1 || K2 || K3. Parity bits are ignored. Keys
-    /// with K1 = K2 or K2 = K3 (parity aside) are refused: EDE then
-    /// collapses to single DES.
+    /// Expands a 24-byte key K1 || K2 || K3. Every byte must have odd
+    /// parity (the DES key format; fix derived keys with
+    /// [`set_odd_parity`]). Keys with K1 = K2 or K2 = K3 are refused: EDE
+    /// then collapses to single DES.
     pub fn new(key: &[u8]) -> Result<Self> {
         use des::cipher::KeyInit;
         if key.len() != 24 {
             return Err(Error::InvalidKeyLength { got: key.len() });
         }
-        let mut k = [0u8; 24];
-        for (d, s) in k.iter_mut().zip(key) {
-            *d = s & 0xfe;
+        // Parity, without branching on key bits: OR together each byte's
+        // (popcount + 1) & 1, which is 1 exactly for an even-parity byte.
+        let bad_parity = key
+            .iter()
+            .fold(0u32, |acc, b| acc | ((b.count_ones() + 1) & 1));
+        if bad_parity != 0 {
+            return Err(Error::InvalidKey {
+                reason: "TDEA key bytes must have odd parity",
+            });
         }
-        let degenerate = ct::eq(&k[0..8], &k[8..16]) | ct::eq(&k[8..16], &k[16..24]);
-        k.zeroize();
+        let degenerate = ct::eq(&key[0..8], &key[8..16]) | ct::eq(&key[8..16], &key[16..24]);
         if degenerate {
             return Err(Error::InvalidKey {
                 reason: "TDEA key with K1 = K2 or K2 = K3 is single DES",

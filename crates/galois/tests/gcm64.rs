@@ -1,7 +1,7 @@
 //! GCM over 64-bit block ciphers: known answers for both variants on every
 //! GF(2^64) backend, length limits, the Appendix A counter overlap, H = 0.
 
-use galois::gcm64::{Gcm64, Options64, TdeaGcm, Variant, WBIT_MAX_BYTES};
+use galois::gcm64::{set_odd_parity, Gcm64, Options64, TdeaGcm, Variant, WBIT_MAX_BYTES};
 use galois::gf64::{gf64_mul, gf64_mul_with, Gf64Backend};
 use galois::{BlockCipher64, Error};
 
@@ -219,11 +219,39 @@ fn tag_lengths_and_keys() {
         TdeaGcm::new(&[1u8; 16]).err(),
         Some(Error::InvalidKeyLength { got: 16 })
     );
-    // K1 = K2 (parity bits aside) collapses EDE to single DES: refused.
+    // K1 = K2 collapses EDE to single DES: refused.
     let mut k = hx(KATS[0].key);
     k.copy_within(0..8, 8);
-    k[8] ^= 1;
     assert!(matches!(TdeaGcm::new(&k), Err(Error::InvalidKey { .. })));
+    // Every byte needs odd parity; set_odd_parity repairs derived keys.
+    let mut k = hx(KATS[0].key);
+    assert!(k.iter().all(|b| b.count_ones() % 2 == 1));
+    k[5] ^= 1;
+    assert!(matches!(TdeaGcm::new(&k), Err(Error::InvalidKey { .. })));
+    set_odd_parity(&mut k);
+    assert_eq!(k, hx(KATS[0].key));
+    let mut raw: Vec<u8> = (0u8..24).map(|i| i.wrapping_mul(37)).collect();
+    set_odd_parity(&mut raw);
+    assert!(raw.iter().all(|b| b.count_ones() % 2 == 1));
+    assert!(TdeaGcm::new(&raw).is_ok());
+    // Tags of 1..3 bytes only through the conformance-only option.
+    for n in 1..=8 {
+        assert!(Options64::new().permissive_tag_len(n).is_ok());
+    }
+    assert!(Options64::new().permissive_tag_len(9).is_err());
+    let g = TdeaGcm::with_options(
+        &hx(KATS[0].key),
+        Options64::new().permissive_tag_len(2).unwrap(),
+    )
+    .unwrap();
+    let full = TdeaGcm::new(&hx(KATS[0].key)).unwrap();
+    let a = g.seal(b"iviv", b"", b"x").unwrap();
+    let b = full.seal(b"iviv", b"", b"x").unwrap();
+    assert_eq!(
+        a[..3],
+        b[..3],
+        "a truncated tag is a prefix of the full one"
+    );
 }
 
 /// The hazard the module docs describe: with the literal Appendix A layout
