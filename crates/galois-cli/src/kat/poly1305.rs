@@ -62,16 +62,23 @@ pub fn run_case(_file: &Value, case: &Value, imp: &str, aes: bool) -> Result<Out
 fn run_aes(case: &Value, b: Backend) -> Result<Outcome, String> {
     let c = Case(case);
     let valid = c.valid()?;
-    let key = c.hex("key")?;
     let nonce = c.hex("nonce")?;
     let msg = c.hex("msg")?;
     let tag = c.hex("tag")?;
-    // The split fields, when given, must agree with the key.
-    if let (Some(k), Some(r)) = (c.hex_opt("k")?, c.hex_opt("r")?) {
-        if key.len() == 32 && (k != key[..16] || r != key[16..]) {
-            return Err("fields k || r disagree with key".into());
+    // `key` = k || r; the split fields, when given, must agree with it (or
+    // stand in for it when it is absent).
+    let split = (c.hex_opt("k")?, c.hex_opt("r")?);
+    let key = match (c.hex_opt("key")?, &split) {
+        (Some(key), (Some(k), Some(r))) => {
+            if [&k[..], &r[..]].concat() != key {
+                return Err("fields k || r disagree with key".into());
+            }
+            key
         }
-    }
+        (Some(key), _) => key,
+        (None, (Some(k), Some(r))) => [&k[..], &r[..]].concat(),
+        (None, _) => return Err("missing field key (and no k and r)".into()),
+    };
     let mac = match Poly1305Aes::with_backend(&key, b) {
         Ok(m) => m,
         Err(e @ Error::BackendUnavailable { .. }) => return Err(e.to_string()),
@@ -280,6 +287,18 @@ mod tests {
         let mut c = example1();
         c["aes_k_nonce"] = json!("580b3b0f9447bb1e69d095b5928b6dbd");
         assert!(all_fail_with(&run(c), "AES_k(n)"));
+    }
+
+    #[test]
+    fn key_from_k_and_r() {
+        let mut c = example1();
+        c.as_object_mut().unwrap().remove("key");
+        assert!(all_pass(&run(c)));
+        let mut c = example1();
+        c["k"] = json!("fc074c835580741701425b623235add6");
+        assert!(run(c)
+            .iter()
+            .all(|o| matches!(o, Outcome::Fail(r) if r.contains("disagree"))));
     }
 
     #[test]
