@@ -790,6 +790,38 @@ unsafe fn encrypt_staged<V: Lanes, const NR: usize>(
     }
 }
 
+/// Encrypts the staged counter blocks and applies each to its packet (or
+/// keeps it as the packet's E(K, Y0)).
+#[inline(always)]
+unsafe fn flush<V: Lanes, const NR: usize>(
+    rk: &RoundKeys<V>,
+    stage: &mut [[u8; 16]; 32],
+    dest: &[(usize, usize); 32],
+    n: usize,
+    packets: &mut [crate::gcm::BatchPacket<'_>],
+    ek: &mut [u128],
+) {
+    encrypt_staged::<V, NR>(rk, stage);
+    for (b, &(pi, off)) in stage.iter().zip(dest.iter()).take(n) {
+        if off == usize::MAX {
+            ek[pi] = u128::from_be_bytes(*b);
+        } else {
+            let d = &mut packets[pi].data[off..];
+            let k = _mm_loadu_si128(b.as_ptr().cast());
+            if d.len() >= 16 {
+                _mm_storeu_si128(
+                    d.as_mut_ptr().cast(),
+                    _mm_xor_si128(_mm_loadu_si128(d.as_ptr().cast()), k),
+                );
+            } else {
+                let m = d.len();
+                let x = _mm_xor_si128(<__m128i as Lanes>::load_partial(d.as_ptr(), m), k);
+                <__m128i as Lanes>::store_partial(d.as_mut_ptr(), m, x);
+            }
+        }
+    }
+}
+
 /// Seals many packets with 12-byte nonces at once. AES runs on full
 /// batches of counter blocks gathered across packets (the multi-buffer
 /// idea), so a 44-byte packet no longer waits on the latency of ten AES
@@ -810,25 +842,9 @@ pub(crate) unsafe fn seal_batch<V: Lanes, const NR: usize>(
     // Where each staged block goes: (packet, byte offset) or usize::MAX
     // as offset for E(K, Y0).
     let mut dest = [(0usize, 0usize); 8 * 4];
-    let mut ek = vec![[0u8; 16]; packets.len()];
+    // E(K, Y0) of each packet is kept in `tags` until its GHASH is added.
+    let ek = tags;
     let mut n = 0;
-    let flush = |stage: &mut [[u8; 16]; 32],
-                 dest: &[(usize, usize); 32],
-                 n: usize,
-                 packets: &mut [crate::gcm::BatchPacket<'_>],
-                 ek: &mut [[u8; 16]]| {
-        encrypt_staged::<V, NR>(&rk, stage);
-        for (b, &(pi, off)) in stage.iter().zip(dest.iter()).take(n) {
-            if off == usize::MAX {
-                ek[pi] = *b;
-            } else {
-                let d = &mut packets[pi].data[off..];
-                for (x, k) in d.iter_mut().zip(b.iter()) {
-                    *x ^= k;
-                }
-            }
-        }
-    };
     for pi in 0..packets.len() {
         let blocks = packets[pi].data.len().div_ceil(16);
         for j in 0..=blocks {
@@ -840,15 +856,15 @@ pub(crate) unsafe fn seal_batch<V: Lanes, const NR: usize>(
             dest[n] = (pi, if j == 0 { usize::MAX } else { 16 * (j - 1) });
             n += 1;
             if n == cap {
-                flush(&mut stage, &dest, n, packets, &mut ek);
+                flush::<V, NR>(&rk, &mut stage, &dest, n, packets, ek);
                 n = 0;
             }
         }
     }
     if n > 0 {
-        flush(&mut stage, &dest, n, packets, &mut ek);
+        flush::<V, NR>(&rk, &mut stage, &dest, n, packets, ek);
     }
-    for ((p, t), e) in packets.iter().zip(tags.iter_mut()).zip(ek.iter_mut()) {
+    for (p, t) in packets.iter().zip(ek.iter_mut()) {
         let merged = p.aad.len().div_ceil(16) + p.data.len().div_ceil(16) < MAX_BATCH;
         let (mut y, tail) = if merged {
             (_mm_setzero_si128(), &p.data[..])
@@ -863,10 +879,8 @@ pub(crate) unsafe fn seal_batch<V: Lanes, const NR: usize>(
         y = ghash::<V>(pw, y, unsafe {
             core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n)
         });
-        let e = <__m128i as Lanes>::bswap(_mm_loadu_si128(e.as_ptr().cast()));
-        *t = xmm_to_u128(_mm_xor_si128(y, e));
+        *t ^= xmm_to_u128(y);
     }
-    ek.zeroize();
     stage.zeroize();
 }
 
