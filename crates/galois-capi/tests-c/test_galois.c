@@ -1,0 +1,490 @@
+/*
+ * Tests of the galois C ABI through include/galois.h:
+ *   vectors   every AES-GCM, AES-GMAC and Poly1305-AES case of the shared vector
+ *             files (generated into vectors.h at build time), through every entry
+ *             point (attached, detached, in place, separate buffers)
+ *   errors    every return code: NULL pointers, lengths, states, overlap, flags
+ *   openssl   (when built with OpenSSL) random AES-GCM cases against EVP
+ *   roundtrip random lengths, unaligned states, tampering
+ * usage: test_galois [vectors|errors|roundtrip|openssl|all]
+ * Prints "N passed, M failed" and exits 1 if anything failed.
+ */
+#include "galois.h"
+#include "vectors.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef GALOIS_TEST_OPENSSL
+#include <openssl/evp.h>
+#endif
+
+static unsigned long passed, failed;
+
+#define CHECK(cond, ...)                                   \
+    do {                                                   \
+        if (cond) {                                        \
+            passed++;                                      \
+        } else {                                           \
+            failed++;                                      \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                  \
+            fprintf(stderr, "\n");                         \
+        }                                                  \
+    } while (0)
+
+#define CHECK_RC(rc, want, what) \
+    CHECK((rc) == (want), "%s: got %d (%s), want %d (%s)", what, (rc), \
+          galois_strerror(rc), (want), galois_strerror(want))
+
+static int all_zero(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
+/* A xorshift generator: reproducible inputs for the random tests. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static void rnd_fill(uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rnd();
+}
+
+/* Mirror of the tag-length policy: strict where the spec allows, else permissive. */
+static unsigned gcm_flags(size_t tag_len, size_t iv_len) {
+    if (tag_len == 16) return 0;
+    if (iv_len == 12 && (tag_len >= 12 || tag_len == 8 || tag_len == 4)) return 0;
+    return GALOIS_FLAG_PERMISSIVE;
+}
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/* ---- vectors ------------------------------------------------------------ */
+
+static void vector_gcm(const struct vec *v) {
+    void *st = xmalloc(galois_aesgcm_statebytes());
+    const uint8_t *key = (const uint8_t *)v->key, *iv = (const uint8_t *)v->iv;
+    const uint8_t *aad = (const uint8_t *)v->aad, *pt = (const uint8_t *)v->pt;
+    const uint8_t *ct = (const uint8_t *)v->ct, *tag = (const uint8_t *)v->tag;
+    int rc = galois_aesgcm_init_ex(st, key, v->key_len, v->tag_len, gcm_flags(v->tag_len, v->iv_len));
+    if (!v->valid) {
+        /* Refused parameters or a failed tag: either way no plaintext. */
+        if (rc == GALOIS_OK) {
+            size_t n = v->ct_len + v->tag_len, out_len = 0;
+            uint8_t *in = xmalloc(n), *out = xmalloc(n);
+            memcpy(in, ct, v->ct_len);
+            memcpy(in + v->ct_len, tag, v->tag_len);
+            memset(out, 0xa5, n);
+            rc = galois_aesgcm_open(st, out, n, &out_len, in, n, aad, v->aad_len, iv, v->iv_len);
+            CHECK(rc < 0, "%s %s: invalid case opened", v->file, v->id);
+            CHECK(rc == GALOIS_ERR_AUTH ? all_zero(out, v->ct_len) : 1,
+                  "%s %s: output not wiped", v->file, v->id);
+            rc = galois_aesgcm_open_detached(st, out, ct, v->ct_len, tag, v->tag_len, aad,
+                                             v->aad_len, iv, v->iv_len);
+            CHECK(rc < 0, "%s %s: invalid case opened (detached)", v->file, v->id);
+            free(in);
+            free(out);
+        } else {
+            CHECK(rc < 0 && rc != GALOIS_ERR_INTERNAL, "%s %s: refused with %d", v->file, v->id, rc);
+        }
+        galois_aesgcm_wipe(st);
+        free(st);
+        return;
+    }
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    if (rc != GALOIS_OK) {
+        free(st);
+        return;
+    }
+    CHECK(galois_aesgcm_taglen(st) == (int)v->tag_len, "%s taglen", v->id);
+    size_t n = v->pt_len + v->tag_len, out_len = 0;
+    uint8_t *sealed = xmalloc(n), *opened = xmalloc(n), *buf = xmalloc(n);
+    uint8_t t[16];
+
+    /* attached, separate buffers */
+    rc = galois_aesgcm_seal(st, sealed, n, &out_len, pt, v->pt_len, aad, v->aad_len, iv, v->iv_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(out_len == n, "%s seal out_len %zu", v->id, out_len);
+    CHECK(memcmp(sealed, ct, v->ct_len) == 0, "%s %s: ciphertext differs", v->file, v->id);
+    CHECK(memcmp(sealed + v->ct_len, tag, v->tag_len) == 0, "%s %s: tag differs", v->file, v->id);
+    rc = galois_aesgcm_open(st, opened, n, &out_len, sealed, n, aad, v->aad_len, iv, v->iv_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(out_len == v->pt_len && memcmp(opened, pt, v->pt_len) == 0, "%s open", v->id);
+
+    /* attached, in place */
+    memcpy(buf, pt, v->pt_len);
+    rc = galois_aesgcm_seal(st, buf, n, NULL, buf, v->pt_len, aad, v->aad_len, iv, v->iv_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(memcmp(buf, sealed, n) == 0, "%s seal in place differs", v->id);
+    rc = galois_aesgcm_open(st, buf, n, NULL, buf, n, aad, v->aad_len, iv, v->iv_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(memcmp(buf, pt, v->pt_len) == 0, "%s open in place differs", v->id);
+
+    /* detached */
+    rc = galois_aesgcm_seal_detached(st, buf, t, v->tag_len, pt, v->pt_len, aad, v->aad_len, iv, v->iv_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(memcmp(buf, ct, v->ct_len) == 0 && memcmp(t, tag, v->tag_len) == 0, "%s detached", v->id);
+    rc = galois_aesgcm_open_detached(st, opened, ct, v->ct_len, tag, v->tag_len, aad, v->aad_len, iv, v->iv_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(memcmp(opened, pt, v->pt_len) == 0, "%s open detached", v->id);
+
+    /* a flipped tag bit must fail and wipe */
+    memcpy(t, tag, v->tag_len);
+    t[v->tag_len - 1] ^= 0x80;
+    memset(opened, 0xa5, n);
+    rc = galois_aesgcm_open_detached(st, opened, ct, v->ct_len, t, v->tag_len, aad, v->aad_len, iv, v->iv_len);
+    CHECK_RC(rc, GALOIS_ERR_AUTH, v->id);
+    CHECK(all_zero(opened, v->pt_len), "%s: output not wiped after a bad tag", v->id);
+    if (v->ct_len > 0) {
+        memcpy(buf, sealed, n);
+        buf[0] ^= 1;
+        rc = galois_aesgcm_open(st, opened, n, NULL, buf, n, aad, v->aad_len, iv, v->iv_len);
+        CHECK_RC(rc, GALOIS_ERR_AUTH, v->id);
+    }
+    CHECK_RC(galois_aesgcm_wipe(st), GALOIS_OK, "wipe");
+    free(sealed);
+    free(opened);
+    free(buf);
+    free(st);
+}
+
+static void vector_gmac(const struct vec *v) {
+    void *st = xmalloc(galois_gmac_statebytes());
+    const uint8_t *iv = (const uint8_t *)v->iv, *msg = (const uint8_t *)v->aad;
+    const uint8_t *tag = (const uint8_t *)v->tag;
+    int rc = galois_gmac_init_ex(st, (const uint8_t *)v->key, v->key_len, v->tag_len,
+                                 gcm_flags(v->tag_len, v->iv_len));
+    if (!v->valid) {
+        if (rc == GALOIS_OK) {
+            rc = galois_gmac_verify(st, tag, v->tag_len, iv, v->iv_len, msg, v->aad_len);
+            CHECK(rc < 0, "%s %s: invalid GMAC verified", v->file, v->id);
+        } else {
+            CHECK(rc < 0 && rc != GALOIS_ERR_INTERNAL, "%s %s", v->file, v->id);
+        }
+        galois_gmac_wipe(st);
+        free(st);
+        return;
+    }
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(v->pt_len == 0 && v->ct_len == 0, "%s: GMAC case with text", v->id);
+    uint8_t t[16];
+    rc = galois_gmac_authenticate(st, t, v->tag_len, iv, v->iv_len, msg, v->aad_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(memcmp(t, tag, v->tag_len) == 0, "%s %s: GMAC tag differs", v->file, v->id);
+    CHECK_RC(galois_gmac_verify(st, tag, v->tag_len, iv, v->iv_len, msg, v->aad_len), GALOIS_OK, v->id);
+    t[0] ^= 1;
+    CHECK_RC(galois_gmac_verify(st, t, v->tag_len, iv, v->iv_len, msg, v->aad_len), GALOIS_ERR_AUTH, v->id);
+    galois_gmac_wipe(st);
+    free(st);
+}
+
+static void vector_poly(const struct vec *v) {
+    void *st = xmalloc(galois_poly1305aes_statebytes());
+    const uint8_t *nonce = (const uint8_t *)v->iv, *msg = (const uint8_t *)v->aad;
+    const uint8_t *tag = (const uint8_t *)v->tag;
+    int rc = galois_poly1305aes_init(st, (const uint8_t *)v->key, v->key_len);
+    if (!v->valid) {
+        if (rc == GALOIS_OK) {
+            rc = galois_poly1305aes_verify(st, tag, v->tag_len, nonce, v->iv_len, msg, v->aad_len);
+            CHECK(rc < 0, "%s %s: invalid Poly1305-AES verified", v->file, v->id);
+        } else {
+            CHECK(rc < 0 && rc != GALOIS_ERR_INTERNAL, "%s %s", v->file, v->id);
+        }
+        galois_poly1305aes_wipe(st);
+        free(st);
+        return;
+    }
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    uint8_t t[16];
+    rc = galois_poly1305aes_authenticate(st, t, 16, nonce, v->iv_len, msg, v->aad_len);
+    CHECK_RC(rc, GALOIS_OK, v->id);
+    CHECK(v->tag_len == 16 && memcmp(t, tag, 16) == 0, "%s %s: Poly1305-AES tag differs", v->file, v->id);
+    CHECK_RC(galois_poly1305aes_verify(st, tag, v->tag_len, nonce, v->iv_len, msg, v->aad_len), GALOIS_OK, v->id);
+    galois_poly1305aes_wipe(st);
+    free(st);
+}
+
+static void test_vectors(void) {
+    unsigned long before = passed, counts[3] = {0, 0, 0};
+    for (size_t i = 0; i < N_VECTORS; i++) {
+        const struct vec *v = &VECTORS[i];
+        counts[v->alg]++;
+        switch (v->alg) {
+        case ALG_GCM: vector_gcm(v); break;
+        case ALG_GMAC: vector_gmac(v); break;
+        case ALG_POLY: vector_poly(v); break;
+        }
+    }
+    printf("vectors: %lu AES-GCM, %lu AES-GMAC, %lu Poly1305-AES cases (%lu checks passed)\n",
+           counts[ALG_GCM], counts[ALG_GMAC], counts[ALG_POLY], passed - before);
+    CHECK(N_VECTORS > 0, "no vectors");
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+static void test_errors(void) {
+    uint8_t key[32] = {1}, iv[12] = {2}, pt[64] = {3}, out[128], tag[16];
+    size_t out_len = 0;
+    size_t sb = galois_aesgcm_statebytes();
+    uint8_t *mem = xmalloc(sb + 64);
+    void *st = mem;
+
+    /* strerror: every code described, distinct, unknown codes handled */
+    int codes[] = {GALOIS_OK, GALOIS_ERR_NULL_POINTER, GALOIS_ERR_KEY_LENGTH, GALOIS_ERR_NONCE_LENGTH,
+                   GALOIS_ERR_TAG_LENGTH, GALOIS_ERR_BUFFER_TOO_SMALL, GALOIS_ERR_AUTH,
+                   GALOIS_ERR_TOO_LONG, GALOIS_ERR_STATE, GALOIS_ERR_INVALID_KEY, GALOIS_ERR_OVERLAP,
+                   GALOIS_ERR_INPUT_TOO_SHORT, GALOIS_ERR_FLAGS, GALOIS_ERR_RANDOM, GALOIS_ERR_INTERNAL};
+    size_t nc = sizeof codes / sizeof codes[0];
+    const char *unknown = galois_strerror(12345);
+    for (size_t i = 0; i < nc; i++) {
+        CHECK(galois_strerror(codes[i]) != NULL && strcmp(galois_strerror(codes[i]), unknown) != 0,
+              "strerror(%d)", codes[i]);
+        for (size_t j = 0; j < i; j++)
+            CHECK(codes[i] != codes[j] && strcmp(galois_strerror(codes[i]), galois_strerror(codes[j])) != 0,
+                  "codes %d and %d not distinct", codes[i], codes[j]);
+    }
+    CHECK(strlen(galois_version()) > 0, "version");
+
+    /* an all-zero state is not initialized */
+    memset(st, 0, sb);
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_STATE, "zero state");
+    CHECK_RC(galois_aesgcm_taglen(NULL), GALOIS_ERR_NULL_POINTER, "taglen NULL");
+    CHECK_RC(galois_aesgcm_seal(NULL, out, sizeof out, &out_len, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_NULL_POINTER, "NULL state");
+
+    /* init */
+    CHECK_RC(galois_aesgcm_init(NULL, key, 16), GALOIS_ERR_NULL_POINTER, "init NULL state");
+    CHECK_RC(galois_aesgcm_init(st, NULL, 16), GALOIS_ERR_NULL_POINTER, "init NULL key");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_STATE, "failed init leaves no state");
+    size_t bad_keys[] = {0, 1, 15, 17, 20, 31, 33, 64};
+    for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; i++) {
+        uint8_t big[64] = {0};
+        CHECK_RC(galois_aesgcm_init(st, big, bad_keys[i]), GALOIS_ERR_KEY_LENGTH, "bad key length");
+        CHECK_RC(galois_gmac_init(st, big, bad_keys[i]), GALOIS_ERR_KEY_LENGTH, "gmac bad key length");
+    }
+    CHECK_RC(galois_aesgcm_init_ex(st, key, 16, 11, 0), GALOIS_ERR_TAG_LENGTH, "tag 11 strict");
+    CHECK_RC(galois_aesgcm_init_ex(st, key, 16, 17, 0), GALOIS_ERR_TAG_LENGTH, "tag 17");
+    CHECK_RC(galois_aesgcm_init_ex(st, key, 16, 3, GALOIS_FLAG_PERMISSIVE), GALOIS_ERR_TAG_LENGTH, "tag 3 permissive");
+    CHECK_RC(galois_aesgcm_init_ex(st, key, 16, 16, 2), GALOIS_ERR_FLAGS, "unknown flag");
+    CHECK_RC(galois_aesgcm_keygen(key, 20), GALOIS_ERR_KEY_LENGTH, "keygen 20");
+    CHECK_RC(galois_aesgcm_keygen(NULL, 16), GALOIS_ERR_NULL_POINTER, "keygen NULL");
+
+    /* a short tag takes 12-byte nonces only, unless permissive */
+    CHECK_RC(galois_aesgcm_init_ex(st, key, 16, 8, 0), GALOIS_OK, "tag 8");
+    CHECK(galois_aesgcm_taglen(st) == 8, "taglen 8");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 0, iv, 8), GALOIS_ERR_NONCE_LENGTH, "8-byte tag, 8-byte nonce");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 0, iv, 12), GALOIS_OK, "8-byte tag, 12-byte nonce");
+    CHECK(out_len == 24, "out_len with an 8-byte tag");
+    galois_aesgcm_wipe(st);
+    CHECK_RC(galois_aesgcm_init_ex(st, key, 16, 8, GALOIS_FLAG_PERMISSIVE), GALOIS_OK, "tag 8 permissive");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 0, iv, 8), GALOIS_OK, "permissive 8-byte nonce");
+    galois_aesgcm_wipe(st);
+
+    /* seal / open argument checks */
+    CHECK_RC(galois_aesgcm_init(st, key, 32), GALOIS_OK, "init 256");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 0, iv, 0), GALOIS_ERR_NONCE_LENGTH, "empty nonce");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 0, NULL, 12), GALOIS_ERR_NULL_POINTER, "NULL nonce");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, NULL, 16, NULL, 0, iv, 12), GALOIS_ERR_NULL_POINTER, "NULL input");
+    CHECK_RC(galois_aesgcm_seal(st, out, sizeof out, &out_len, pt, 16, NULL, 5, iv, 12), GALOIS_ERR_NULL_POINTER, "NULL ad");
+    CHECK_RC(galois_aesgcm_seal(st, NULL, 0, &out_len, pt, 0, NULL, 0, iv, 12), GALOIS_ERR_BUFFER_TOO_SMALL, "no room for the tag");
+    CHECK(out_len == 16, "out_len reports the size needed: %zu", out_len);
+    out_len = 0;
+    CHECK_RC(galois_aesgcm_seal(st, out, 31, &out_len, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_BUFFER_TOO_SMALL, "out_cap 31");
+    CHECK(out_len == 32, "out_len needed 32: %zu", out_len);
+    CHECK_RC(galois_aesgcm_seal(st, out, 32, &out_len, pt, 16, NULL, 0, iv, 12), GALOIS_OK, "seal 16");
+    CHECK_RC(galois_aesgcm_seal(st, out, 32, NULL, NULL, 0, NULL, 0, iv, 12), GALOIS_OK, "seal empty, NULL in, NULL out_len");
+    CHECK_RC(galois_aesgcm_seal(st, out + 1, 40, NULL, out, 16, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, "partial overlap");
+    CHECK_RC(galois_aesgcm_seal(st, out, 40, NULL, pt, 16, out + 20, 4, iv, 12), GALOIS_ERR_OVERLAP, "ad overlaps out");
+    CHECK_RC(galois_aesgcm_seal(st, out, 40, NULL, pt, 16, NULL, 0, out + 30, 12), GALOIS_ERR_OVERLAP, "nonce overlaps out");
+    CHECK_RC(galois_aesgcm_seal_detached(st, out, tag, 12, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_TAG_LENGTH, "detached tag 12 on a 16 key");
+    CHECK_RC(galois_aesgcm_seal_detached(st, out, NULL, 16, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_NULL_POINTER, "detached NULL tag");
+    CHECK_RC(galois_aesgcm_seal_detached(st, out, out + 8, 16, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, "tag overlaps out");
+
+    /* open */
+    uint8_t sealed[32], opened[16];
+    CHECK_RC(galois_aesgcm_seal(st, sealed, 32, NULL, pt, 16, NULL, 0, iv, 12), GALOIS_OK, "seal");
+    CHECK_RC(galois_aesgcm_open(st, opened, 16, &out_len, sealed, 15, NULL, 0, iv, 12), GALOIS_ERR_INPUT_TOO_SHORT, "open 15 bytes");
+    CHECK_RC(galois_aesgcm_open(st, opened, 15, &out_len, sealed, 32, NULL, 0, iv, 12), GALOIS_ERR_BUFFER_TOO_SMALL, "open out_cap 15");
+    CHECK(out_len == 16, "open out_len needed");
+    CHECK_RC(galois_aesgcm_open(st, opened, 16, &out_len, sealed, 32, NULL, 0, iv, 12), GALOIS_OK, "open");
+    CHECK(memcmp(opened, pt, 16) == 0, "open gives the plaintext");
+    CHECK_RC(galois_aesgcm_open(st, opened, 16, &out_len, sealed, 32, pt, 1, iv, 12), GALOIS_ERR_AUTH, "wrong ad");
+    CHECK(all_zero(opened, 16), "wiped after wrong ad");
+    uint8_t iv2[12] = {3};
+    CHECK_RC(galois_aesgcm_open(st, opened, 16, &out_len, sealed, 32, NULL, 0, iv2, 12), GALOIS_ERR_AUTH, "wrong nonce");
+    CHECK_RC(galois_aesgcm_open_detached(st, opened, sealed, 16, sealed + 16, 15, NULL, 0, iv, 12), GALOIS_ERR_TAG_LENGTH, "detached short tag");
+    CHECK_RC(galois_aesgcm_open_detached(st, opened, sealed, 16, NULL, 16, NULL, 0, iv, 12), GALOIS_ERR_NULL_POINTER, "detached NULL tag");
+
+    /* a state of another primitive, a moved state, a wiped state */
+    CHECK_RC(galois_gmac_authenticate(st, tag, 16, iv, 12, pt, 16), GALOIS_ERR_STATE, "GCM state used as GMAC");
+    uint8_t *moved = xmalloc(sb + 64);
+    /* a copy at an address of another residue mod 16: the object offset changes */
+    size_t d = 0;
+    while (((uintptr_t)(moved + d) & 15) == ((uintptr_t)st & 15)) d++;
+    memcpy(moved + d, st, sb);
+    CHECK_RC(galois_aesgcm_seal(moved + d, out, 32, NULL, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_STATE, "moved state");
+    memset(moved, 0, sb + 64);
+    free(moved);
+    CHECK_RC(galois_aesgcm_wipe(st), GALOIS_OK, "wipe");
+    CHECK(all_zero(st, sb), "wipe zeroes the state");
+    CHECK_RC(galois_aesgcm_seal(st, out, 32, NULL, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_STATE, "wiped state");
+    CHECK_RC(galois_aesgcm_wipe(st), GALOIS_OK, "second wipe");
+    CHECK_RC(galois_aesgcm_wipe(NULL), GALOIS_ERR_NULL_POINTER, "wipe NULL");
+
+    /* GMAC */
+    void *gs = xmalloc(galois_gmac_statebytes());
+    CHECK_RC(galois_gmac_init(gs, key, 24), GALOIS_OK, "gmac init 192");
+    CHECK_RC(galois_gmac_authenticate(gs, tag, 15, iv, 12, pt, 16), GALOIS_ERR_TAG_LENGTH, "gmac tag 15");
+    CHECK_RC(galois_gmac_authenticate(gs, tag, 16, iv, 0, pt, 16), GALOIS_ERR_NONCE_LENGTH, "gmac empty nonce");
+    CHECK_RC(galois_gmac_authenticate(gs, NULL, 16, iv, 12, pt, 16), GALOIS_ERR_NULL_POINTER, "gmac NULL tag");
+    CHECK_RC(galois_gmac_authenticate(gs, tag, 16, iv, 12, NULL, 0), GALOIS_OK, "gmac empty message");
+    CHECK_RC(galois_gmac_verify(gs, tag, 16, iv, 12, NULL, 0), GALOIS_OK, "gmac verify");
+    CHECK_RC(galois_gmac_verify(gs, tag, 16, iv, 12, pt, 1), GALOIS_ERR_AUTH, "gmac verify other message");
+    CHECK_RC(galois_gmac_verify(gs, tag, 12, iv, 12, NULL, 0), GALOIS_ERR_TAG_LENGTH, "gmac verify tag 12");
+    CHECK_RC(galois_aesgcm_seal(gs, out, 32, NULL, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_STATE, "GMAC state used as GCM");
+    galois_gmac_wipe(gs);
+    free(gs);
+
+    /* Poly1305-AES */
+    void *ps = xmalloc(galois_poly1305aes_statebytes());
+    uint8_t pkey[32], nonce[16] = {9};
+    CHECK_RC(galois_poly1305aes_keygen(pkey, 31), GALOIS_ERR_KEY_LENGTH, "poly keygen 31");
+    CHECK_RC(galois_poly1305aes_keygen(pkey, 32), GALOIS_OK, "poly keygen");
+    CHECK((pkey[16 + 3] & 0xf0) == 0 && (pkey[16 + 4] & 3) == 0, "keygen clamps r");
+    CHECK_RC(galois_poly1305aes_init(ps, pkey, 16), GALOIS_ERR_KEY_LENGTH, "poly key 16");
+    uint8_t unclamped[32];
+    memcpy(unclamped, pkey, 32);
+    unclamped[16 + 3] |= 0x10;
+    CHECK_RC(galois_poly1305aes_init(ps, unclamped, 32), GALOIS_ERR_INVALID_KEY, "unclamped r");
+    CHECK_RC(galois_poly1305aes_init(ps, pkey, 32), GALOIS_OK, "poly init");
+    CHECK_RC(galois_poly1305aes_authenticate(ps, tag, 16, nonce, 12, pt, 16), GALOIS_ERR_NONCE_LENGTH, "poly nonce 12");
+    CHECK_RC(galois_poly1305aes_authenticate(ps, tag, 8, nonce, 16, pt, 16), GALOIS_ERR_TAG_LENGTH, "poly tag 8");
+    CHECK_RC(galois_poly1305aes_authenticate(ps, tag, 16, nonce, 16, pt, 16), GALOIS_OK, "poly auth");
+    CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_OK, "poly verify");
+    CHECK_RC(galois_poly1305aes_verify(ps, tag, 15, nonce, 16, pt, 16), GALOIS_ERR_TAG_LENGTH, "poly verify tag 15");
+    tag[5] ^= 4;
+    CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_ERR_AUTH, "poly verify bad tag");
+    galois_poly1305aes_wipe(ps);
+    CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_ERR_STATE, "poly wiped");
+    free(ps);
+    free(mem);
+}
+
+/* ---- round trips: random lengths, unaligned states ----------------------- */
+
+static void test_roundtrip(void) {
+    size_t sb = galois_aesgcm_statebytes();
+    uint8_t *mem = xmalloc(sb + 64);
+    static const size_t key_lens[3] = {16, 24, 32};
+    for (int round = 0; round < 300; round++) {
+        void *st = mem + (round % 17); /* any alignment */
+        uint8_t key[32], iv[40], ad[100];
+        size_t kl = key_lens[round % 3], ivl = round % 5 == 0 ? 1 + rnd() % 40 : 12;
+        size_t adl = rnd() % 100, n = (size_t)(rnd() % 2100);
+        CHECK_RC(galois_aesgcm_keygen(key, kl), GALOIS_OK, "keygen");
+        rnd_fill(iv, ivl);
+        rnd_fill(ad, adl);
+        uint8_t *pt = xmalloc(n), *a = xmalloc(n + 16), *b = xmalloc(n + 16), *c = xmalloc(n);
+        uint8_t tag[16];
+        rnd_fill(pt, n);
+        CHECK_RC(galois_aesgcm_init(st, key, kl), GALOIS_OK, "init");
+        CHECK_RC(galois_aesgcm_seal(st, a, n + 16, NULL, pt, n, ad, adl, iv, ivl), GALOIS_OK, "seal");
+        memcpy(b, pt, n);
+        CHECK_RC(galois_aesgcm_seal_detached(st, b, tag, 16, b, n, ad, adl, iv, ivl), GALOIS_OK, "seal detached in place");
+        CHECK(memcmp(a, b, n) == 0 && memcmp(a + n, tag, 16) == 0, "attached and detached agree (n=%zu)", n);
+        CHECK_RC(galois_aesgcm_open(st, c, n, NULL, a, n + 16, ad, adl, iv, ivl), GALOIS_OK, "open");
+        CHECK(memcmp(c, pt, n) == 0, "round trip n=%zu", n);
+        size_t flip = rnd() % (n + 16);
+        a[flip] ^= (uint8_t)(1u << (rnd() % 8));
+        memset(c, 0xa5, n);
+        CHECK_RC(galois_aesgcm_open(st, c, n, NULL, a, n + 16, ad, adl, iv, ivl), GALOIS_ERR_AUTH, "tampered");
+        CHECK(all_zero(c, n), "wiped after tampering");
+        CHECK_RC(galois_aesgcm_wipe(st), GALOIS_OK, "wipe");
+        free(pt);
+        free(a);
+        free(b);
+        free(c);
+    }
+    free(mem);
+}
+
+/* ---- differential against OpenSSL -------------------------------------- */
+
+#ifdef GALOIS_TEST_OPENSSL
+static int openssl_seal(const uint8_t *key, size_t kl, const uint8_t *iv, size_t ivl,
+                        const uint8_t *ad, size_t adl, const uint8_t *pt, size_t n,
+                        uint8_t *out, uint8_t tag[16]) {
+    const EVP_CIPHER *c = kl == 16 ? EVP_aes_128_gcm() : kl == 24 ? EVP_aes_192_gcm() : EVP_aes_256_gcm();
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int len = 0, ok = ctx != NULL;
+    ok = ok && EVP_EncryptInit_ex(ctx, c, NULL, NULL, NULL);
+    ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, (int)ivl, NULL);
+    ok = ok && EVP_EncryptInit_ex(ctx, NULL, NULL, key, iv);
+    if (adl) ok = ok && EVP_EncryptUpdate(ctx, NULL, &len, ad, (int)adl);
+    if (n) ok = ok && EVP_EncryptUpdate(ctx, out, &len, pt, (int)n);
+    ok = ok && EVP_EncryptFinal_ex(ctx, out + (n ? len : 0), &len);
+    ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag);
+    EVP_CIPHER_CTX_free(ctx);
+    return ok;
+}
+
+static void test_openssl(void) {
+    void *st = xmalloc(galois_aesgcm_statebytes());
+    static const size_t key_lens[3] = {16, 24, 32};
+    for (int round = 0; round < 400; round++) {
+        uint8_t key[32], iv[64], ad[300], tag[16];
+        size_t kl = key_lens[round % 3], ivl = round % 4 == 0 ? 1 + rnd() % 64 : 12;
+        size_t adl = rnd() % 300, n = (size_t)(rnd() % 5000);
+        rnd_fill(key, kl);
+        rnd_fill(iv, ivl);
+        rnd_fill(ad, adl);
+        uint8_t *pt = xmalloc(n), *want = xmalloc(n), *got = xmalloc(n + 16);
+        rnd_fill(pt, n);
+        CHECK(openssl_seal(key, kl, iv, ivl, ad, adl, pt, n, want, tag), "OpenSSL failed");
+        CHECK_RC(galois_aesgcm_init(st, key, kl), GALOIS_OK, "init");
+        CHECK_RC(galois_aesgcm_seal(st, got, n + 16, NULL, pt, n, ad, adl, iv, ivl), GALOIS_OK, "seal");
+        CHECK(memcmp(got, want, n) == 0 && memcmp(got + n, tag, 16) == 0,
+              "differs from OpenSSL: key %zu iv %zu ad %zu n %zu", kl, ivl, adl, n);
+        galois_aesgcm_wipe(st);
+        free(pt);
+        free(want);
+        free(got);
+    }
+    free(st);
+}
+#endif
+
+int main(int argc, char **argv) {
+    const char *what = argc > 1 ? argv[1] : "all";
+    int all = strcmp(what, "all") == 0, ran = 0;
+    if (all || !strcmp(what, "vectors")) test_vectors(), ran = 1;
+    if (all || !strcmp(what, "errors")) test_errors(), ran = 1;
+    if (all || !strcmp(what, "roundtrip")) test_roundtrip(), ran = 1;
+#ifdef GALOIS_TEST_OPENSSL
+    if (all || !strcmp(what, "openssl")) test_openssl(), ran = 1;
+#else
+    if (!strcmp(what, "openssl")) {
+        fprintf(stderr, "built without OpenSSL\n");
+        return 1;
+    }
+#endif
+    if (!ran) {
+        fprintf(stderr, "unknown test group %s\n", what);
+        return 2;
+    }
+    printf("%s: %lu passed, %lu failed\n", what, passed, failed);
+    return failed ? 1 : 0;
+}
