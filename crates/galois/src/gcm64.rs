@@ -28,15 +28,17 @@
 //!
 //! With a 32-bit IV, Appendix A puts the IV in the rightmost 32 bits, which
 //! are exactly the bits incr() counts in. Message i under IV v uses counter
-//! blocks 0^31 1 || v, v+1, v+2, ... (mod 2^32), so two IVs that differ by
-//! less than the block count of a message share counter blocks: the
-//! keystream repeats (the XOR of the two plaintexts leaks) and one message's
-//! tag mask E(K, Y0) is a keystream block of the other. Sequential IVs, the
-//! usual way to make them unique, hit this at once: IV 5 and IV 6 overlap
-//! as soon as the first message has one block. Under Appendix A, 32-bit IVs
-//! must therefore be spaced at least 2^32 / (messages per key) apart, or be
-//! avoided altogether; the w-bit layout (IV on the left, counter on the
-//! right) does not have the problem, which is why it is the default.
+//! blocks 0^31 1 || v, then v+1, v+2, ... (mod 2^32) in the low half, so
+//! an IV u with v < u <= v + n (mod 2^32), n the block count of v's
+//! message, shares counter blocks with it: the keystream repeats (the XOR
+//! of the two plaintexts leaks) and u's tag mask E(K, Y0) is a keystream
+//! block of v's message. Sequential IVs, the usual way to make them unique,
+//! hit this at once: IV 5 and IV 6 overlap as soon as the message under 5
+//! has one block. Under Appendix A, 32-bit IVs must therefore be spaced
+//! more than the longest message (in blocks) apart, which caps a key at
+//! 2^32 / (that spacing) messages, or be avoided (longer IVs go through
+//! GHASH). The w-bit layout (IV on the left, counter on the right) does not
+//! have the problem, which is why it is the default.
 //!
 //! Beyond that, a 64-bit block cipher wears out fast: after about 2^32
 //! blocks under one key counter-mode keystream becomes distinguishable
