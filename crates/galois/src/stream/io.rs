@@ -161,9 +161,9 @@ pub fn open_stream<R: Read, W: Write>(
         par_each(&mut batch, |k, (c, more, o, res)| {
             *res = ctx.open_segment(index + k as u64, *more, c, o);
         });
-        for (_, _, o, res) in &mut batch {
+        for (k, (c, more, o, res)) in batch.iter_mut().enumerate() {
             if let Err(e) = res {
-                return Err((*e).into());
+                return Err(ctx.explain(*e, index + k as u64, *more, c).into());
             }
             w.write_all(o)?;
             total += o.len() as u64;
