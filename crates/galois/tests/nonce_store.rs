@@ -73,13 +73,31 @@ fn store_reopens_above_every_issued_nonce() {
     assert_eq!(n, 30);
     assert!(issued.iter().all(|&i| i < n));
     assert_eq!(issued, (0..25).collect::<Vec<u128>>());
+    drop(st);
     // A block size of 1 persists before every nonce.
     let mut st = NonceStore::open(&path, 1).unwrap();
     let a = u128::from_le_bytes(st.next_nonce().unwrap());
     assert_eq!(a, 40);
+    drop(st);
     let mut st = NonceStore::open(&path, 1).unwrap();
     assert_eq!(u128::from_le_bytes(st.next_nonce().unwrap()), 41);
-    assert!(NonceStore::open(&path, 0).is_err());
+    drop(st);
+    let e = NonceStore::open(&path, 0).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+}
+
+#[test]
+fn store_refuses_a_second_live_handle() {
+    let d = scratch("lock");
+    let path = d.join("store");
+    let mut a = NonceStore::create(&path, 8).unwrap();
+    let first = u128::from_le_bytes(a.next_nonce().unwrap());
+    let e = NonceStore::open(&path, 8).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock, "{e}");
+    assert!(NonceStore::open_or_create(&path, 8).is_err());
+    drop(a);
+    let mut b = NonceStore::open(&path, 8).unwrap();
+    assert!(u128::from_le_bytes(b.next_nonce().unwrap()) > first);
 }
 
 #[test]

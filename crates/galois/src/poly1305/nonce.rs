@@ -15,7 +15,8 @@
 //!   fsyncing it, renaming it over the store and fsyncing the directory,
 //!   and only then hands out nonces of the block. After a crash or power
 //!   loss the store restarts at the persisted end, so no nonce is issued
-//!   twice (at most one block is skipped).
+//!   twice (at most one block is skipped). An advisory lock keeps a second
+//!   handle (in this or another process) from opening the same store.
 
 use crate::error::Error;
 use std::fs::{self, File};
@@ -74,6 +75,11 @@ pub struct NonceStore {
     next: u128,
     reserved_end: u128,
     block: u128,
+    /// An exclusive advisory lock on `<path>.lock`, held while the store is
+    /// open: two live handles on one store would hand out the same nonces.
+    /// The kernel drops it when the process dies, so a crash does not
+    /// leave it behind.
+    _lock: File,
 }
 
 fn invalid(msg: String) -> io::Error {
@@ -85,6 +91,7 @@ impl NonceStore {
     /// nonce 0, reserving `block` nonces at a time.
     pub fn create(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
         let path = path.as_ref().to_path_buf();
+        let lock = lock(&path)?;
         if path.exists() {
             return Err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
@@ -92,18 +99,22 @@ impl NonceStore {
             ));
         }
         persist(&path, 0)?;
-        Self::open(path, block)
+        Self::open_locked(path, block, lock)
     }
 
     /// Opens an existing store. Its first nonce is the persisted safe value.
     pub fn open(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
+        let lock = lock(path.as_ref())?;
+        Self::open_locked(path.as_ref().to_path_buf(), block, lock)
+    }
+
+    fn open_locked(path: PathBuf, block: u64, lock: File) -> io::Result<Self> {
         if block == 0 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "nonce store block size must be at least 1",
             ));
         }
-        let path = path.as_ref().to_path_buf();
         let text = fs::read_to_string(&path)?;
         let safe = parse(&text).ok_or_else(|| {
             invalid(format!(
@@ -116,6 +127,7 @@ impl NonceStore {
             next: safe,
             reserved_end: safe,
             block: block as u128,
+            _lock: lock,
         })
     }
 
@@ -156,6 +168,28 @@ impl NonceStore {
     /// The path of the store.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+/// Takes the store's lock file, or fails if another handle holds it.
+fn lock(path: &Path) -> io::Result<File> {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let f = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(PathBuf::from(name))?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(fs::TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            format!(
+                "nonce store {} is already open in another handle or process",
+                path.display()
+            ),
+        )),
+        Err(fs::TryLockError::Error(e)) => Err(e),
     }
 }
 
