@@ -327,8 +327,8 @@ impl Drop for State {
     }
 }
 
-/// The clamping mask of r: r[3], r[7], r[11], r[15] keep their low 4 bits,
-/// r[4], r[8], r[12] lose their low 2 bits.
+/// The clamping mask of r: `r[3]`, `r[7]`, `r[11]`, `r[15]` keep their low 4 bits,
+/// `r[4]`, `r[8]`, `r[12]` lose their low 2 bits.
 const CLAMP: u128 = 0x0fff_fffc_0fff_fffc_0fff_fffc_0fff_ffff;
 
 /// Clamps r in place (the paper's constraints), for r derived from other
@@ -344,8 +344,8 @@ pub fn clamp(key: &mut [u8; 32]) {
     clamp_r(r);
 }
 
-/// Whether r meets the constraints of section 2: r[3], r[7], r[11], r[15]
-/// below 16 and r[4], r[8], r[12] divisible by 4. Evaluated without
+/// Whether r meets the constraints of section 2: `r[3]`, `r[7]`, `r[11]`, `r[15]`
+/// below 16 and `r[4]`, `r[8]`, `r[12]` divisible by 4. Evaluated without
 /// branches on the key bytes.
 pub fn is_clamped(r: &[u8; 16]) -> bool {
     let v = u128::from_le_bytes(*r);
