@@ -1,0 +1,81 @@
+"""Type stubs of the galois._galois extension module (re-exported by galois)."""
+
+from typing import Optional, final
+
+from collections.abc import Buffer
+
+__version__: str
+GIL_RELEASE_BYTES: int
+
+class InvalidTag(Exception):
+    """The tag did not verify. No plaintext is released."""
+
+@final
+class AESGCM:
+    """AES-GCM with the call shapes of cryptography's ``AESGCM``.
+
+    ``key``: 16, 24 or 32 bytes. ``tag_length``: 16 (default), 12..15, 8 or 4
+    (short tags take 12-byte nonces only); ``permissive=True`` allows any tag
+    length 4..16 with any nonce length (interoperability tests only).
+    """
+
+    def __init__(self, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> None: ...
+    @staticmethod
+    def generate_key(bit_length: int) -> bytes:
+        """A random key of 128, 192 or 256 bits."""
+    @property
+    def tag_length(self) -> int: ...
+    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns ciphertext || tag."""
+    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns the plaintext; raises InvalidTag if the tag does not verify."""
+    def encrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes ciphertext || tag into ``buf`` (exactly len(data) + tag_length bytes)."""
+    def decrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes the plaintext into ``buf`` (exactly len(data) - tag_length bytes)."""
+    def encryptor(self, nonce: Buffer) -> GCMEncryptor:
+        """An on-line encryption: AAD, then data in pieces, then the tag."""
+    def decryptor(self, nonce: Buffer) -> GCMDecryptor:
+        """An on-line decryption that releases nothing before the tag verifies."""
+
+@final
+class GCMEncryptor:
+    def authenticate_additional_data(self, data: Buffer) -> None: ...
+    def update(self, data: Buffer) -> bytes: ...
+    def finalize(self) -> bytes:
+        """Returns the tag."""
+
+@final
+class GCMDecryptor:
+    def authenticate_additional_data(self, data: Buffer) -> None: ...
+    def update(self, data: Buffer) -> None: ...
+    def finalize(self, tag: Buffer) -> bytes:
+        """Returns the whole plaintext, or raises InvalidTag."""
+
+@final
+class GMAC:
+    """AES-GMAC: GCM authenticating data without encrypting it."""
+
+    def __init__(self, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> None: ...
+    @staticmethod
+    def generate_key(bit_length: int) -> bytes: ...
+    @property
+    def tag_length(self) -> int: ...
+    def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
+    def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
+        """Returns None, or raises InvalidTag."""
+
+@final
+class Poly1305AES:
+    """Poly1305-AES: 32-byte key k || r (r clamped), 16-byte nonces and tags."""
+
+    def __init__(self, key: Buffer) -> None: ...
+    @staticmethod
+    def generate_key() -> bytes: ...
+    def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
+    def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
+        """Returns None, or raises InvalidTag."""

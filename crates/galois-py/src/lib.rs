@@ -1,0 +1,800 @@
+//! Python bindings of galois (the `galois._galois` extension module; the
+//! `galois` package re-exports it). Built by maturin as an abi3 wheel for
+//! CPython 3.11 and later (the buffer protocol is in the limited API from
+//! 3.11 on).
+//!
+//! Inputs are any C-contiguous buffer (`bytes`, `bytearray`, `memoryview`,
+//! `array`, ...). `bytes` are read in place; other buffers are read in place
+//! while the GIL is held, and copied first when the GIL is released (inputs of
+//! [`GIL_RELEASE_BYTES`] or more), so no other thread can change them under
+//! the computation.
+
+use galois::poly1305::Poly1305Aes;
+use galois::{AesGcm, AesGmac, Aes, Error, Options, ShortTag};
+use pyo3::buffer::PyUntypedBuffer;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::{Arc, Mutex};
+
+create_exception!(
+    galois,
+    InvalidTag,
+    PyException,
+    "The tag did not verify: the data, the associated data, the nonce or the \
+     key is not what was authenticated. No plaintext is released."
+);
+
+/// Inputs at least this long are processed with the GIL released.
+const GIL_RELEASE_BYTES: usize = 4096;
+
+// ---------------------------------------------------------------------------
+// Buffers
+// ---------------------------------------------------------------------------
+
+/// A read-only view of a Python bytes-like argument.
+enum In<'py> {
+    Bytes(Bound<'py, PyBytes>),
+    Buf(PyUntypedBuffer),
+    Empty,
+}
+
+impl In<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            In::Bytes(b) => b.as_bytes(),
+            // SAFETY: a C-contiguous buffer of len_bytes() bytes, held
+            // exported (so not resized or freed) for the life of self.
+            In::Buf(b) => unsafe {
+                core::slice::from_raw_parts(b.buf_ptr() as *const u8, b.len_bytes())
+            },
+            In::Empty => &[],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    /// The bytes for use without the GIL: `bytes` (immutable) are pointed
+    /// to, anything else is copied.
+    fn for_detach(&self) -> Detached {
+        match self {
+            In::Bytes(_) | In::Empty => {
+                let s = self.as_slice();
+                Detached::Borrowed(RawSlice(s.as_ptr(), s.len()))
+            }
+            In::Buf(_) => Detached::Owned(self.as_slice().to_vec()),
+        }
+    }
+}
+
+/// A pointer and length that may cross into a `detach` closure. Only built
+/// from buffers that stay alive and unchanged while the closure runs.
+#[derive(Clone, Copy)]
+struct RawSlice(*const u8, usize);
+// SAFETY: see the type's docs: the callers keep the memory alive and nobody
+// writes it (immutable `bytes`, or memory exclusively ours).
+unsafe impl Send for RawSlice {}
+
+impl RawSlice {
+    /// SAFETY: the memory is alive and unchanged for 'a.
+    unsafe fn get<'a>(self) -> &'a [u8] {
+        if self.1 == 0 {
+            &[]
+        } else {
+            unsafe { core::slice::from_raw_parts(self.0, self.1) }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct RawSliceMut(*mut u8, usize);
+// SAFETY: as RawSlice; the memory is written only by the closure.
+unsafe impl Send for RawSliceMut {}
+
+impl RawSliceMut {
+    /// SAFETY: the memory is alive and accessed by nobody else for 'a.
+    unsafe fn get<'a>(self) -> &'a mut [u8] {
+        if self.1 == 0 {
+            &mut []
+        } else {
+            unsafe { core::slice::from_raw_parts_mut(self.0, self.1) }
+        }
+    }
+}
+
+enum Detached {
+    Borrowed(RawSlice),
+    Owned(Vec<u8>),
+}
+
+impl Detached {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            // SAFETY: built by In::for_detach from memory that outlives us.
+            Detached::Borrowed(r) => unsafe { r.get() },
+            Detached::Owned(v) => v,
+        }
+    }
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// Reads a bytes-like argument; TypeError with the argument's name otherwise.
+fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<In<'py>> {
+    if let Ok(b) = obj.cast_exact::<PyBytes>() {
+        return Ok(In::Bytes(b.clone()));
+    }
+    let buf = PyUntypedBuffer::get(obj).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a bytes-like object (bytes, bytearray, memoryview), not {}",
+            type_name(obj)
+        ))
+    })?;
+    if !buf.is_c_contiguous() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a C-contiguous buffer"
+        )));
+    }
+    Ok(In::Buf(buf))
+}
+
+/// As [`input`], with `None` read as empty.
+fn input_opt<'py>(obj: Option<&Bound<'py, PyAny>>, what: &str) -> PyResult<In<'py>> {
+    match obj {
+        None => Ok(In::Empty),
+        Some(o) if o.is_none() => Ok(In::Empty),
+        Some(o) => input(o, what),
+    }
+}
+
+/// A writable buffer argument of exactly `need` bytes.
+fn output_buffer(obj: &Bound<'_, PyAny>, need: usize) -> PyResult<PyUntypedBuffer> {
+    let buf = PyUntypedBuffer::get(obj).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "buf must be a writable bytes-like object (bytearray, memoryview), not {}",
+            type_name(obj)
+        ))
+    })?;
+    if buf.readonly() {
+        return Err(PyTypeError::new_err(format!(
+            "buf must be writable ({} is read-only)",
+            type_name(obj)
+        )));
+    }
+    if !buf.is_c_contiguous() {
+        return Err(PyTypeError::new_err("buf must be a C-contiguous buffer"));
+    }
+    if buf.len_bytes() != need {
+        return Err(PyValueError::new_err(format!(
+            "buffer must be {need} bytes, got {}",
+            buf.len_bytes()
+        )));
+    }
+    Ok(buf)
+}
+
+fn overlaps(a: &[u8], b: *const u8, blen: usize) -> bool {
+    let (a0, b0) = (a.as_ptr() as usize, b as usize);
+    !a.is_empty() && blen > 0 && a0 < b0 + blen && b0 < a0 + a.len()
+}
+
+/// galois errors as Python exceptions: a failed tag is InvalidTag, every
+/// parameter error a ValueError with galois's own message.
+fn err(e: Error) -> PyErr {
+    match e {
+        Error::AuthenticationFailed | Error::CiphertextTooShort { .. } => {
+            InvalidTag::new_err("the tag did not verify")
+        }
+        Error::RandomSourceFailed => PyOSError::new_err(e.to_string()),
+        Error::InvalidKeyLength { got } => PyValueError::new_err(format!(
+            "key must be 16, 24 or 32 bytes, got {got}"
+        )),
+        Error::InvalidIvLength { got: 0 } => {
+            PyValueError::new_err("nonce must be at least 1 byte, got 0")
+        }
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+fn gcm_options(tag_length: usize, permissive: bool) -> PyResult<Options> {
+    let bad = || {
+        PyValueError::new_err(if permissive {
+            format!("tag_length must be 4 to 16 bytes, got {tag_length}")
+        } else {
+            format!(
+                "tag_length must be 16, 12 to 15, 8 or 4 bytes, got {tag_length} \
+                 (permissive=True allows 4 to 16)"
+            )
+        })
+    };
+    if permissive {
+        return Options::new()
+            .permissive_tag_len(tag_length)
+            .map_err(|_| bad());
+    }
+    match tag_length {
+        8 => Ok(Options::new().short_tag(ShortTag::Bytes8)),
+        4 => Ok(Options::new().short_tag(ShortTag::Bytes4)),
+        n => Options::new().tag_len(n).map_err(|_| bad()),
+    }
+}
+
+fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
+    PyBytes::new_with(py, n, |b| {
+        getrandom::fill(b).map_err(|e| PyOSError::new_err(format!("random source: {e}")))
+    })
+}
+
+// ---------------------------------------------------------------------------
+// AESGCM
+// ---------------------------------------------------------------------------
+
+/// AES-GCM with the call shapes of
+/// ``cryptography.hazmat.primitives.ciphers.aead.AESGCM``.
+///
+/// ``AESGCM(key)`` takes a 16-, 24- or 32-byte key (AES-128/192/256).
+/// Keyword-only options: ``tag_length`` (16 by default; 12 to 15, 8 or 4,
+/// which then take 12-byte nonces only) and ``permissive=True`` (any tag
+/// length 4 to 16 with any nonce length: for interoperability tests only).
+///
+/// Nonces may have any length of 1 byte or more; use 12 bytes, and never
+/// use a nonce twice with one key.
+///
+/// >>> import galois
+/// >>> key = galois.AESGCM.generate_key(128)
+/// >>> aead = galois.AESGCM(key)
+/// >>> ct = aead.encrypt(b"\x00" * 12, b"secret", b"header")
+/// >>> aead.decrypt(b"\x00" * 12, ct, b"header")
+/// b'secret'
+#[pyclass(frozen, module = "galois", name = "AESGCM")]
+struct PyAesGcm {
+    gcm: Arc<AesGcm>,
+}
+
+#[pymethods]
+impl PyAesGcm {
+    #[new]
+    #[pyo3(signature = (key, *, tag_length = 16, permissive = false))]
+    fn new(key: &Bound<'_, PyAny>, tag_length: usize, permissive: bool) -> PyResult<Self> {
+        let k = input(key, "key")?;
+        let opts = gcm_options(tag_length, permissive)?;
+        let gcm = AesGcm::with_options(k.as_slice(), opts).map_err(err)?;
+        Ok(PyAesGcm { gcm: Arc::new(gcm) })
+    }
+
+    /// A random key of ``bit_length`` bits (128, 192 or 256) from the OS.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+        let bits: i64 = bit_length.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "bit_length must be an integer, not {}",
+                type_name(bit_length)
+            ))
+        })?;
+        if !matches!(bits, 128 | 192 | 256) {
+            return Err(PyValueError::new_err(format!(
+                "bit_length must be 128, 192 or 256, got {bits}"
+            )));
+        }
+        Ok(random_bytes(py, bits as usize / 8)?.unbind())
+    }
+
+    /// The tag length in bytes.
+    #[getter]
+    fn tag_length(&self) -> usize {
+        self.gcm.tag_len()
+    }
+
+    /// Encrypts ``data`` and returns ciphertext || tag.
+    /// ``associated_data`` (or None) is authenticated, not encrypted.
+    #[pyo3(signature = (nonce, data, associated_data))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        let t = self.gcm.tag_len();
+        let len = d.len() + t;
+        PyBytes::new_with(py, len, |out| {
+            if d.len() + a.len() >= GIL_RELEASE_BYTES {
+                let (n, d, a) = (n.for_detach(), d.for_detach(), a.for_detach());
+                let o = RawSliceMut(out.as_mut_ptr(), out.len());
+                let g = Arc::clone(&self.gcm);
+                // SAFETY: `out` is a new bytes object nobody else sees yet.
+                py.detach(move || {
+                    g.seal_into(n.as_slice(), a.as_slice(), d.as_slice(), unsafe { o.get() })
+                })
+            } else {
+                self.gcm
+                    .seal_into(n.as_slice(), a.as_slice(), d.as_slice(), out)
+            }
+            .map_err(err)
+        })
+    }
+
+    /// Verifies and decrypts ciphertext || tag; raises ``galois.InvalidTag``
+    /// if it does not verify (nothing is returned then).
+    #[pyo3(signature = (nonce, data, associated_data))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        let t = self.gcm.tag_len();
+        if d.len() < t {
+            return Err(InvalidTag::new_err("the tag did not verify"));
+        }
+        PyBytes::new_with(py, d.len() - t, |out| {
+            if d.len() + a.len() >= GIL_RELEASE_BYTES {
+                let (n, d, a) = (n.for_detach(), d.for_detach(), a.for_detach());
+                let o = RawSliceMut(out.as_mut_ptr(), out.len());
+                let g = Arc::clone(&self.gcm);
+                // SAFETY: `out` is a new bytes object nobody else sees yet.
+                py.detach(move || {
+                    g.open_into(n.as_slice(), a.as_slice(), d.as_slice(), unsafe { o.get() })
+                })
+            } else {
+                self.gcm
+                    .open_into(n.as_slice(), a.as_slice(), d.as_slice(), out)
+            }
+            .map_err(err)
+        })
+    }
+
+    /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
+    /// ``len(data) + tag_length`` bytes) as ciphertext || tag; returns the
+    /// number of bytes written.
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
+    fn encrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        let need = d.len() + self.gcm.tag_len();
+        let out = output_buffer(buf, need)?;
+        self.into_op(py, &n, &d, &a, &out, true)?;
+        Ok(need)
+    }
+
+    /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
+    /// ``len(data) - tag_length`` bytes); returns the number of bytes
+    /// written. On ``InvalidTag`` the buffer is zeroed.
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
+    fn decrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        let t = self.gcm.tag_len();
+        if d.len() < t {
+            return Err(InvalidTag::new_err("the tag did not verify"));
+        }
+        let need = d.len() - t;
+        let out = output_buffer(buf, need)?;
+        self.into_op(py, &n, &d, &a, &out, false)?;
+        Ok(need)
+    }
+
+    /// Starts an on-line encryption under ``nonce``: feed associated data,
+    /// then data in pieces of any size; ``finalize()`` returns the tag.
+    fn encryptor(&self, nonce: &Bound<'_, PyAny>) -> PyResult<GcmEncryptor> {
+        let n = input(nonce, "nonce")?;
+        let key = Arc::clone(&self.gcm);
+        let enc = key.encryptor(n.as_slice()).map_err(err)?;
+        // SAFETY: the encryptor borrows the AesGcm inside the Arc, whose heap
+        // address is stable; GcmEncryptor keeps that Arc and drops the
+        // encryptor first (see its Drop), so the borrow never dangles.
+        let enc: galois::gcm::online::Encryptor<'static, Aes> =
+            unsafe { core::mem::transmute(enc) };
+        Ok(GcmEncryptor {
+            st: Mutex::new(Some(enc)),
+            _key: key,
+        })
+    }
+
+    /// Starts an on-line decryption under ``nonce`` that releases nothing
+    /// before the tag verifies: ``update()`` keeps the ciphertext,
+    /// ``finalize(tag)`` returns the whole plaintext or raises InvalidTag.
+    fn decryptor(&self, nonce: &Bound<'_, PyAny>) -> PyResult<GcmDecryptor> {
+        let n = input(nonce, "nonce")?;
+        let key = Arc::clone(&self.gcm);
+        let dec = key.decryptor(n.as_slice()).map_err(err)?;
+        // SAFETY: as in encryptor().
+        let dec: galois::gcm::online::Decryptor<'static, Aes> =
+            unsafe { core::mem::transmute(dec) };
+        Ok(GcmDecryptor {
+            st: Mutex::new(Some(dec)),
+            _key: key,
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "galois.AESGCM(AES-{}, tag_length={})",
+            self.gcm.cipher().key_len() * 8,
+            self.gcm.tag_len()
+        )
+    }
+}
+
+impl PyAesGcm {
+    fn into_op(
+        &self,
+        py: Python<'_>,
+        n: &In<'_>,
+        d: &In<'_>,
+        a: &In<'_>,
+        out: &PyUntypedBuffer,
+        seal: bool,
+    ) -> PyResult<()> {
+        let o = RawSliceMut(out.buf_ptr() as *mut u8, out.len_bytes());
+        // An input that shares memory with buf is copied first.
+        let shared = [n, d, a]
+            .iter()
+            .any(|x| overlaps(x.as_slice(), o.0, o.1));
+        let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
+        let run = |g: &AesGcm, n: &[u8], d: &[u8], a: &[u8], o: RawSliceMut| {
+            // SAFETY: buf stays exported (pinned) by `out` for this call and
+            // no input shares its memory (checked above, copied otherwise).
+            let o = unsafe { o.get() };
+            if seal {
+                g.seal_into(n, a, d, o)
+            } else {
+                g.open_into(n, a, d, o)
+            }
+        };
+        let r = if big || shared {
+            let (nn, dd, aa) = if shared {
+                let c = |x: &In<'_>| Detached::Owned(x.as_slice().to_vec());
+                (c(n), c(d), c(a))
+            } else {
+                (n.for_detach(), d.for_detach(), a.for_detach())
+            };
+            let g = Arc::clone(&self.gcm);
+            if big {
+                py.detach(move || run(&g, nn.as_slice(), dd.as_slice(), aa.as_slice(), o))
+            } else {
+                run(&g, nn.as_slice(), dd.as_slice(), aa.as_slice(), o)
+            }
+        } else {
+            run(&self.gcm, n.as_slice(), d.as_slice(), a.as_slice(), o)
+        };
+        r.map_err(err)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Streaming GCM
+// ---------------------------------------------------------------------------
+
+fn finalized() -> PyErr {
+    PyValueError::new_err("this context was already finalized")
+}
+
+/// An on-line AES-GCM encryption (from ``AESGCM.encryptor(nonce)``).
+///
+/// >>> import galois
+/// >>> aead = galois.AESGCM(bytes(16))
+/// >>> enc = aead.encryptor(bytes(12))
+/// >>> enc.authenticate_additional_data(b"header")
+/// >>> ct = enc.update(b"sec") + enc.update(b"ret")
+/// >>> ct + enc.finalize() == aead.encrypt(bytes(12), b"secret", b"header")
+/// True
+#[pyclass(module = "galois", name = "GCMEncryptor")]
+struct GcmEncryptor {
+    // Declared (and so dropped) before the key it borrows.
+    st: Mutex<Option<galois::gcm::online::Encryptor<'static, Aes>>>,
+    _key: Arc<AesGcm>,
+}
+
+#[pymethods]
+impl GcmEncryptor {
+    /// Absorbs associated data (only before the first ``update``).
+    fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = input(data, "data")?;
+        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
+        g.as_mut().ok_or_else(finalized)?.aad(d.as_slice()).map_err(err)
+    }
+
+    /// Encrypts a piece of data and returns its ciphertext (same length).
+    fn update<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let d = input(data, "data")?;
+        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
+        let enc = g.as_mut().ok_or_else(finalized)?;
+        PyBytes::new_with(py, d.len(), |out| {
+            out.copy_from_slice(d.as_slice());
+            enc.encrypt(out).map_err(err)
+        })
+    }
+
+    /// Ends the encryption and returns the tag.
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let enc = self
+            .st
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .ok_or_else(finalized)?;
+        let tag = enc.finish();
+        Ok(PyBytes::new(py, tag.as_bytes()))
+    }
+}
+
+/// An on-line AES-GCM decryption (from ``AESGCM.decryptor(nonce)``) that
+/// releases nothing before the tag verifies.
+///
+/// >>> import galois
+/// >>> aead = galois.AESGCM(bytes(16))
+/// >>> ct = aead.encrypt(bytes(12), b"secret", None)
+/// >>> dec = aead.decryptor(bytes(12))
+/// >>> dec.update(ct[:3]); dec.update(ct[3:-16])
+/// >>> dec.finalize(ct[-16:])
+/// b'secret'
+#[pyclass(module = "galois", name = "GCMDecryptor")]
+struct GcmDecryptor {
+    st: Mutex<Option<galois::gcm::online::Decryptor<'static, Aes>>>,
+    _key: Arc<AesGcm>,
+}
+
+#[pymethods]
+impl GcmDecryptor {
+    /// Absorbs associated data (only before the first ``update``).
+    fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = input(data, "data")?;
+        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
+        g.as_mut().ok_or_else(finalized)?.aad(d.as_slice()).map_err(err)
+    }
+
+    /// Takes a piece of ciphertext (kept until ``finalize``).
+    fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = input(data, "data")?;
+        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
+        g.as_mut().ok_or_else(finalized)?.update(d.as_slice()).map_err(err)
+    }
+
+    /// Verifies ``tag`` and returns the whole plaintext, or raises InvalidTag.
+    fn finalize<'py>(&self, py: Python<'py>, tag: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let t = input(tag, "tag")?;
+        let dec = self
+            .st
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .ok_or_else(finalized)?;
+        let r = match dec.finish(t.as_slice()) {
+            Err(Error::InvalidTagLength { .. }) => Err(Error::AuthenticationFailed),
+            r => r,
+        };
+        let mut pt = r.map_err(err)?;
+        let b = PyBytes::new(py, &pt);
+        pt.iter_mut().for_each(|x| *x = 0);
+        Ok(b)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// GMAC
+// ---------------------------------------------------------------------------
+
+/// AES-GMAC: GCM authenticating ``data`` without encrypting anything.
+///
+/// ``GMAC(key)`` takes a 16-, 24- or 32-byte key; ``tag_length`` and
+/// ``permissive`` as for ``AESGCM``. Never reuse a nonce with one key.
+///
+/// >>> import galois
+/// >>> mac = galois.GMAC(bytes(16))
+/// >>> tag = mac.authenticate(bytes(12), b"message")
+/// >>> mac.verify(bytes(12), b"message", tag)
+#[pyclass(frozen, module = "galois", name = "GMAC")]
+struct PyGmac {
+    mac: Arc<AesGmac>,
+}
+
+#[pymethods]
+impl PyGmac {
+    #[new]
+    #[pyo3(signature = (key, *, tag_length = 16, permissive = false))]
+    fn new(key: &Bound<'_, PyAny>, tag_length: usize, permissive: bool) -> PyResult<Self> {
+        let k = input(key, "key")?;
+        let opts = gcm_options(tag_length, permissive)?;
+        let mac = AesGmac::with_options(k.as_slice(), opts).map_err(err)?;
+        Ok(PyGmac { mac: Arc::new(mac) })
+    }
+
+    /// A random key of ``bit_length`` bits (128, 192 or 256).
+    #[staticmethod]
+    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+        PyAesGcm::generate_key(py, bit_length)
+    }
+
+    /// The tag length in bytes.
+    #[getter]
+    fn tag_length(&self) -> usize {
+        self.mac.gcm().tag_len()
+    }
+
+    /// The tag of ``data`` under ``nonce``.
+    fn authenticate<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let tag = if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d) = (n.for_detach(), d.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
+        } else {
+            self.mac.authenticate(n.as_slice(), d.as_slice())
+        }
+        .map_err(err)?;
+        Ok(PyBytes::new(py, tag.as_bytes()))
+    }
+
+    /// Returns None if ``tag`` is the tag of ``data`` under ``nonce``, else
+    /// raises ``galois.InvalidTag`` (also for a tag of the wrong length).
+    fn verify(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let t = input(tag, "tag")?;
+        if t.len() != self.mac.gcm().tag_len() {
+            return Err(InvalidTag::new_err("the tag did not verify"));
+        }
+        if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
+        } else {
+            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
+        }
+        .map_err(err)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Poly1305-AES
+// ---------------------------------------------------------------------------
+
+/// Poly1305-AES (Bernstein 2005): a 32-byte key k || r (r clamped), 16-byte
+/// nonces, 16-byte tags. Never reuse a nonce with one key.
+///
+/// >>> import galois
+/// >>> key = galois.Poly1305AES.generate_key()
+/// >>> mac = galois.Poly1305AES(key)
+/// >>> tag = mac.authenticate(bytes(16), b"message")
+/// >>> mac.verify(bytes(16), b"message", tag)
+#[pyclass(frozen, module = "galois", name = "Poly1305AES")]
+struct PyPoly1305Aes {
+    mac: Arc<Poly1305Aes>,
+}
+
+#[pymethods]
+impl PyPoly1305Aes {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = input(key, "key")?;
+        if k.len() != 32 {
+            return Err(PyValueError::new_err(format!(
+                "key must be 32 bytes (16-byte AES key k, then r), got {}",
+                k.len()
+            )));
+        }
+        let mac = Poly1305Aes::new(k.as_slice()).map_err(err)?;
+        Ok(PyPoly1305Aes { mac: Arc::new(mac) })
+    }
+
+    /// A random 32-byte key k || r with r clamped.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+        let k = Poly1305Aes::generate_key().map_err(err)?;
+        Ok(PyBytes::new(py, &k[..]))
+    }
+
+    /// The 16-byte tag of ``data`` under the 16-byte ``nonce``.
+    fn authenticate<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        if n.len() != 16 {
+            return Err(PyValueError::new_err(format!(
+                "nonce must be 16 bytes, got {}",
+                n.len()
+            )));
+        }
+        let tag = if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d) = (n.for_detach(), d.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
+        } else {
+            self.mac.authenticate(n.as_slice(), d.as_slice())
+        }
+        .map_err(err)?;
+        Ok(PyBytes::new(py, &tag))
+    }
+
+    /// Returns None if ``tag`` verifies, else raises ``galois.InvalidTag``.
+    fn verify(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let t = input(tag, "tag")?;
+        if n.len() != 16 {
+            return Err(PyValueError::new_err(format!(
+                "nonce must be 16 bytes, got {}",
+                n.len()
+            )));
+        }
+        if t.len() != 16 {
+            return Err(InvalidTag::new_err("the tag did not verify"));
+        }
+        if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
+        } else {
+            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
+        }
+        .map_err(err)
+    }
+}
+
+/// galois: AES-GCM, GMAC and Poly1305-AES over Galois fields (Rust).
+#[pymodule]
+fn _galois(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
+    m.add_class::<PyAesGcm>()?;
+    m.add_class::<GcmEncryptor>()?;
+    m.add_class::<GcmDecryptor>()?;
+    m.add_class::<PyGmac>()?;
+    m.add_class::<PyPoly1305Aes>()?;
+    m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
