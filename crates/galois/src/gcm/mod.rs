@@ -226,27 +226,65 @@ pub struct Intermediates {
 impl AesGcm {
     /// AES-GCM with 16-byte tags on the fastest constant-time backends.
     /// The key has 16, 24 or 32 bytes.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[0u8; 32])?;
+    /// assert_eq!(gcm.tag_len(), 16);
+    /// assert!(galois::AesGcm::new(&[0u8; 20]).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::with_options(key, Options::new())
     }
 
     /// AES-GCM with 12- to 16-byte tags.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::with_tag_len(&[0u8; 16], 12)?;
+    /// assert_eq!(gcm.seal(&[1; 12], b"", b"hi")?.len(), 2 + 12);
+    /// // A truncated tag takes only 12-byte IVs.
+    /// assert!(gcm.seal(&[1; 16], b"", b"hi").is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_tag_len(key: &[u8], tag_len: usize) -> Result<Self> {
         Self::with_options(key, Options::new().tag_len(tag_len)?)
     }
 
     /// AES-GCM with 8- or 4-byte tags (12-byte IVs only).
+    ///
+    /// ```
+    /// use galois::{AesGcm, ShortTag};
+    /// let gcm = AesGcm::new_short_tag(&[0u8; 16], ShortTag::Bytes8)?;
+    /// assert_eq!(gcm.tag_len(), 8);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new_short_tag(key: &[u8], t: ShortTag) -> Result<Self> {
         Self::with_options(key, Options::new().short_tag(t))
     }
 
     /// AES-GCM with any 4..16-byte tag and IVs of any length, for
     /// interoperability and conformance tests. Prefer [`AesGcm::new`].
+    ///
+    /// ```
+    /// // The NIST CAVP set pairs 1-byte IVs with 4-byte tags.
+    /// let gcm = galois::AesGcm::new_permissive(&[0u8; 16], 4)?;
+    /// let sealed = gcm.seal(&[9], b"aad", b"data")?;
+    /// assert_eq!(gcm.open(&[9], b"aad", &sealed)?, b"data");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new_permissive(key: &[u8], tag_len: usize) -> Result<Self> {
         Self::with_options(key, Options::new().permissive_tag_len(tag_len)?)
     }
 
     /// AES-GCM set up as `opts` says.
+    ///
+    /// ```
+    /// use galois::{AesGcm, Backend, Options};
+    /// // Pin the bit-serial reference (tests, benchmarks).
+    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().backend(Backend::Bitserial))?;
+    /// assert_eq!(gcm.backend(), Backend::Bitserial);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_options(key: &[u8], opts: Options) -> Result<Self> {
         let aes = match opts.aes {
             Some(b) => Aes::with_backend(key, b)?,
@@ -393,6 +431,15 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Encrypts `buf` in place and returns the detached tag.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[7u8; 16])?;
+    /// let mut buf = *b"attack at dawn";
+    /// let tag = gcm.seal_in_place_detached(&[1; 12], b"hdr", &mut buf)?;
+    /// gcm.open_in_place_detached(&[1; 12], b"hdr", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"attack at dawn");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
         self.check_iv(iv)?;
         Self::check_lengths(aad, buf.len())?;
@@ -406,6 +453,17 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
     /// and [`Error::AuthenticationFailed`] returned.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[7u8; 16])?;
+    /// let mut buf = *b"attack at dawn";
+    /// let tag = gcm.seal_in_place_detached(&[1; 12], b"", &mut buf)?;
+    /// buf[0] ^= 1;
+    /// let r = gcm.open_in_place_detached(&[1; 12], b"", &mut buf, tag.as_bytes());
+    /// assert_eq!(r, Err(galois::Error::AuthenticationFailed));
+    /// assert_eq!(buf, [0u8; 14]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open_in_place_detached(
         &self,
         iv: &[u8],
@@ -515,6 +573,13 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Returns ciphertext followed by the tag.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[7u8; 16])?;
+    /// let sealed = gcm.seal(&[1; 12], b"aad", b"secret")?;
+    /// assert_eq!(sealed.len(), 6 + 16);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal(&self, iv: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
         let mut out = vec![0u8; pt.len() + self.tag_len as usize];
         self.seal_into(iv, aad, pt, &mut out)?;
@@ -522,6 +587,14 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[7u8; 16])?;
+    /// let sealed = gcm.seal(&[1; 12], b"aad", b"secret")?;
+    /// assert_eq!(gcm.open(&[1; 12], b"aad", &sealed)?, b"secret");
+    /// assert!(gcm.open(&[1; 12], b"other aad", &sealed).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open(&self, iv: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
         let t = self.tag_len as usize;
         if input.len() < t {
@@ -539,6 +612,18 @@ impl<C: BlockCipher128> Gcm<C> {
     /// used once). With a stitched kernel the AES work of all packets is
     /// interleaved, so short packets run near the long-message rate.
     /// Checks every packet before encrypting any.
+    ///
+    /// ```
+    /// use galois::{AesGcm, BatchPacket};
+    /// let gcm = AesGcm::new(&[7u8; 16])?;
+    /// let (mut a, mut b) = (*b"first packet", *b"second");
+    /// let mut batch = [BatchPacket::new([1; 12], b"h1", &mut a), BatchPacket::new([2; 12], b"h2", &mut b)];
+    /// gcm.seal_batch(&mut batch)?;
+    /// let tag = batch[0].tag().unwrap();
+    /// let sealed = [batch[0].data(), tag.as_bytes()].concat();
+    /// assert_eq!(gcm.open(&[1; 12], b"h1", &sealed)?, b"first packet");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_batch(&self, packets: &mut [BatchPacket<'_>]) -> Result<()> {
         for p in packets.iter() {
             self.check_iv(&p.nonce)?;

@@ -85,7 +85,12 @@ pub(crate) trait Stitched {
     fn open(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128;
     /// Encrypts many packets (12-byte nonces) in place, writing each full
     /// tag into `tags`.
-    fn seal_batch(&self, rk: &[[u8; 16]], packets: &mut [crate::gcm::BatchPacket<'_>], tags: &mut [u128]);
+    fn seal_batch(
+        &self,
+        rk: &[[u8; 16]],
+        packets: &mut [crate::gcm::BatchPacket<'_>],
+        tags: &mut [u128],
+    );
 }
 
 macro_rules! backends {
@@ -194,6 +199,13 @@ backends! {
 
 impl Backend {
     /// Parses a name given by [`Backend::name`].
+    ///
+    /// ```
+    /// use galois::Backend;
+    /// assert_eq!(Backend::from_name("shoup8_vartime")?, Backend::Shoup8Vartime);
+    /// assert!(!Backend::Shoup8Vartime.is_constant_time());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn from_name(name: &str) -> Result<Self> {
         Self::ALL
             .iter()
@@ -326,6 +338,18 @@ impl Acc {
 
 /// GHASH as a keyed universal hash: H and an accumulator, so input can be
 /// split anywhere.
+///
+/// ```
+/// use galois::{Backend, Ghash};
+/// let h = [0x42u8; 16];
+/// let mut a = Ghash::new(&h);
+/// a.update(b"split ");
+/// a.update(b"anywhere");
+/// let mut b = Ghash::with_backend(&h, Backend::Bitserial)?;
+/// b.update(b"split anywhere");
+/// assert_eq!(a.finalize(), b.finalize());
+/// # Ok::<(), galois::Error>(())
+/// ```
 ///
 /// `update` treats all input as one byte string, zero-padded at the end;
 /// `update_padded` pads each call to a block boundary, as GCM does between

@@ -38,6 +38,14 @@ impl<C: BlockCipher128> Gmac<C> {
     }
 
     /// The tag of `msg` under a fresh `iv`.
+    ///
+    /// ```
+    /// let mac = galois::AesGmac::new(&[3u8; 16])?;
+    /// let tag = mac.authenticate(&[1; 12], b"message")?;
+    /// assert!(mac.verify(&[1; 12], b"message", tag.as_bytes()).is_ok());
+    /// assert!(mac.verify(&[1; 12], b"massage", tag.as_bytes()).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn authenticate(&self, iv: &[u8], msg: &[u8]) -> Result<Tag> {
         self.gcm.seal_in_place_detached(iv, msg, &mut [])
     }
