@@ -56,10 +56,21 @@ fn add(a: &Fe, b: &Fe) -> Fe {
     )
 }
 
-/// a - b mod p, as a + (2p - b) limb by limb (b carried).
-fn sub(a: &Fe, b: &Fe) -> Fe {
+/// a + 2p - b limb by limb, not carried (a and b carried): limbs below
+/// 2^46, fine as a factor of [`mul`] (products below 2^92, sums below 2^99).
+fn sub_lazy(a: &Fe, b: &Fe) -> Fe {
     let two_p = [(1u64 << 45) - 10, (1u64 << 45) - 2, (1u64 << 43) - 2];
-    add(a, &[two_p[0] - b[0], two_p[1] - b[1], two_p[2] - b[2]])
+    [
+        a[0] + two_p[0] - b[0],
+        a[1] + two_p[1] - b[1],
+        a[2] + two_p[2] - b[2],
+    ]
+}
+
+/// a - b mod p (b carried), carried.
+fn sub(a: &Fe, b: &Fe) -> Fe {
+    let d = sub_lazy(a, b);
+    carry(d[0] as u128, d[1] as u128, d[2] as u128)
 }
 
 /// The canonical value in [0, p), as limbs.
@@ -216,7 +227,7 @@ impl IncrementalPoly1305Aes {
             let new: [u8; 16] = data.try_into().unwrap();
             let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
             let old = from_u128(u128::from_le_bytes(*slot), 0);
-            let d = sub(&from_u128(u128::from_le_bytes(new), 0), &old);
+            let d = sub_lazy(&from_u128(u128::from_le_bytes(new), 0), &old);
             *slot = new;
             let k = self.chunks() - (offset / 16) as u64;
             let d = mul(&d, &self.pow.pow(k, ONE, |a, b| mul(&a, &b)));
