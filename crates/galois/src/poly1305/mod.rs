@@ -207,16 +207,42 @@ impl Powers {
     }
 }
 
+/// Where the AVX2 code finds its powers: on the stack for one-shot calls,
+/// in a box a stream allocates the first time it needs them (so a stream
+/// stays small when it never does).
+trait PowersSlot {
+    fn get(&mut self) -> &mut Powers;
+}
+
+impl PowersSlot for Powers {
+    fn get(&mut self) -> &mut Powers {
+        self
+    }
+}
+
+impl PowersSlot for Option<Box<Powers>> {
+    fn get(&mut self) -> &mut Powers {
+        self.get_or_insert_with(|| Box::new(Powers::empty()))
+    }
+}
+
 /// Runs the vector code over the longest prefix of `data` it takes (if the
 /// backend has vector code and `data` is long enough); returns the rest.
 #[inline(always)]
-fn bulk<'a>(imp: Imp, h: &mut Acc, k: &Key64, pw: &mut Powers, data: &'a [u8]) -> &'a [u8] {
+fn bulk<'a, P: PowersSlot>(
+    imp: Imp,
+    h: &mut Acc,
+    k: &Key64,
+    pw: &mut P,
+    data: &'a [u8],
+) -> &'a [u8] {
     match imp {
         Imp::Portable => data,
         #[cfg(target_arch = "x86_64")]
         Imp::Avx2(t) => {
             if data.len() >= avx2::MIN_LEN {
                 let n = data.len() / avx2::CHUNK * avx2::CHUNK;
+                let pw = pw.get();
                 pw.ensure(k, 8);
                 t.blocks(h, pw, &data[..n]);
                 &data[n..]
@@ -276,7 +302,7 @@ struct State {
     buf: [u8; 16],
     buf_len: usize,
     imp: Imp,
-    pw: Powers,
+    pw: Option<Box<Powers>>,
 }
 
 impl State {
@@ -287,7 +313,7 @@ impl State {
             buf: [0; 16],
             buf_len: 0,
             imp,
-            pw: Powers::empty(),
+            pw: None,
         }
     }
 
@@ -327,7 +353,9 @@ impl Drop for State {
         self.k.wipe();
         // SAFETY: a volatile write through a valid &mut.
         unsafe { core::ptr::write_volatile(&mut self.buf, [0u8; 16]) };
-        self.pw.wipe();
+        if let Some(pw) = &mut self.pw {
+            pw.wipe();
+        }
     }
 }
 
