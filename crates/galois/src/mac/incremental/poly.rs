@@ -171,11 +171,17 @@ impl IncrementalPoly1305Aes {
             r,
             pow: Windows::new(r),
             inv: Windows::new(inverse(&r)),
-            msg: Vec::new(),
+            msg: msg.to_vec(),
             s: [0; 3],
             guard: IvGuard::new(),
         };
-        me.append(msg);
+        // The initial polynomial with the Poly1305 module's fastest
+        // backend (its public API): (c_1 r^q + ... + c_q r) mod p.
+        let mut pv = crate::poly1305::Poly1305Aes::new(key)?.poly_value(msg);
+        let lo = u128::from_le_bytes(pv[..16].try_into().unwrap());
+        me.s = from_u128(lo, pv[16] as u64);
+        pv.zeroize();
+        me.grow();
         Ok(me)
     }
 
