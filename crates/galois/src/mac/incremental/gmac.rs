@@ -15,8 +15,10 @@ pub struct IncrementalGmac<C: BlockCipher128> {
     gcm: Gcm<C>,
     mul: Mul,
     msg: Vec<u8>,
-    /// S = B_1 H^m + ... + B_m H over the zero-padded blocks.
-    s: u128,
+    /// GHASH(H, M, {}) = (S xor L) H, where S = B_1 H^m + ... + B_m H over
+    /// the zero-padded blocks and L = len(M) || 0^64: kept final, so a tag
+    /// costs one block-cipher call and no multiplication.
+    x: u128,
     /// H (also kept in `gcm`), for the general multiplier.
     h: u128,
     /// Powers of H.
@@ -32,7 +34,7 @@ pub type AesIncrementalGmac = IncrementalGmac<Aes>;
 
 impl<C: BlockCipher128> Drop for IncrementalGmac<C> {
     fn drop(&mut self) {
-        self.s.zeroize();
+        self.x.zeroize();
         self.h.zeroize();
     }
 }
@@ -80,13 +82,14 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             gcm,
             mul,
             msg: msg.to_vec(),
-            s,
+            x: 0,
             h,
             pow,
             inv,
             guard: IvGuard::new(),
         };
         me.grow();
+        me.set_s(s);
         Ok(me)
     }
 
@@ -110,10 +113,26 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
         self.msg.len().div_ceil(16) as u64
     }
 
-    /// Makes the power tables cover the current message.
+    /// L = len(M) || 0^64 for the current message.
+    fn lens(&self) -> u128 {
+        (self.msg.len() as u128 * 8) << 64
+    }
+
+    /// S from the kept GHASH value: x H^-1 xor L.
+    fn get_s(&self) -> u128 {
+        self.mul.mul(self.x, self.h_inv_pow(1)) ^ self.lens()
+    }
+
+    /// Keeps (S xor L) H for the current message length.
+    fn set_s(&mut self, s: u128) {
+        self.x = self.mul.mul(s ^ self.lens(), self.h);
+    }
+
+    /// Makes the power tables cover the current message (exponents up to
+    /// blocks + 1).
     fn grow(&mut self) {
         let m = self.mul;
-        let n = self.blocks();
+        let n = self.blocks() + 1;
         self.pow.ensure(n, ONE, |a, b| m.mul(a, b));
         self.inv.ensure(n, ONE, |a, b| m.mul(a, b));
     }
@@ -147,8 +166,9 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
             let d = u128::from_be_bytes(*slot) ^ u128::from_be_bytes(new);
             *slot = new;
+            // S gains d H^k, so (S xor L) H gains d H^(k+1).
             let k = self.blocks() - (offset / 16) as u64;
-            self.s ^= self.mul.mul(d, self.h_pow(k));
+            self.x ^= self.mul.mul(d, self.h_pow(k + 1));
             return Ok(());
         }
         let (b0, b1) = (offset / 16, (end - 1) / 16);
@@ -167,7 +187,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
         }
         self.msg[offset..end].copy_from_slice(data);
         let k = self.blocks() - b1 as u64;
-        self.s ^= self.mul.mul(d, self.h_pow(k));
+        self.x ^= self.mul.mul(d, self.h_pow(k + 1));
         d.zeroize();
         Ok(())
     }
@@ -182,22 +202,28 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
         if (self.msg.len() + data.len()) as u64 > MAX_AAD_BYTES {
             return Err(Error::AadTooLong);
         }
+        if data.is_empty() {
+            return Ok(());
+        }
+        let mut s = self.get_s();
         let r = self.msg.len() % 16;
-        if r != 0 && !data.is_empty() {
+        if r != 0 {
             let last = self.msg.len() / 16;
             let take = (16 - r).min(data.len());
             let old = block(&self.msg, last);
             self.msg.extend_from_slice(&data[..take]);
             let new = block(&self.msg, last);
             // The last block carries H^1.
-            self.s ^= self.gcm.ghash.mul_h(old ^ new);
+            s ^= self.gcm.ghash.mul_h(old ^ new);
             data = &data[take..];
         }
         if !data.is_empty() {
             self.msg.extend_from_slice(data);
-            self.s = self.gcm.ghash.update_blocks(self.s, &padded(data));
+            s = self.gcm.ghash.update_blocks(s, &padded(data));
         }
         self.grow();
+        self.set_s(s);
+        s.zeroize();
         Ok(())
     }
 
@@ -210,6 +236,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
                 got: len,
             });
         }
+        let mut s = self.get_s();
         let m = self.blocks();
         let m2 = len.div_ceil(16) as u64;
         if m2 < m {
@@ -218,27 +245,26 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
                 .gcm
                 .ghash
                 .update_blocks(0, &padded(&self.msg[m2 as usize * 16..]));
-            self.s ^= t;
-            self.s = self.mul.mul(self.s, self.h_inv_pow(m - m2));
+            s = self.mul.mul(s ^ t, self.h_inv_pow(m - m2));
         }
         if !len.is_multiple_of(16) {
             let last = len / 16;
             let old = block(&self.msg, last);
             let new = block(&self.msg[..len], last);
-            self.s ^= self.gcm.ghash.mul_h(old ^ new);
+            s ^= self.gcm.ghash.mul_h(old ^ new);
         }
         self.msg.truncate(len);
+        self.set_s(s);
+        s.zeroize();
         Ok(())
     }
 
     fn compute(&self, iv: &[u8]) -> Result<Tag> {
         self.gcm.check_iv(iv)?;
         let y0 = self.gcm.y0(iv, None);
-        let lens = (self.msg.len() as u128 * 8) << 64;
-        let g = self.mul.mul(self.s ^ lens, self.h);
         let mut ek = y0;
         self.gcm.cipher.encrypt_block(&mut ek);
-        let t = g ^ u128::from_be_bytes(ek);
+        let t = self.x ^ u128::from_be_bytes(ek);
         ek.zeroize();
         Ok(self.gcm.make_tag(t))
     }
