@@ -119,3 +119,42 @@ fn short_tags_and_order_rules() {
     );
     assert!(g.encryptor(&[]).is_err());
 }
+
+/// Exhaustive over small sizes: every single cut of the AAD and every pair
+/// of cuts of the text give the one-shot result.
+#[test]
+fn every_cut_exhaustively() {
+    let g = AesGcm::new(&[0x3c; 16]).unwrap();
+    let aad: Vec<u8> = (0..20u8).collect();
+    let pt: Vec<u8> = (100..141u8).collect();
+    let iv = [9u8; 12];
+    for plen in [0usize, 1, 15, 16, 17, 33, 41] {
+        let pt = &pt[..plen];
+        let one = g.seal(&iv, &aad, pt).unwrap();
+        for a in 0..=aad.len() {
+            for c1 in 0..=plen {
+                for c2 in c1..=plen {
+                    let mut e = g.encryptor(&iv).unwrap();
+                    e.aad(&aad[..a]).unwrap();
+                    e.aad(&aad[a..]).unwrap();
+                    let mut b = pt.to_vec();
+                    let (x, rest) = b.split_at_mut(c1);
+                    let (y, z) = rest.split_at_mut(c2 - c1);
+                    e.encrypt(x).unwrap();
+                    e.encrypt(y).unwrap();
+                    e.encrypt(z).unwrap();
+                    let t = e.finish();
+                    assert_eq!([&b[..], t.as_bytes()].concat(), one, "{a} {c1} {c2}");
+                }
+            }
+            // Decrypt with the AAD cut at a and the ciphertext at a too.
+            let mut d = g.decryptor(&iv).unwrap();
+            d.aad(&aad[..a]).unwrap();
+            d.aad(&aad[a..]).unwrap();
+            let c = a.min(plen);
+            d.update(&one[..c]).unwrap();
+            d.update(&one[c..plen]).unwrap();
+            assert_eq!(d.finish(&one[plen..]).unwrap(), pt);
+        }
+    }
+}

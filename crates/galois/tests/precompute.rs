@@ -128,3 +128,32 @@ fn misuse_is_refused() {
         Err(Error::InvalidIvLength { got: 0 })
     ));
 }
+
+/// Every prefix length of the AAD and of a long IV, exhaustively.
+#[test]
+fn every_prefix_length() {
+    let g = AesGcm::new(&[0x77; 24]).unwrap();
+    let aad: Vec<u8> = (0..50u8).collect();
+    let iv: Vec<u8> = (200..240u8).collect();
+    let pt = b"precomputed, block-aligned or not";
+    for ivlen in [12usize, 1, 16, 40] {
+        let iv = &iv[..ivlen];
+        let mut want = pt.to_vec();
+        let tag = g.seal_in_place_detached(iv, &aad, &mut want).unwrap();
+        for cut in 0..=aad.len() {
+            let ap = g.precompute_aad(&aad[..cut]).unwrap();
+            let icut = cut.min(ivlen);
+            let ip = g.precompute_iv(&iv[..icut]).unwrap();
+            let mut b = pt.to_vec();
+            let t = g
+                .seal_in_place_precomputed(
+                    IvInput::Prefixed(&ip, &iv[icut..]),
+                    Some(&ap),
+                    &aad[cut..],
+                    &mut b,
+                )
+                .unwrap();
+            assert_eq!((&b, t), (&want, tag), "aad cut {cut}, iv cut {icut}");
+        }
+    }
+}
