@@ -10,7 +10,7 @@
 //! the computation.
 
 use galois::poly1305::Poly1305Aes;
-use galois::{AesGcm, AesGmac, Aes, Error, Options, ShortTag};
+use galois::{Aes, AesGcm, AesGmac, Error, Options, ShortTag};
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyValueError};
@@ -194,9 +194,9 @@ fn err(e: Error) -> PyErr {
             InvalidTag::new_err("the tag did not verify")
         }
         Error::RandomSourceFailed => PyOSError::new_err(e.to_string()),
-        Error::InvalidKeyLength { got } => PyValueError::new_err(format!(
-            "key must be 16, 24 or 32 bytes, got {got}"
-        )),
+        Error::InvalidKeyLength { got } => {
+            PyValueError::new_err(format!("key must be 16, 24 or 32 bytes, got {got}"))
+        }
         Error::InvalidIvLength { got: 0 } => {
             PyValueError::new_err("nonce must be at least 1 byte, got 0")
         }
@@ -376,7 +376,7 @@ impl PyAesGcm {
         let a = input_opt(associated_data, "associated_data")?;
         let need = d.len() + self.gcm.tag_len();
         let out = output_buffer(buf, need)?;
-        self.into_op(py, &n, &d, &a, &out, true)?;
+        self.buffer_op(py, &n, &d, &a, &out, true)?;
         Ok(need)
     }
 
@@ -401,7 +401,7 @@ impl PyAesGcm {
         }
         let need = d.len() - t;
         let out = output_buffer(buf, need)?;
-        self.into_op(py, &n, &d, &a, &out, false)?;
+        self.buffer_op(py, &n, &d, &a, &out, false)?;
         Ok(need)
     }
 
@@ -448,7 +448,7 @@ impl PyAesGcm {
 }
 
 impl PyAesGcm {
-    fn into_op(
+    fn buffer_op(
         &self,
         py: Python<'_>,
         n: &In<'_>,
@@ -459,9 +459,7 @@ impl PyAesGcm {
     ) -> PyResult<()> {
         let o = RawSliceMut(out.buf_ptr() as *mut u8, out.len_bytes());
         // An input that shares memory with buf is copied first.
-        let shared = [n, d, a]
-            .iter()
-            .any(|x| overlaps(x.as_slice(), o.0, o.1));
+        let shared = [n, d, a].iter().any(|x| overlaps(x.as_slice(), o.0, o.1));
         let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
         let run = |g: &AesGcm, n: &[u8], d: &[u8], a: &[u8], o: RawSliceMut| {
             // SAFETY: buf stays exported (pinned) by `out` for this call and
@@ -523,11 +521,18 @@ impl GcmEncryptor {
     fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
         let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
-        g.as_mut().ok_or_else(finalized)?.aad(d.as_slice()).map_err(err)
+        g.as_mut()
+            .ok_or_else(finalized)?
+            .aad(d.as_slice())
+            .map_err(err)
     }
 
     /// Encrypts a piece of data and returns its ciphertext (same length).
-    fn update<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn update<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let d = input(data, "data")?;
         let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
         let enc = g.as_mut().ok_or_else(finalized)?;
@@ -572,18 +577,28 @@ impl GcmDecryptor {
     fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
         let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
-        g.as_mut().ok_or_else(finalized)?.aad(d.as_slice()).map_err(err)
+        g.as_mut()
+            .ok_or_else(finalized)?
+            .aad(d.as_slice())
+            .map_err(err)
     }
 
     /// Takes a piece of ciphertext (kept until ``finalize``).
     fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
         let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
-        g.as_mut().ok_or_else(finalized)?.update(d.as_slice()).map_err(err)
+        g.as_mut()
+            .ok_or_else(finalized)?
+            .update(d.as_slice())
+            .map_err(err)
     }
 
     /// Verifies ``tag`` and returns the whole plaintext, or raises InvalidTag.
-    fn finalize<'py>(&self, py: Python<'py>, tag: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn finalize<'py>(
+        &self,
+        py: Python<'py>,
+        tag: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let t = input(tag, "tag")?;
         let dec = self
             .st

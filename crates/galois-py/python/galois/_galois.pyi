@@ -2,7 +2,7 @@
 
 from typing import Optional, final
 
-from collections.abc import Buffer
+from typing_extensions import Buffer
 
 __version__: str
 GIL_RELEASE_BYTES: int
