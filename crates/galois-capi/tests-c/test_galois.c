@@ -6,12 +6,14 @@
  *   errors    every return code: NULL pointers, lengths, states, overlap, flags
  *   openssl   (when built with OpenSSL) random AES-GCM cases against EVP
  *   roundtrip random lengths, unaligned states, tampering
- * usage: test_galois [vectors|errors|roundtrip|openssl|all]
+ *   threads   one state used by four threads at once
+ * usage: test_galois [vectors|errors|roundtrip|threads|openssl|all]
  * Prints "N passed, M failed" and exits 1 if anything failed.
  */
 #include "galois.h"
 #include "vectors.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,6 +423,50 @@ static void test_roundtrip(void) {
     free(mem);
 }
 
+/* ---- one state, many threads -------------------------------------------- */
+
+#define T_LEN 3000
+struct shared {
+    const void *st;
+    const uint8_t *pt, *want;
+    int bad;
+};
+
+static void *thread_work(void *arg) {
+    struct shared *sh = arg;
+    uint8_t iv[12] = {1, 2, 3}, out[T_LEN + 16], back[T_LEN];
+    for (int i = 0; i < 200; i++) {
+        if (galois_aesgcm_seal(sh->st, out, sizeof out, NULL, sh->pt, T_LEN, NULL, 0, iv, 12) != GALOIS_OK ||
+            memcmp(out, sh->want, sizeof out) != 0 ||
+            galois_aesgcm_open(sh->st, back, sizeof back, NULL, out, sizeof out, NULL, 0, iv, 12) != GALOIS_OK ||
+            memcmp(back, sh->pt, T_LEN) != 0) {
+            sh->bad = 1;
+        }
+    }
+    return NULL;
+}
+
+static void test_threads(void) {
+    void *st = xmalloc(galois_aesgcm_statebytes());
+    uint8_t key[16] = {5}, iv[12] = {1, 2, 3};
+    static uint8_t pt[T_LEN], want[T_LEN + 16];
+    rnd_fill(pt, T_LEN);
+    CHECK_RC(galois_aesgcm_init(st, key, 16), GALOIS_OK, "init");
+    CHECK_RC(galois_aesgcm_seal(st, want, sizeof want, NULL, pt, T_LEN, NULL, 0, iv, 12), GALOIS_OK, "seal");
+    pthread_t th[4];
+    struct shared sh[4];
+    for (int i = 0; i < 4; i++) {
+        sh[i] = (struct shared){st, pt, want, 0};
+        CHECK(pthread_create(&th[i], NULL, thread_work, &sh[i]) == 0, "pthread_create");
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(!sh[i].bad, "thread %d saw a wrong result", i);
+    }
+    galois_aesgcm_wipe(st);
+    free(st);
+}
+
 /* ---- differential against OpenSSL -------------------------------------- */
 
 #ifdef GALOIS_TEST_OPENSSL
@@ -473,6 +519,7 @@ int main(int argc, char **argv) {
     if (all || !strcmp(what, "vectors")) test_vectors(), ran = 1;
     if (all || !strcmp(what, "errors")) test_errors(), ran = 1;
     if (all || !strcmp(what, "roundtrip")) test_roundtrip(), ran = 1;
+    if (all || !strcmp(what, "threads")) test_threads(), ran = 1;
 #ifdef GALOIS_TEST_OPENSSL
     if (all || !strcmp(what, "openssl")) test_openssl(), ran = 1;
 #else
