@@ -59,6 +59,22 @@ pub(crate) trait Lanes: Copy {
     unsafe fn add32(a: Self, b: Self) -> Self;
     /// XOR of all lanes.
     unsafe fn fold(a: Self) -> __m128i;
+    /// Keeps the first n (< 16 L) bytes of v, zeros after.
+    #[inline(always)]
+    unsafe fn keep(v: Self, n: usize) -> Self {
+        let mut t = [0u8; 64];
+        Self::store(t.as_mut_ptr(), v);
+        t[n..].fill(0);
+        Self::load(t.as_ptr())
+    }
+    /// v with lane `l` replaced by x.
+    #[inline(always)]
+    unsafe fn with_lane(v: Self, l: usize, x: __m128i) -> Self {
+        let mut t = [0u8; 64];
+        Self::store(t.as_mut_ptr(), v);
+        _mm_storeu_si128(t.as_mut_ptr().add(16 * l).cast(), x);
+        Self::load(t.as_ptr())
+    }
     /// Loads the first n (< 16 L) bytes at p, zeros after.
     #[inline(always)]
     unsafe fn load_partial(p: *const u8, n: usize) -> Self {
@@ -259,6 +275,14 @@ impl Lanes for __m512i {
         _mm512_maskz_loadu_epi8((1u64 << n) - 1, p.cast())
     }
     #[inline(always)]
+    unsafe fn keep(v: Self, n: usize) -> Self {
+        _mm512_maskz_mov_epi8((1u64 << n) - 1, v)
+    }
+    #[inline(always)]
+    unsafe fn with_lane(v: Self, l: usize, x: __m128i) -> Self {
+        _mm512_mask_broadcast_i32x4(v, 0xf << (4 * l), x)
+    }
+    #[inline(always)]
     unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
         _mm512_mask_storeu_epi8(p.cast(), (1u64 << n) - 1, v)
     }
@@ -281,9 +305,10 @@ pub(crate) const MAX_BATCH: usize = 32;
 #[repr(C, align(64))]
 pub(crate) struct Powers {
     /// hd[i] = H^(32-i) * x^-1.
-    hd: [u128; MAX_BATCH],
+    /// Three zero entries follow, so a vector load may start at any i <= 32.
+    hd: [u128; MAX_BATCH + 3],
     /// hk[i] = (low half ^ high half of hd[i]) in both halves.
-    hk: [u128; MAX_BATCH],
+    hk: [u128; MAX_BATCH + 3],
 }
 
 /// x^-1 = x^127 + x^6 + x + 1 in our representation (bits 0, 121, 126, 127).
@@ -300,8 +325,8 @@ impl Powers {
     #[inline(always)]
     pub(crate) unsafe fn new(h: u128) -> Self {
         let mut p = Powers {
-            hd: [0; MAX_BATCH],
-            hk: [0; MAX_BATCH],
+            hd: [0; MAX_BATCH + 3],
+            hk: [0; MAX_BATCH + 3],
         };
         let hx = u128_to_xmm(mul_xinv(h));
         let mut cur = h;
@@ -436,6 +461,16 @@ pub(crate) unsafe fn absorb<V: Lanes>(pw: &Powers, y: __m128i, p: *const u8, n: 
         i += 1;
     }
     t.reduce()
+}
+
+/// Absorbs the first `n` (1..=L) lanes of `v` (blocks already in integer
+/// form, unused lanes zero) into y with one reduction.
+#[inline(always)]
+unsafe fn absorb_vector<V: Lanes>(pw: &Powers, y: __m128i, v: V, n: usize) -> __m128i {
+    let (h, hk) = pw.h::<V>(MAX_BATCH - n);
+    let mut s = Sums::<V>::zero();
+    s.mul_add(V::xor(v, V::low(y)), h, hk);
+    s.fold().reduce()
 }
 
 /// Absorbs any number of whole blocks, 8 vectors per reduction.
@@ -687,6 +722,55 @@ fn plan<V: Lanes>(aad: &[u8], len: usize) -> (usize, usize, usize, bool) {
     (bb, full, nv, merged)
 }
 
+/// The length block len(A) || len(C) in integer form (A empty).
+#[inline(always)]
+unsafe fn len_block(aad_len: usize, ct_len: usize) -> __m128i {
+    _mm_set_epi64x((aad_len as u64 * 8) as i64, (ct_len as u64 * 8) as i64)
+}
+
+/// Messages of at most L-1 blocks with no AAD: one vector of keystream
+/// (and E(K, Y0) beside it), and the GHASH of the ciphertext lanes and the
+/// length block in the next lane straight from registers, one reduction.
+#[inline(always)]
+unsafe fn seal_tiny<V: Lanes, const NR: usize>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y0: &[u8; 16],
+    buf: &mut [u8],
+) -> u128 {
+    let n = buf.len();
+    let nb = n.div_ceil(16);
+    let mut ctr = Ctr::<V>::new(y0, 1);
+    let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
+    let mut y = _mm_setzero_si128();
+    let ks = batch::<V, NR, 1>(rk, &mut ctr, pw, None, &mut y, Some(&mut ek));
+    let c = V::keep(V::xor(V::load_partial(buf.as_ptr(), n), ks[0]), n);
+    V::store_partial(buf.as_mut_ptr(), n, c);
+    let g = V::with_lane(V::bswap(c), nb, len_block(0, n));
+    let y = absorb_vector::<V>(pw, y, g, nb + 1);
+    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+}
+
+/// The decrypting twin of [`seal_tiny`].
+#[inline(always)]
+unsafe fn open_tiny<V: Lanes, const NR: usize>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y0: &[u8; 16],
+    buf: &mut [u8],
+) -> u128 {
+    let n = buf.len();
+    let nb = n.div_ceil(16);
+    let c = V::load_partial(buf.as_ptr(), n);
+    let g = V::with_lane(V::bswap(c), nb, len_block(0, n));
+    let mut y = absorb_vector::<V>(pw, _mm_setzero_si128(), g, nb + 1);
+    let mut ctr = Ctr::<V>::new(y0, 1);
+    let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
+    let ks = batch::<V, NR, 1>(rk, &mut ctr, pw, None, &mut y, Some(&mut ek));
+    V::store_partial(buf.as_mut_ptr(), n, V::xor(c, ks[0]));
+    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+}
+
 /// Encrypts `buf` in place under counters Y0+1, Y0+2, ... and returns the
 /// full tag GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds.
 #[inline(always)]
@@ -698,6 +782,9 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new(rk);
+    if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
+        return seal_tiny::<V, NR>(pw, &rk, y0, buf);
+    }
     let (bb, full, nv, merged) = plan::<V>(aad, buf.len());
     let mut y = if merged {
         _mm_setzero_si128()
@@ -740,6 +827,9 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new(rk);
+    if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
+        return open_tiny::<V, NR>(pw, &rk, y0, buf);
+    }
     let (bb, full, nv, merged) = plan::<V>(aad, buf.len());
     let mut y = if merged {
         _mm_setzero_si128()
