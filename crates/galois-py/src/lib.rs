@@ -13,10 +13,10 @@ use galois::poly1305::Poly1305Aes;
 use galois::{Aes, AesGcm, AesGmac, Error, Options, ShortTag};
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 create_exception!(
     galois,
@@ -499,6 +499,19 @@ fn finalized() -> PyErr {
     PyValueError::new_err("this context was already finalized")
 }
 
+/// Locks a streaming context without waiting: a second thread using the same
+/// context at once gets a RuntimeError (waiting would deadlock, since the
+/// first one may be running without the GIL and need it back).
+fn lock<'a, T>(m: &'a Mutex<T>, what: &str) -> PyResult<MutexGuard<'a, T>> {
+    match m.try_lock() {
+        Ok(g) => Ok(g),
+        Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+        Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(format!(
+            "this {what} is in use by another thread"
+        ))),
+    }
+}
+
 /// An on-line AES-GCM encryption (from ``AESGCM.encryptor(nonce)``).
 ///
 /// >>> import galois
@@ -520,7 +533,7 @@ impl GcmEncryptor {
     /// Absorbs associated data (only before the first ``update``).
     fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
-        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock(&self.st, "context")?;
         g.as_mut()
             .ok_or_else(finalized)?
             .aad(d.as_slice())
@@ -534,20 +547,24 @@ impl GcmEncryptor {
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let d = input(data, "data")?;
-        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock(&self.st, "GCMEncryptor")?;
         let enc = g.as_mut().ok_or_else(finalized)?;
         PyBytes::new_with(py, d.len(), |out| {
             out.copy_from_slice(d.as_slice());
-            enc.encrypt(out).map_err(err)
+            if out.len() >= GIL_RELEASE_BYTES {
+                let o = RawSliceMut(out.as_mut_ptr(), out.len());
+                // SAFETY: `out` is a new bytes object nobody else sees yet.
+                py.detach(move || enc.encrypt(unsafe { o.get() }))
+            } else {
+                enc.encrypt(out)
+            }
+            .map_err(err)
         })
     }
 
     /// Ends the encryption and returns the tag.
     fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let enc = self
-            .st
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+        let enc = lock(&self.st, "GCMEncryptor")?
             .take()
             .ok_or_else(finalized)?;
         let tag = enc.finish();
@@ -576,7 +593,7 @@ impl GcmDecryptor {
     /// Absorbs associated data (only before the first ``update``).
     fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
-        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock(&self.st, "context")?;
         g.as_mut()
             .ok_or_else(finalized)?
             .aad(d.as_slice())
@@ -584,13 +601,17 @@ impl GcmDecryptor {
     }
 
     /// Takes a piece of ciphertext (kept until ``finalize``).
-    fn update(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
-        let mut g = self.st.lock().unwrap_or_else(|p| p.into_inner());
-        g.as_mut()
-            .ok_or_else(finalized)?
-            .update(d.as_slice())
-            .map_err(err)
+        let mut g = lock(&self.st, "GCMDecryptor")?;
+        let dec = g.as_mut().ok_or_else(finalized)?;
+        if d.len() >= GIL_RELEASE_BYTES {
+            let dd = d.for_detach();
+            py.detach(move || dec.update(dd.as_slice()))
+        } else {
+            dec.update(d.as_slice())
+        }
+        .map_err(err)
     }
 
     /// Verifies ``tag`` and returns the whole plaintext, or raises InvalidTag.
@@ -600,13 +621,11 @@ impl GcmDecryptor {
         tag: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let t = input(tag, "tag")?;
-        let dec = self
-            .st
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+        let dec = lock(&self.st, "GCMDecryptor")?
             .take()
             .ok_or_else(finalized)?;
-        let r = match dec.finish(t.as_slice()) {
+        let tag = t.as_slice().to_vec();
+        let r = match py.detach(move || dec.finish(&tag)) {
             Err(Error::InvalidTagLength { .. }) => Err(Error::AuthenticationFailed),
             r => r,
         };

@@ -63,3 +63,46 @@ def test_negative_control_a_gil_holding_call_is_detected():
     data = bytes(N)
     dur, middle = stamps_during(lambda: data.count(b"\x01\x02"))
     assert middle == 0, f"{middle} stamps during a GIL-holding call of {dur * 1e3:.0f} ms"
+
+
+def test_streaming_releases_the_gil_and_refuses_concurrent_use():
+    aead = galois.AESGCM(bytes(16))
+    data = bytes(N)
+    enc = aead.encryptor(bytes(12))
+    refused = []
+    ok_calls = []
+    result = {}
+    started = threading.Event()
+
+    def worker():
+        started.set()
+        result["ct"] = enc.update(data)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    started.wait()
+    while t.is_alive():
+        try:
+            enc.update(b"")  # empty: changes nothing when it gets through
+            ok_calls.append(1)
+        except RuntimeError as e:
+            assert "in use by another thread" in str(e)
+            refused.append(e)
+    t.join()
+    assert refused, "the main thread never ran during the update (GIL held?)"
+    assert result["ct"] + enc.finalize() == aead.encrypt(bytes(12), data, None)
+
+
+def test_streaming_large_pieces_match_one_shot():
+    aead = galois.AESGCM(bytes(32))
+    data = bytes(range(256)) * 1000  # 256000 bytes
+    enc = aead.encryptor(bytes(12))
+    enc.authenticate_additional_data(b"a" * 5000)
+    ct = enc.update(data[:100000]) + enc.update(bytearray(data[100000:]))
+    want = aead.encrypt(bytes(12), data, b"a" * 5000)
+    assert ct + enc.finalize() == want
+    dec = aead.decryptor(bytes(12))
+    dec.authenticate_additional_data(memoryview(b"a" * 5000))
+    dec.update(want[:7000])
+    dec.update(bytearray(want[7000:-16]))
+    assert dec.finalize(want[-16:]) == data
