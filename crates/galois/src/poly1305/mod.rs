@@ -35,13 +35,14 @@
 //!   with the powers r^1..r^4 (and r^8 for two groups per step).
 //! - [`Backend::Ifma`] (`ifma.rs`): radix 2^44 with AVX-512 IFMA
 //!   (`vpmadd52luq/huq`), eight blocks in parallel with r^1..r^8 (and r^16,
-//!   r^24, r^32 for several groups per step).
+//!   r^24, r^32 for several groups per step); medium inputs run the same
+//!   arithmetic on four lanes (r^1..r^4 only).
 //!
 //! Key agility (paper, section 1): setting up a key computes nothing but r
 //! in two words and 5 r1 / 4, and short messages use r alone. Powers of r
 //! are computed per message, and only when that message is long enough for
-//! the vector code (`MIN_LEN` in each SIMD file: 384 bytes for IFMA, 1024
-//! for AVX2, from measured break-even points). In a stream, AVX2 keeps its
+//! the vector code (`MIN_LEN` in each SIMD file: 192 bytes for IFMA on four
+//! lanes, 896 on eight, 1024 for AVX2, from measured break-even points). In a stream, AVX2 keeps its
 //! powers for later pieces and IFMA recomputes them per long piece (four
 //! products deep, in the vector unit); pieces shorter than `MIN_LEN` run
 //! the portable code.
@@ -258,6 +259,12 @@ fn bulk<'a, P: PowersSlot>(
                 t.blocks(h, &r, &data[..n]);
                 r.zeroize();
                 &data[n..]
+            } else if data.len() >= ifma::MIN_LEN4 {
+                let n = data.len() / ifma::CHUNK4 * ifma::CHUNK4;
+                let mut r = radix44::r_from_bytes(&k.r_bytes());
+                t.blocks4(h, &r, &data[..n]);
+                r.zeroize();
+                &data[n..]
             } else {
                 data
             }
@@ -287,10 +294,10 @@ fn poly_oneshot(imp: Imp, k: &Key64, msg: &[u8]) -> Acc {
 
 /// The shortest message any vector backend takes.
 #[cfg(target_arch = "x86_64")]
-const MIN_BULK: usize = if avx2::MIN_LEN < ifma::MIN_LEN {
+const MIN_BULK: usize = if avx2::MIN_LEN < ifma::MIN_LEN4 {
     avx2::MIN_LEN
 } else {
-    ifma::MIN_LEN
+    ifma::MIN_LEN4
 };
 #[cfg(not(target_arch = "x86_64"))]
 const MIN_BULK: usize = usize::MAX;
