@@ -17,21 +17,6 @@ fn reference(key: &[u8]) -> AesGcm {
     .unwrap()
 }
 
-/// Every combination a test must cover: each GHASH backend (AES auto) and
-/// each AES backend (GHASH auto).
-fn implementations() -> Vec<Options> {
-    let mut v: Vec<Options> = ghash_backends()
-        .into_iter()
-        .map(|b| Options::new().backend(b))
-        .collect();
-    v.extend(
-        aes_backends()
-            .into_iter()
-            .map(|a| Options::new().aes_backend(a)),
-    );
-    v
-}
-
 #[test]
 fn every_length_0_to_2048_matches_reference() {
     let mut r = rng(10);

@@ -20,19 +20,6 @@ fn cipher(key_len: usize) -> Cipher {
     }
 }
 
-fn implementations() -> Vec<Options> {
-    let mut v: Vec<Options> = ghash_backends()
-        .into_iter()
-        .map(|b| Options::new().backend(b))
-        .collect();
-    v.extend(
-        aes_backends()
-            .into_iter()
-            .map(|a| Options::new().aes_backend(a)),
-    );
-    v
-}
-
 #[test]
 fn random_inputs_agree_with_openssl() {
     let mut r = rng(20);

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use galois::{AesBackend, Backend};
+use galois::{AesBackend, Backend, Options};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 /// Every GHASH backend. On a CPU without some feature the test fails unless
@@ -52,4 +52,20 @@ pub fn block(rng: &mut StdRng) -> [u8; 16] {
     let mut b = [0u8; 16];
     rng.fill(&mut b);
     b
+}
+
+/// Options covering every implementation a GCM test must run: each GHASH
+/// backend and kernel (AES auto-selected), then each AES backend (GHASH
+/// auto-selected).
+pub fn implementations() -> Vec<Options> {
+    let mut v: Vec<Options> = ghash_backends()
+        .into_iter()
+        .map(|b| Options::new().backend(b))
+        .collect();
+    v.extend(
+        aes_backends()
+            .into_iter()
+            .map(|a| Options::new().aes_backend(a)),
+    );
+    v
 }
