@@ -243,10 +243,8 @@ impl Ctx {
                 what: "segments in one stream (2^32 - 1)",
             });
         }
-        let r = self
-            .gcm
-            .open_into(&nonce(&self.header, i, !more as u8), self.aad(), chunk, out);
-        r
+        self.gcm
+            .open_into(&nonce(&self.header, i, !more as u8), self.aad(), chunk, out)
     }
 
     /// Replaces [`Error::AuthenticationFailed`] for the chunk at position
