@@ -25,7 +25,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-  "maturin==1.16.0" "pytest==9.2.0" "cryptography==50.0.2"
+  "maturin==1.16.0" "pytest==9.2.0" "cryptography==50.0.2" "mypy==2.4.1"
 
 echo "== maturin build (abi3 wheel)"
 # Not --locked: crates/galois-py/Cargo.lock pins pyo3 and the rest, but galois's own

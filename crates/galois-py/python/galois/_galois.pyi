@@ -2,7 +2,18 @@
 
 from typing import Optional, final
 
-from typing_extensions import Buffer
+from typing_extensions import Buffer, Self
+
+__all__ = [
+    "AESGCM",
+    "GCMDecryptor",
+    "GCMEncryptor",
+    "GIL_RELEASE_BYTES",
+    "GMAC",
+    "InvalidTag",
+    "Poly1305AES",
+    "__version__",
+]
 
 __version__: str
 GIL_RELEASE_BYTES: int
@@ -19,7 +30,7 @@ class AESGCM:
     length 4..16 with any nonce length (interoperability tests only).
     """
 
-    def __init__(self, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> None: ...
+    def __new__(cls, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> Self: ...
     @staticmethod
     def generate_key(bit_length: int) -> bytes:
         """A random key of 128, 192 or 256 bits."""
@@ -60,7 +71,7 @@ class GCMDecryptor:
 class GMAC:
     """AES-GMAC: GCM authenticating data without encrypting it."""
 
-    def __init__(self, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> None: ...
+    def __new__(cls, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> Self: ...
     @staticmethod
     def generate_key(bit_length: int) -> bytes: ...
     @property
@@ -73,7 +84,7 @@ class GMAC:
 class Poly1305AES:
     """Poly1305-AES: 32-byte key k || r (r clamped), 16-byte nonces and tags."""
 
-    def __init__(self, key: Buffer) -> None: ...
+    def __new__(cls, key: Buffer) -> Self: ...
     @staticmethod
     def generate_key() -> bytes: ...
     def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
