@@ -51,6 +51,11 @@ pub(crate) trait Lanes: Copy {
     unsafe fn aesenclast(a: Self, k: Self) -> Self;
     /// Reverses the bytes of each 128-bit lane.
     unsafe fn bswap(a: Self) -> Self;
+    /// The PSHUFB mask that reverses 16 bytes.
+    #[inline(always)]
+    unsafe fn bswap_mask() -> __m128i {
+        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+    }
     /// Swaps the 64-bit halves of each lane.
     unsafe fn swap64(a: Self) -> Self;
     unsafe fn broadcast(x: __m128i) -> Self;
@@ -154,148 +159,135 @@ impl Lanes for __m128i {
     }
 }
 
-impl Lanes for __m256i {
-    const L: usize = 2;
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        _mm256_setzero_si256()
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        _mm256_loadu_si256(p.cast())
-    }
-    #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self) {
-        _mm256_storeu_si256(p.cast(), v)
-    }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        _mm256_xor_si256(a, b)
-    }
-    #[inline(always)]
-    unsafe fn clmul00(a: Self, b: Self) -> Self {
-        _mm256_clmulepi64_epi128::<0x00>(a, b)
-    }
-    #[inline(always)]
-    unsafe fn clmul11(a: Self, b: Self) -> Self {
-        _mm256_clmulepi64_epi128::<0x11>(a, b)
-    }
-    #[inline(always)]
-    unsafe fn aesenc(a: Self, k: Self) -> Self {
-        _mm256_aesenc_epi128(a, k)
-    }
-    #[inline(always)]
-    unsafe fn aesenclast(a: Self, k: Self) -> Self {
-        _mm256_aesenclast_epi128(a, k)
-    }
-    #[inline(always)]
-    unsafe fn bswap(a: Self) -> Self {
-        let m = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        _mm256_shuffle_epi8(a, _mm256_broadcastsi128_si256(m))
-    }
-    #[inline(always)]
-    unsafe fn swap64(a: Self) -> Self {
-        _mm256_shuffle_epi32::<0x4e>(a)
-    }
-    #[inline(always)]
-    unsafe fn broadcast(x: __m128i) -> Self {
-        _mm256_broadcastsi128_si256(x)
-    }
-    #[inline(always)]
-    unsafe fn low(x: __m128i) -> Self {
-        _mm256_zextsi128_si256(x)
-    }
-    #[inline(always)]
-    unsafe fn add32(a: Self, b: Self) -> Self {
-        _mm256_add_epi32(a, b)
-    }
-    #[inline(always)]
-    unsafe fn fold(a: Self) -> __m128i {
-        _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a))
-    }
+/// The `Lanes` impl of a 256- or 512-bit vector type: the same operations
+/// under each width's intrinsic names.
+macro_rules! wide_lanes {
+    ($t:ty, $l:expr, $zero:ident, $load:ident, $store:ident, $xor:ident, $clmul:ident, $enc:ident,
+     $encl:ident, $sh8:ident, $sh32:ident, $bcast:ident, $zext:ident, $add:ident, |$f:ident| $fold:expr,
+     { $($extra:item)* }) => {
+        impl Lanes for $t {
+            const L: usize = $l;
+            #[inline(always)]
+            unsafe fn zero() -> Self {
+                $zero()
+            }
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> Self {
+                $load(p.cast())
+            }
+            #[inline(always)]
+            unsafe fn store(p: *mut u8, v: Self) {
+                $store(p.cast(), v)
+            }
+            #[inline(always)]
+            unsafe fn xor(a: Self, b: Self) -> Self {
+                $xor(a, b)
+            }
+            #[inline(always)]
+            unsafe fn clmul00(a: Self, b: Self) -> Self {
+                $clmul::<0x00>(a, b)
+            }
+            #[inline(always)]
+            unsafe fn clmul11(a: Self, b: Self) -> Self {
+                $clmul::<0x11>(a, b)
+            }
+            #[inline(always)]
+            unsafe fn aesenc(a: Self, k: Self) -> Self {
+                $enc(a, k)
+            }
+            #[inline(always)]
+            unsafe fn aesenclast(a: Self, k: Self) -> Self {
+                $encl(a, k)
+            }
+            #[inline(always)]
+            unsafe fn bswap(a: Self) -> Self {
+                $sh8(a, $bcast(<__m128i as Lanes>::bswap_mask()))
+            }
+            #[inline(always)]
+            unsafe fn swap64(a: Self) -> Self {
+                $sh32::<0x4e>(a)
+            }
+            #[inline(always)]
+            unsafe fn broadcast(x: __m128i) -> Self {
+                $bcast(x)
+            }
+            #[inline(always)]
+            unsafe fn low(x: __m128i) -> Self {
+                $zext(x)
+            }
+            #[inline(always)]
+            unsafe fn add32(a: Self, b: Self) -> Self {
+                $add(a, b)
+            }
+            #[inline(always)]
+            unsafe fn fold($f: Self) -> __m128i {
+                $fold
+            }
+            $($extra)*
+        }
+    };
 }
 
-impl Lanes for __m512i {
-    const L: usize = 4;
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        _mm512_setzero_si512()
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        _mm512_loadu_si512(p.cast())
-    }
-    #[inline(always)]
-    unsafe fn store(p: *mut u8, v: Self) {
-        _mm512_storeu_si512(p.cast(), v)
-    }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        _mm512_xor_si512(a, b)
-    }
-    #[inline(always)]
-    unsafe fn clmul00(a: Self, b: Self) -> Self {
-        _mm512_clmulepi64_epi128::<0x00>(a, b)
-    }
-    #[inline(always)]
-    unsafe fn clmul11(a: Self, b: Self) -> Self {
-        _mm512_clmulepi64_epi128::<0x11>(a, b)
-    }
-    #[inline(always)]
-    unsafe fn aesenc(a: Self, k: Self) -> Self {
-        _mm512_aesenc_epi128(a, k)
-    }
-    #[inline(always)]
-    unsafe fn aesenclast(a: Self, k: Self) -> Self {
-        _mm512_aesenclast_epi128(a, k)
-    }
-    #[inline(always)]
-    unsafe fn bswap(a: Self) -> Self {
-        let m = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        _mm512_shuffle_epi8(a, _mm512_broadcast_i32x4(m))
-    }
-    #[inline(always)]
-    unsafe fn swap64(a: Self) -> Self {
-        _mm512_shuffle_epi32::<0x4e>(a)
-    }
-    #[inline(always)]
-    unsafe fn broadcast(x: __m128i) -> Self {
-        _mm512_broadcast_i32x4(x)
-    }
-    #[inline(always)]
-    unsafe fn low(x: __m128i) -> Self {
-        _mm512_zextsi128_si512(x)
-    }
-    #[inline(always)]
-    unsafe fn add32(a: Self, b: Self) -> Self {
-        _mm512_add_epi32(a, b)
-    }
-    #[inline(always)]
-    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
-        _mm512_maskz_loadu_epi8((1u64 << n) - 1, p.cast())
-    }
-    #[inline(always)]
-    unsafe fn keep(v: Self, n: usize) -> Self {
-        _mm512_maskz_mov_epi8((1u64 << n) - 1, v)
-    }
-    #[inline(always)]
-    unsafe fn with_lane(v: Self, l: usize, x: __m128i) -> Self {
-        _mm512_mask_broadcast_i32x4(v, 0xf << (4 * l), x)
-    }
-    #[inline(always)]
-    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
-        _mm512_mask_storeu_epi8(p.cast(), (1u64 << n) - 1, v)
-    }
-    #[inline(always)]
-    unsafe fn fold(a: Self) -> __m128i {
-        let lo = _mm_xor_si128(_mm512_castsi512_si128(a), _mm512_extracti32x4_epi32::<1>(a));
-        let hi = _mm_xor_si128(
+wide_lanes!(
+    __m256i,
+    2,
+    _mm256_setzero_si256,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_xor_si256,
+    _mm256_clmulepi64_epi128,
+    _mm256_aesenc_epi128,
+    _mm256_aesenclast_epi128,
+    _mm256_shuffle_epi8,
+    _mm256_shuffle_epi32,
+    _mm256_broadcastsi128_si256,
+    _mm256_zextsi128_si256,
+    _mm256_add_epi32,
+    |a| _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)),
+    {}
+);
+
+wide_lanes!(
+    __m512i,
+    4,
+    _mm512_setzero_si512,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_xor_si512,
+    _mm512_clmulepi64_epi128,
+    _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128,
+    _mm512_shuffle_epi8,
+    _mm512_shuffle_epi32,
+    _mm512_broadcast_i32x4,
+    _mm512_zextsi128_si512,
+    _mm512_add_epi32,
+    |a| _mm_xor_si128(
+        _mm_xor_si128(_mm512_castsi512_si128(a), _mm512_extracti32x4_epi32::<1>(a)),
+        _mm_xor_si128(
             _mm512_extracti32x4_epi32::<2>(a),
-            _mm512_extracti32x4_epi32::<3>(a),
-        );
-        _mm_xor_si128(lo, hi)
+            _mm512_extracti32x4_epi32::<3>(a)
+        ),
+    ),
+    {
+        #[inline(always)]
+        unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+            _mm512_maskz_loadu_epi8((1u64 << n) - 1, p.cast())
+        }
+        #[inline(always)]
+        unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+            _mm512_mask_storeu_epi8(p.cast(), (1u64 << n) - 1, v)
+        }
+        #[inline(always)]
+        unsafe fn keep(v: Self, n: usize) -> Self {
+            _mm512_maskz_mov_epi8((1u64 << n) - 1, v)
+        }
+        #[inline(always)]
+        unsafe fn with_lane(v: Self, l: usize, x: __m128i) -> Self {
+            _mm512_mask_broadcast_i32x4(v, 0xf << (4 * l), x)
+        }
     }
-}
+);
 
 /// Most blocks per aggregated reduction (and powers of H kept).
 pub(crate) const MAX_BATCH: usize = 32;
