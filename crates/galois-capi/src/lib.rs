@@ -1,7 +1,7 @@
 //! The C ABI of galois: AES-GCM, AES-GMAC and Poly1305-AES with
 //! caller-allocated state, in the manner of libsodium. The header is
 //! `include/galois.h` at the top of the repository; this file and the header
-//! must agree (the C test program checks every constant through the header).
+//! must agree (a unit test compares every constant with the header).
 //!
 //! # Design
 //!
@@ -730,6 +730,88 @@ pub unsafe extern "C" fn galois_poly1305aes_wipe(state: *mut c_void) -> c_int {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `#define GALOIS_*` number in include/galois.h equals the Rust
+    /// constant of the same name, and every Rust code is in the header.
+    #[test]
+    fn header_constants_match() {
+        let h = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../include/galois.h"
+        ))
+        .expect("include/galois.h");
+        let rust: &[(&str, i64)] = &[
+            ("GALOIS_OK", GALOIS_OK as i64),
+            ("GALOIS_ERR_NULL_POINTER", GALOIS_ERR_NULL_POINTER as i64),
+            ("GALOIS_ERR_KEY_LENGTH", GALOIS_ERR_KEY_LENGTH as i64),
+            ("GALOIS_ERR_NONCE_LENGTH", GALOIS_ERR_NONCE_LENGTH as i64),
+            ("GALOIS_ERR_TAG_LENGTH", GALOIS_ERR_TAG_LENGTH as i64),
+            (
+                "GALOIS_ERR_BUFFER_TOO_SMALL",
+                GALOIS_ERR_BUFFER_TOO_SMALL as i64,
+            ),
+            ("GALOIS_ERR_AUTH", GALOIS_ERR_AUTH as i64),
+            ("GALOIS_ERR_TOO_LONG", GALOIS_ERR_TOO_LONG as i64),
+            ("GALOIS_ERR_STATE", GALOIS_ERR_STATE as i64),
+            ("GALOIS_ERR_INVALID_KEY", GALOIS_ERR_INVALID_KEY as i64),
+            ("GALOIS_ERR_OVERLAP", GALOIS_ERR_OVERLAP as i64),
+            (
+                "GALOIS_ERR_INPUT_TOO_SHORT",
+                GALOIS_ERR_INPUT_TOO_SHORT as i64,
+            ),
+            ("GALOIS_ERR_FLAGS", GALOIS_ERR_FLAGS as i64),
+            ("GALOIS_ERR_RANDOM", GALOIS_ERR_RANDOM as i64),
+            ("GALOIS_ERR_INTERNAL", GALOIS_ERR_INTERNAL as i64),
+            ("GALOIS_FLAG_PERMISSIVE", GALOIS_FLAG_PERMISSIVE as i64),
+            (
+                "GALOIS_POLY1305AES_KEYBYTES",
+                GALOIS_POLY1305AES_KEYBYTES as i64,
+            ),
+            (
+                "GALOIS_POLY1305AES_NONCEBYTES",
+                GALOIS_POLY1305AES_NONCEBYTES as i64,
+            ),
+            (
+                "GALOIS_POLY1305AES_TAGBYTES",
+                GALOIS_POLY1305AES_TAGBYTES as i64,
+            ),
+        ];
+        let mut defined = std::collections::HashMap::new();
+        for line in h.lines() {
+            let mut w = line.split_whitespace();
+            if w.next() != Some("#define") {
+                continue;
+            }
+            let (Some(name), Some(val)) = (w.next(), w.next()) else {
+                continue;
+            };
+            let v = val
+                .trim_matches(|c| c == '(' || c == ')')
+                .trim_end_matches('u');
+            if let Ok(n) = v.parse::<i64>() {
+                defined.insert(name.to_string(), n);
+            }
+        }
+        for (name, v) in rust {
+            assert_eq!(defined.get(*name), Some(v), "{name} in include/galois.h");
+        }
+        let errs = defined
+            .keys()
+            .filter(|k| k.starts_with("GALOIS_ERR_"))
+            .count();
+        assert_eq!(
+            errs, 14,
+            "every error code of the header is a Rust constant"
+        );
+    }
+
+    #[test]
+    fn every_error_has_a_description() {
+        for c in GALOIS_ERR_INTERNAL..=GALOIS_OK {
+            let s = unsafe { core::ffi::CStr::from_ptr(galois_strerror(c)) };
+            assert_ne!(s.to_str().unwrap(), "unknown galois return code", "{c}");
+        }
+    }
 
     #[test]
     fn sizes_and_alignment() {
