@@ -295,6 +295,28 @@ mod props {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Garbage, alone or after a genuine header, is refused, never a
+        /// panic, and releases nothing.
+        #[test]
+        fn garbage_is_refused(
+            junk in proptest::collection::vec(any::<u8>(), 0..400),
+            keep_header in any::<bool>(),
+        ) {
+            let mut data = if keep_header {
+                sealed(16, 0)[..HEADER_LEN].to_vec()
+            } else {
+                Vec::new()
+            };
+            data.extend_from_slice(&junk);
+            prop_assert!(stream::open(&KEY, &data).is_err());
+            let mut out = Vec::new();
+            prop_assert!(open_stream(&KEY, &mut &data[..], &mut out).is_err());
+            prop_assert!(out.is_empty());
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(60))]
         /// Round trips for any size over short reads, and any single
         /// flipped bit is caught with no output past the damaged segment.
