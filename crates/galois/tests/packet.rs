@@ -188,3 +188,17 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Random bytes never open, never panic, and never move the window.
+    #[test]
+    fn garbage_is_refused(junk in proptest::collection::vec(any::<u8>(), 0..120)) {
+        let (mut s, mut o) = pair(64);
+        let p = packets(&mut s, 2);
+        o.open(&p[0]).unwrap();
+        prop_assert!(o.open(&junk).is_err());
+        prop_assert_eq!(o.highest(), 1);
+        prop_assert!(o.open(&p[1]).is_ok());
+    }
+}
