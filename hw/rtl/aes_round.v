@@ -11,10 +11,13 @@ module aes_keystep (input wire [127:0] rk_in, input wire [7:0] rcon, output wire
   aes_sbox s1 (.a(w3[15:8]),  .y(sw[23:16]));
   aes_sbox s2 (.a(w3[7:0]),   .y(sw[15:8]));
   aes_sbox s3 (.a(w3[31:24]), .y(sw[7:0]));
-  wire [31:0] n0 = w0 ^ sw ^ {rcon, 24'h0};
-  wire [31:0] n1 = w1 ^ n0;
-  wire [31:0] n2 = w2 ^ n1;
-  wire [31:0] n3 = w3 ^ n2;
+  // w_i' = w_i ^ w_{i-1}', written so that only one XOR follows the S-boxes
+  wire [31:0] t  = sw ^ {rcon, 24'h0};
+  wire [31:0] p1 = w0 ^ w1, p2 = p1 ^ w2, p3 = p1 ^ (w2 ^ w3);
+  wire [31:0] n0 = w0 ^ t;
+  wire [31:0] n1 = p1 ^ t;
+  wire [31:0] n2 = p2 ^ t;
+  wire [31:0] n3 = p3 ^ t;
   assign rk_out = {n0, n1, n2, n3};
 endmodule
 

@@ -106,15 +106,18 @@ module gcm_core #(parameter MODE = 2) (
   end
 
   // ------------------------------------------------------------------ counter (MUX1)
-  reg  [127:0] key_reg, y0_reg, ctr_reg;
+  reg  [127:0] key_reg, y0_reg, y1_reg, ctr_reg;   // Y0, Y1 = incr(Y0), next counter
   reg          fd_reg;                    // next DATA word is the first of its packet
   reg          dec_reg, newkey_reg;
   reg  [4:0]   taglen_reg;
   wire [127:0] x_reg_out;
   wire [127:0] key_cur = ir_sop ? ir_key : key_reg;
   wire [127:0] y0_cur  = (ir_sop && ir_iv96) ? {ir_iv, 32'd1} : y0_reg;
+  wire [127:0] y1_cur  = (ir_sop && ir_iv96) ? {ir_iv, 32'd2} : y1_reg;
   wire         fd_cur  = ir_sop ? 1'b1 : fd_reg;
-  wire [127:0] ctr_use = fd_cur ? incr32(y0_cur) : ctr_reg;
+  // only multiplexers between the registers and the AES pipeline: the increments are
+  // computed one clock ahead (ctr_reg, y1_reg)
+  wire [127:0] ctr_use = fd_cur ? y1_cur : ctr_reg;
   wire         ir_ctr  = ir_v && (ir_kind == K_DATA || ir_kind == K_END);
   wire [127:0] aes_blk = (ir_kind == K_END) ? y0_cur : ctr_use;   // Y0 follows the data
   wire         pkt_dec = ir_sop ? ir_dec : dec_reg;
@@ -127,8 +130,11 @@ module gcm_core #(parameter MODE = 2) (
       fd_reg <= (ir_kind == K_DATA) ? 1'b0 : fd_cur;
       if (ir_kind == K_DATA) ctr_reg <= incr32(ctr_use);
     end
-    if (y0_capture) y0_reg <= x_reg_out;                 // MUX1: Y0 from X Reg
-    else if (ir_v && ir_sop && ir_iv96) y0_reg <= {ir_iv, 32'd1};   // MUX1: Y0 from input
+    if (y0_capture) begin                                 // MUX1: Y0 from X Reg
+      y0_reg <= x_reg_out; y1_reg <= incr32(x_reg_out);
+    end else if (ir_v && ir_sop && ir_iv96) begin         // MUX1: Y0 = IV || 0^31 1
+      y0_reg <= {ir_iv, 32'd1}; y1_reg <= {ir_iv, 32'd2};
+    end
   end
 
   // ------------------------------------------------------------------ pipelined AES

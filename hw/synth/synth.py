@@ -5,7 +5,8 @@ pipelined AES, GHASH, the GCM encryption / decryption / combined cores; the logi
 the parallel multiplier (data path and H path); and the multiplier trade-off table for
 GF(2^128) and GF(2^64).
 
-Flow per design: read_verilog; synth -flatten -top T (yosys' generic cells: $_AND_, $_OR_,
+Flow per design: read_verilog; synth -flatten -top T, its coarse step with memory -nordff
+(see run_yosys) (yosys' generic cells: $_AND_, $_OR_,
 $_XOR_, $_MUX_, $_NOT_, ... and flip-flops $_DFF_*, $_DFFE_*, $_SDFF*); stat.
 Gate equivalents (NAND2 = 1) use the factors in GE below (stated in the output)."""
 import argparse
@@ -49,7 +50,15 @@ def run_yosys(name, files, top, outdir, params=None, noabc=False, json_out=False
     if params:
         for k, v in params.items():
             lines.append("chparam -set %s %s %s" % (k, v, top))
-    lines.append("synth -flatten -top %s%s" % (top, " -noabc" if noabc else ""))
+    # yosys' synth script, with one change: "memory -nomap -nordff". The S-box case statements
+    # become ROMs (proc_rom) that memory_map turns into compact multiplexer trees; without
+    # -nordff, memory_dff would first merge the pipeline registers in front of the S-boxes into
+    # the ROMs' read ports, i.e. move the registers through the S-boxes (retiming).
+    lines.append("synth -flatten -top %s -run begin:coarse" % top)
+    lines += ["proc", "flatten", "opt_expr", "opt_clean", "check", "opt -nodffe -nosdff", "fsm", "opt",
+              "wreduce", "peepopt", "opt_clean", "alumacc", "share", "opt", "memory -nomap -nordff",
+              "opt_clean"]
+    lines.append("synth -flatten -top %s -run fine:%s" % (top, " -noabc" if noabc else ""))
     lines.append("opt_clean")
     lines.append("tee -o %s stat" % os.path.join(outdir, name + ".stat"))
     lines.append("tee -q -o %s ltp -noff" % os.path.join(outdir, name + ".ltp"))
