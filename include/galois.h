@@ -70,6 +70,8 @@ extern "C" {
 #define GALOIS_POLY1305AES_KEYBYTES   32 /* k (AES-128 key) || r (clamped) */
 #define GALOIS_POLY1305AES_NONCEBYTES 16
 #define GALOIS_POLY1305AES_TAGBYTES   16
+#define GALOIS_POLY1305_KEYBYTES      32 /* one-time Poly1305: r || s (RFC 8439) */
+#define GALOIS_POLY1305_TAGBYTES      16
 
 /* A static description of a return code. */
 const char *galois_strerror(int code);
@@ -161,6 +163,16 @@ int galois_poly1305aes_verify(const void *state, const uint8_t *tag, size_t tag_
                               const uint8_t *nonce, size_t nonce_len,
                               const uint8_t *msg, size_t msg_len);
 int galois_poly1305aes_wipe(void *state);
+
+/* ---- One-time Poly1305 (RFC 8439: key r || s, r clamped by the MAC) ----- */
+/* A key must authenticate ONE message only (derive it per message, as
+ * ChaCha20-Poly1305 does). No state: one call. tag_len and key_len: 16, 32. */
+int galois_poly1305_onetimeauth(uint8_t *tag, size_t tag_len,
+                                const uint8_t *msg, size_t msg_len,
+                                const uint8_t *key, size_t key_len);
+int galois_poly1305_onetimeauth_verify(const uint8_t *tag, size_t tag_len,
+                                       const uint8_t *msg, size_t msg_len,
+                                       const uint8_t *key, size_t key_len);
 
 #ifdef __cplusplus
 }

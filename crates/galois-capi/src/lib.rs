@@ -27,7 +27,7 @@
 use core::ffi::{c_char, c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
 use core::ptr;
-use galois::poly1305::Poly1305Aes;
+use galois::poly1305::{Poly1305, Poly1305Aes};
 use galois::{AesGcm, AesGmac, Error, Options, ShortTag};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -73,6 +73,10 @@ pub const GALOIS_POLY1305AES_KEYBYTES: usize = 32;
 pub const GALOIS_POLY1305AES_NONCEBYTES: usize = 16;
 /// Bytes of a Poly1305-AES tag.
 pub const GALOIS_POLY1305AES_TAGBYTES: usize = 16;
+/// Bytes of a one-time Poly1305 key (r || s, RFC 8439).
+pub const GALOIS_POLY1305_KEYBYTES: usize = 32;
+/// Bytes of a one-time Poly1305 tag.
+pub const GALOIS_POLY1305_TAGBYTES: usize = 16;
 
 fn code(e: Error) -> c_int {
     match e {
@@ -725,6 +729,57 @@ pub unsafe extern "C" fn galois_poly1305aes_verify(
 #[no_mangle]
 pub unsafe extern "C" fn galois_poly1305aes_wipe(state: *mut c_void) -> c_int {
     guard(|| unsafe { state_wipe::<Poly1305Aes>(state, MAGIC_POLY) })
+}
+
+// ---------------------------------------------------------------------------
+// One-time Poly1305 (RFC 8439)
+// ---------------------------------------------------------------------------
+
+/// Writes the 16-byte one-time Poly1305 tag of `msg` under the 32-byte key
+/// r || s (RFC 8439; r is clamped by the MAC). A key authenticates one
+/// message only.
+#[no_mangle]
+pub unsafe extern "C" fn galois_poly1305_onetimeauth(
+    tag: *mut u8,
+    tag_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    guard(|| {
+        if tag_len != GALOIS_POLY1305_TAGBYTES {
+            return Err(GALOIS_ERR_TAG_LENGTH);
+        }
+        let key_s = unsafe { input(key, key_len)? };
+        let msg_s = unsafe { input(msg, msg_len)? };
+        no_overlap(tag, tag_len, &[(msg, msg_len), (key, key_len)])?;
+        let tag_s = unsafe { output(tag, tag_len)? };
+        let t = Poly1305::mac(key_s, msg_s).map_err(code)?;
+        tag_s.copy_from_slice(&t);
+        Ok(())
+    })
+}
+
+/// Checks a one-time Poly1305 tag in constant time: [`GALOIS_OK`] or
+/// [`GALOIS_ERR_AUTH`].
+#[no_mangle]
+pub unsafe extern "C" fn galois_poly1305_onetimeauth_verify(
+    tag: *const u8,
+    tag_len: usize,
+    msg: *const u8,
+    msg_len: usize,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    guard(|| {
+        let key_s = unsafe { input(key, key_len)? };
+        let msg_s = unsafe { input(msg, msg_len)? };
+        let tag_s = unsafe { input(tag, tag_len)? };
+        let mut p = Poly1305::new(key_s).map_err(code)?;
+        p.update(msg_s);
+        p.verify(tag_s).map_err(code)
+    })
 }
 
 #[cfg(test)]

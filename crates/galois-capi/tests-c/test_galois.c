@@ -220,8 +220,24 @@ static void vector_poly(const struct vec *v) {
     free(st);
 }
 
+static void vector_onetime(const struct vec *v) {
+    const uint8_t *key = (const uint8_t *)v->key, *msg = (const uint8_t *)v->aad;
+    const uint8_t *tag = (const uint8_t *)v->tag;
+    if (!v->valid) {
+        int rc = galois_poly1305_onetimeauth_verify(tag, v->tag_len, msg, v->aad_len, key, v->key_len);
+        CHECK(rc < 0 && rc != GALOIS_ERR_INTERNAL, "%s %s: invalid one-time Poly1305 verified", v->file, v->id);
+        return;
+    }
+    uint8_t t[16];
+    CHECK_RC(galois_poly1305_onetimeauth(t, 16, msg, v->aad_len, key, v->key_len), GALOIS_OK, v->id);
+    CHECK(v->tag_len == 16 && memcmp(t, tag, 16) == 0, "%s %s: one-time Poly1305 tag differs", v->file, v->id);
+    CHECK_RC(galois_poly1305_onetimeauth_verify(tag, 16, msg, v->aad_len, key, v->key_len), GALOIS_OK, v->id);
+    t[15] ^= 0x80;
+    CHECK_RC(galois_poly1305_onetimeauth_verify(t, 16, msg, v->aad_len, key, v->key_len), GALOIS_ERR_AUTH, v->id);
+}
+
 static void test_vectors(void) {
-    unsigned long before = passed, counts[3] = {0, 0, 0};
+    unsigned long before = passed, counts[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < N_VECTORS; i++) {
         const struct vec *v = &VECTORS[i];
         counts[v->alg]++;
@@ -229,10 +245,12 @@ static void test_vectors(void) {
         case ALG_GCM: vector_gcm(v); break;
         case ALG_GMAC: vector_gmac(v); break;
         case ALG_POLY: vector_poly(v); break;
+        case ALG_ONETIME: vector_onetime(v); break;
         }
     }
-    printf("vectors: %lu AES-GCM, %lu AES-GMAC, %lu Poly1305-AES cases (%lu checks passed)\n",
-           counts[ALG_GCM], counts[ALG_GMAC], counts[ALG_POLY], passed - before);
+    printf("vectors: %lu AES-GCM, %lu AES-GMAC, %lu Poly1305-AES, %lu one-time Poly1305 cases "
+           "(%lu checks passed)\n",
+           counts[ALG_GCM], counts[ALG_GMAC], counts[ALG_POLY], counts[ALG_ONETIME], passed - before);
     CHECK(N_VECTORS > 0, "no vectors");
 }
 
@@ -381,6 +399,17 @@ static void test_errors(void) {
     CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_ERR_AUTH, "poly verify bad tag");
     galois_poly1305aes_wipe(ps);
     CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_ERR_STATE, "poly wiped");
+
+    /* one-time Poly1305 */
+    CHECK_RC(galois_poly1305_onetimeauth(tag, 16, pt, 16, pkey, 31), GALOIS_ERR_KEY_LENGTH, "onetime key 31");
+    CHECK_RC(galois_poly1305_onetimeauth(tag, 15, pt, 16, pkey, 32), GALOIS_ERR_TAG_LENGTH, "onetime tag 15");
+    CHECK_RC(galois_poly1305_onetimeauth(NULL, 16, pt, 16, pkey, 32), GALOIS_ERR_NULL_POINTER, "onetime NULL tag");
+    CHECK_RC(galois_poly1305_onetimeauth(tag, 16, NULL, 16, pkey, 32), GALOIS_ERR_NULL_POINTER, "onetime NULL msg");
+    CHECK_RC(galois_poly1305_onetimeauth(pt, 16, pt, 16, pkey, 32), GALOIS_ERR_OVERLAP, "onetime tag = msg");
+    CHECK_RC(galois_poly1305_onetimeauth(tag, 16, NULL, 0, pkey, 32), GALOIS_OK, "onetime empty");
+    CHECK_RC(galois_poly1305_onetimeauth_verify(tag, 16, NULL, 0, pkey, 32), GALOIS_OK, "onetime verify");
+    CHECK_RC(galois_poly1305_onetimeauth_verify(tag, 12, NULL, 0, pkey, 32), GALOIS_ERR_TAG_LENGTH, "onetime verify tag 12");
+    CHECK_RC(galois_poly1305_onetimeauth_verify(tag, 16, pt, 1, pkey, 32), GALOIS_ERR_AUTH, "onetime verify other msg");
     free(ps);
     free(mem);
 }
