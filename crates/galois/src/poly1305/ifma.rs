@@ -73,10 +73,10 @@ pub(crate) const CHUNK: usize = 128;
 /// code, with no powers of r computed.
 ///
 /// Measured (best-of timing of one-time Poly1305 per message, TSC ticks,
-/// this Zen 4), eight lanes against four: 384 bytes 282 against 209, 768
-/// bytes 343 against 328, 1024 bytes 383 against 408. Below 896 bytes the
-/// four-lane code (`MIN_LEN4`) runs instead.
-pub(crate) const MIN_LEN: usize = 896;
+/// this Zen 4), eight lanes against four: 1024 bytes 384 against 294, 4096
+/// bytes 821 against 789, 6144 bytes 1069 against 1119, 16 KiB 2322 against
+/// 2783. Below 5 KiB the four-lane code (`MIN_LEN4`) runs instead.
+pub(crate) const MIN_LEN: usize = 5120;
 
 /// Proof that this CPU has AVX-512 F, VL and IFMA. Only [`Ifma::new`]
 /// creates one, after run-time detection.
@@ -346,7 +346,8 @@ unsafe fn blocks_ifma(h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
 // products deep, eight-lane sums) costs more than its wider steps save. The same
 // arithmetic on four lanes needs only r^2 and r^4 (two products deep) and
 // handles 64 bytes per step: A = (A + M_k) r^4, last group times the lane
-// powers. Loads interleave blocks as in the AVX2 code (lanes hold blocks 0,
+// powers; from four groups on, two groups per step with r^8 (one more
+// product level) as in the eight-lane loop. Loads interleave blocks as in the AVX2 code (lanes hold blocks 0,
 // 2, 1, 3), so the lane powers are r^4, r^2, r^3, r^1. Bounds are those of
 // the eight-lane code with one product per step.
 
@@ -360,17 +361,25 @@ pub(crate) const MIN_LEN4: usize = 192;
 
 type V3 = [__m256i; 3];
 
+/// The six partial-product sums of a b on four lanes, onto `acc`.
 #[inline(always)]
-unsafe fn mul_reduce4(a: &V3, b: &V3, t: &[__m256i; 2]) -> V3 {
-    let z = _mm256_setzero_si256();
+unsafe fn mul_acc4(acc: [__m256i; 6], a: &V3, b: &V3, t: &[__m256i; 2]) -> [__m256i; 6] {
     let lo = |c, x, y| _mm256_madd52lo_epu64(c, x, y);
     let hi = |c, x, y| _mm256_madd52hi_epu64(c, x, y);
-    let lo0 = lo(lo(lo(z, a[0], b[0]), a[1], t[1]), a[2], t[0]);
-    let hi0 = hi(hi(hi(z, a[0], b[0]), a[1], t[1]), a[2], t[0]);
-    let lo1 = lo(lo(lo(z, a[0], b[1]), a[1], b[0]), a[2], t[1]);
-    let hi1 = hi(hi(hi(z, a[0], b[1]), a[1], b[0]), a[2], t[1]);
-    let lo2 = lo(lo(lo(z, a[0], b[2]), a[1], b[1]), a[2], b[0]);
-    let hi2 = hi(hi(hi(z, a[0], b[2]), a[1], b[1]), a[2], b[0]);
+    [
+        lo(lo(lo(acc[0], a[0], b[0]), a[1], t[1]), a[2], t[0]),
+        hi(hi(hi(acc[1], a[0], b[0]), a[1], t[1]), a[2], t[0]),
+        lo(lo(lo(acc[2], a[0], b[1]), a[1], b[0]), a[2], t[1]),
+        hi(hi(hi(acc[3], a[0], b[1]), a[1], b[0]), a[2], t[1]),
+        lo(lo(lo(acc[4], a[0], b[2]), a[1], b[1]), a[2], b[0]),
+        hi(hi(hi(acc[5], a[0], b[2]), a[1], b[1]), a[2], b[0]),
+    ]
+}
+
+/// The carry step of [`reduce`] on four lanes.
+#[inline(always)]
+unsafe fn reduce4(d: [__m256i; 6]) -> V3 {
+    let [lo0, hi0, lo1, hi1, lo2, hi2] = d;
     // x0 = lo0 + 5120 hi2, x1 = lo1 + 2^8 hi0, x2 = lo2 + 2^8 hi1.
     let x0 = _mm256_add_epi64(
         lo0,
@@ -389,6 +398,20 @@ unsafe fn mul_reduce4(a: &V3, b: &V3, t: &[__m256i; 2]) -> V3 {
         _mm256_add_epi64(_mm256_and_si256(x1, m44), c0),
         _mm256_add_epi64(_mm256_and_si256(x2, m42), c1),
     ]
+}
+
+#[inline(always)]
+unsafe fn mul_reduce4(a: &V3, b: &V3, t: &[__m256i; 2]) -> V3 {
+    let z = _mm256_setzero_si256();
+    reduce4(mul_acc4([z; 6], a, b, t))
+}
+
+/// u b + v c on four lanes, one carry step; v c is off the critical path.
+#[inline(always)]
+unsafe fn mul2_reduce4(u: &V3, b: &Mul4, v: &V3, c: &Mul4) -> V3 {
+    let z = _mm256_setzero_si256();
+    let d = mul_acc4([z; 6], v, &c.b, &c.t);
+    reduce4(mul_acc4(d, u, &b.b, &b.t))
 }
 
 /// A four-lane multiplier: limbs and t1 = 20 b1, t2 = 20 b2.
@@ -480,11 +503,23 @@ unsafe fn blocks_ifma4(h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
             _mm256_add_epi64(a[2], m[2]),
         ]
     };
-    for k in 0..n - 1 {
+    let mut k = 0;
+    if n >= 4 {
+        // Two groups per step: A = (A + M_k) r^8 + M_{k+1} r^4.
+        let r8 = times4(&r4, &r4);
+        while k + 2 < n {
+            let m0 = load4(p.add(k * CHUNK4));
+            let m1 = load4(p.add((k + 1) * CHUNK4));
+            acc = mul2_reduce4(&add(&acc, &m0), &r8, &m1, &r4);
+            k += 2;
+        }
+    }
+    while k + 1 < n {
         let m = load4(p.add(k * CHUNK4));
         acc = mul_reduce4(&add(&acc, &m), &r4.b, &r4.t);
+        k += 1;
     }
-    let m = load4(p.add((n - 1) * CHUNK4));
+    let m = load4(p.add(k * CHUNK4));
     acc = mul_reduce4(&add(&acc, &m), &lanes.b, &lanes.t);
     let mut out = [0u64; 3];
     for (o, v) in out.iter_mut().zip(acc.iter()) {
