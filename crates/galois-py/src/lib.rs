@@ -9,7 +9,7 @@
 //! [`GIL_RELEASE_BYTES`] or more), so no other thread can change them under
 //! the computation.
 
-use galois::poly1305::Poly1305Aes;
+use galois::poly1305::{Poly1305, Poly1305Aes};
 use galois::{Aes, AesGcm, AesGmac, Error, Options, ShortTag};
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::create_exception;
@@ -819,6 +819,115 @@ impl PyPoly1305Aes {
     }
 }
 
+// ---------------------------------------------------------------------------
+// One-time Poly1305 (RFC 8439)
+// ---------------------------------------------------------------------------
+
+fn onetime_key<'py>(key: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+    let k = input(key, "key")?;
+    if k.len() != 32 {
+        return Err(PyValueError::new_err(format!(
+            "key must be 32 bytes (r || s), got {}",
+            k.len()
+        )));
+    }
+    Ok(k)
+}
+
+/// The one-time Poly1305 of RFC 8439 with the API of cryptography's
+/// ``Poly1305``: key r || s (32 bytes; r is clamped by the MAC). A key
+/// must authenticate ONE message only.
+///
+/// >>> import galois
+/// >>> key = bytes(range(32))
+/// >>> p = galois.Poly1305(key)
+/// >>> p.update(b"mess"); p.update(b"age")
+/// >>> p.finalize() == galois.Poly1305.generate_tag(key, b"message")
+/// True
+/// >>> galois.Poly1305.verify_tag(key, b"message", galois.Poly1305.generate_tag(key, b"message"))
+#[pyclass(module = "galois", name = "Poly1305")]
+struct PyPoly1305 {
+    st: Mutex<Option<Poly1305>>,
+}
+
+#[pymethods]
+impl PyPoly1305 {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = onetime_key(key)?;
+        let p = Poly1305::new(k.as_slice()).map_err(err)?;
+        Ok(PyPoly1305 {
+            st: Mutex::new(Some(p)),
+        })
+    }
+
+    /// Appends message bytes.
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = input(data, "data")?;
+        let mut g = lock(&self.st, "Poly1305")?;
+        let p = g.as_mut().ok_or_else(finalized)?;
+        if d.len() >= GIL_RELEASE_BYTES {
+            let dd = d.for_detach();
+            py.detach(move || {
+                p.update(dd.as_slice());
+            });
+        } else {
+            p.update(d.as_slice());
+        }
+        Ok(())
+    }
+
+    /// The 16-byte tag of everything given; the object is then finalized.
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let p = lock(&self.st, "Poly1305")?.take().ok_or_else(finalized)?;
+        Ok(PyBytes::new(py, &p.finalize()))
+    }
+
+    /// Returns None if ``tag`` is the tag of everything given, else raises
+    /// ``galois.InvalidTag``; the object is then finalized.
+    fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = input(tag, "tag")?;
+        let p = lock(&self.st, "Poly1305")?.take().ok_or_else(finalized)?;
+        match p.verify(t.as_slice()) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(InvalidTag::new_err("the tag did not verify")),
+        }
+    }
+
+    /// The tag of ``data`` under the one-time ``key``, in one call.
+    #[staticmethod]
+    fn generate_tag<'py>(
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let k = onetime_key(key)?;
+        let d = input(data, "data")?;
+        let t = if d.len() >= GIL_RELEASE_BYTES {
+            let (kk, dd) = (k.for_detach(), d.for_detach());
+            py.detach(move || Poly1305::mac(kk.as_slice(), dd.as_slice()))
+        } else {
+            Poly1305::mac(k.as_slice(), d.as_slice())
+        }
+        .map_err(err)?;
+        Ok(PyBytes::new(py, &t))
+    }
+
+    /// Returns None if ``tag`` is the tag of ``data`` under ``key``, else
+    /// raises ``galois.InvalidTag``.
+    #[staticmethod]
+    fn verify_tag(
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let p = PyPoly1305::new(key)?;
+        p.update(py, data)?;
+        p.verify(tag)
+    }
+}
+
 /// galois: AES-GCM, GMAC and Poly1305-AES over Galois fields (Rust).
 #[pymodule]
 fn _galois(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -828,6 +937,7 @@ fn _galois(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GcmDecryptor>()?;
     m.add_class::<PyGmac>()?;
     m.add_class::<PyPoly1305Aes>()?;
+    m.add_class::<PyPoly1305>()?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

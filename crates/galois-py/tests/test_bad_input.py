@@ -184,7 +184,7 @@ def test_threads_share_one_key():
 def test_docstring_examples():
     """Every example in the package's docstrings runs (doctest)."""
     objs = [galois, galois.AESGCM, galois.GCMEncryptor, galois.GCMDecryptor,
-            galois.GMAC, galois.Poly1305AES]
+            galois.GMAC, galois.Poly1305AES, galois.Poly1305]
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(verbose=False)
     examples = 0
     for o in objs:
@@ -198,7 +198,8 @@ def test_docstring_examples():
 
 
 def test_methods_have_docstrings():
-    for cls in (galois.AESGCM, galois.GMAC, galois.Poly1305AES, galois.GCMEncryptor, galois.GCMDecryptor):
+    for cls in (galois.AESGCM, galois.GMAC, galois.Poly1305AES, galois.GCMEncryptor, galois.GCMDecryptor,
+                galois.Poly1305):
         for name in dir(cls):
             if not name.startswith("_"):
                 assert getattr(cls, name).__doc__, f"{cls.__name__}.{name} has no docstring"

@@ -7,6 +7,7 @@ import random
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM as RefAESGCM
+from cryptography.hazmat.primitives.poly1305 import Poly1305 as RefPoly1305
 
 import galois
 
@@ -264,3 +265,36 @@ def test_generated_keys_are_random_and_sized():
         r = k[16:]
         assert all(r[i] < 16 for i in (3, 7, 11, 15)) and all(r[i] % 4 == 0 for i in (4, 8, 12))
         galois.Poly1305AES(k)
+
+
+def test_poly1305_onetime_vs_cryptography():
+    rng = random.Random(SEED + 13)
+    for n in list(range(0, 50)) + [255, 256, 4095, 4096, 5000, 100000]:
+        key, msg = rbytes(rng, 32), rbytes(rng, n)
+        want = RefPoly1305.generate_tag(key, msg)
+        assert galois.Poly1305.generate_tag(key, msg) == want
+        p = galois.Poly1305(key)
+        cut = rng.randrange(n + 1)
+        p.update(msg[:cut])
+        p.update(memoryview(msg)[cut:])
+        assert p.finalize() == want
+        galois.Poly1305.verify_tag(key, bytearray(msg), want)
+        bad = bytearray(want)
+        bad[rng.randrange(16)] ^= 1 << rng.randrange(8)
+        with pytest.raises(galois.InvalidTag):
+            galois.Poly1305.verify_tag(key, msg, bytes(bad))
+
+
+def test_poly1305_onetime_errors():
+    with pytest.raises(ValueError, match="key must be 32 bytes .*got 31"):
+        galois.Poly1305(bytes(31))
+    with pytest.raises(TypeError, match="key must be a bytes-like object"):
+        galois.Poly1305("k" * 32)
+    p = galois.Poly1305(bytes(32))
+    p.finalize()
+    with pytest.raises(ValueError, match="finalized"):
+        p.update(b"x")
+    with pytest.raises(ValueError, match="finalized"):
+        p.finalize()
+    with pytest.raises(galois.InvalidTag):
+        galois.Poly1305.verify_tag(bytes(range(32)), b"m", bytes(15))

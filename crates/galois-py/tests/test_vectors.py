@@ -6,6 +6,7 @@ from conftest import load_cases
 
 GCM_FILES, GCM_CASES = load_cases({"AES-GCM", "AES-GMAC"})
 POLY_FILES, POLY_CASES = load_cases({"Poly1305-AES"})
+ONETIME_FILES, ONETIME_CASES = load_cases({"Poly1305"})
 
 
 def h(x):
@@ -22,6 +23,7 @@ def gcm_kwargs(tag_len, iv_len):
 def test_vector_files_present(vector_files):
     assert GCM_FILES and GCM_CASES, "no AES-GCM cases found"
     assert POLY_CASES, "no Poly1305-AES cases found"
+    assert ONETIME_CASES, "no one-time Poly1305 cases found"
 
 
 def case_id(c):
@@ -88,3 +90,19 @@ def test_poly1305aes_vector(case):
     mac = galois.Poly1305AES(key)
     assert mac.authenticate(nonce, msg) == tag
     assert mac.verify(nonce, bytearray(msg), tag) is None
+
+
+@pytest.mark.parametrize("case", ONETIME_CASES, ids=case_id)
+def test_poly1305_onetime_vector(case):
+    _, _, t = case
+    key, msg, tag = (h(t[k]) for k in ("key", "msg", "tag"))
+    if t["result"] == "invalid":
+        with pytest.raises((galois.InvalidTag, ValueError)):
+            galois.Poly1305.verify_tag(key, msg, tag)
+        return
+    assert galois.Poly1305.generate_tag(key, msg) == tag
+    p = galois.Poly1305(key)
+    p.update(msg[:7])
+    p.update(bytearray(msg[7:]))
+    assert p.finalize() == tag
+    galois.Poly1305.verify_tag(key, memoryview(msg), tag)

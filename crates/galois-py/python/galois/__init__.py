@@ -24,6 +24,7 @@ from ._galois import (
     GIL_RELEASE_BYTES,
     GMAC,
     InvalidTag,
+    Poly1305,
     Poly1305AES,
     __version__,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "GIL_RELEASE_BYTES",
     "GMAC",
     "InvalidTag",
+    "Poly1305",
     "Poly1305AES",
     "__version__",
 ]

@@ -11,6 +11,7 @@ __all__ = [
     "GIL_RELEASE_BYTES",
     "GMAC",
     "InvalidTag",
+    "Poly1305",
     "Poly1305AES",
     "__version__",
 ]
@@ -90,3 +91,17 @@ class Poly1305AES:
     def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
     def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
         """Returns None, or raises InvalidTag."""
+
+@final
+class Poly1305:
+    """The one-time Poly1305 of RFC 8439 (key r || s), with cryptography's API."""
+
+    def __new__(cls, key: Buffer) -> Self: ...
+    def update(self, data: Buffer) -> None: ...
+    def finalize(self) -> bytes: ...
+    def verify(self, tag: Buffer) -> None:
+        """Returns None, or raises InvalidTag."""
+    @staticmethod
+    def generate_tag(key: Buffer, data: Buffer) -> bytes: ...
+    @staticmethod
+    def verify_tag(key: Buffer, data: Buffer, tag: Buffer) -> None: ...
