@@ -320,3 +320,68 @@ fn mac_and_verify_for_both_macs() {
         assert_eq!(o.status.code(), Some(2), "{alg}: malformed tag");
     }
 }
+
+#[test]
+fn associated_data_must_match() {
+    let d = tmpdir("aad");
+    let k = keygen(&d, "k", "aes-256-gcm");
+    let pin = d.join("plain");
+    std::fs::write(&pin, pseudo_random(3 * 4096 + 7, 11)).unwrap();
+    let sealed = d.join("sealed");
+    let o = run(&[
+        os("seal"),
+        os("--key"),
+        os(&k),
+        os("--aad"),
+        os("file=report.pdf"),
+        os("--segment-size"),
+        os("4096"),
+        os("-o"),
+        os(&sealed),
+        os(&pin),
+    ]);
+    assert!(o.status.success());
+    let out = d.join("out");
+    for (aad, code) in [
+        (None, 1),
+        (Some("file=other.pdf"), 1),
+        (Some("file=report.pdf"), 0),
+    ] {
+        let mut args = vec![os("open"), os("--key"), os(&k), os("-o"), os(&out)];
+        if let Some(a) = aad {
+            args.extend([os("--aad"), os(a)]);
+        }
+        args.push(os(&sealed));
+        let o = run(&args);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "aad {aad:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(out.exists(), code == 0);
+    }
+    assert!(std::fs::read(&out).unwrap() == std::fs::read(&pin).unwrap());
+    // With AAD, a stream cut at a segment boundary is still named as truncated.
+    let bytes = std::fs::read(&sealed).unwrap();
+    let cut = d.join("cut");
+    std::fs::write(&cut, &bytes[..50 + 2 * (4096 + 16)]).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let o = run(&[
+        os("open"),
+        os("--key"),
+        os(&k),
+        os("--aad"),
+        os("file=report.pdf"),
+        os("-o"),
+        os(&out),
+        os(&cut),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.exists());
+}

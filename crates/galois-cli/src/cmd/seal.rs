@@ -4,7 +4,7 @@
 use super::files::{open_input, Output, Progress};
 use super::keyfile::{Algorithm, KeyFile};
 use super::{exit, CliError, CmdResult};
-use galois::stream::{open_stream, seal_stream, StreamError};
+use galois::stream::{open_stream_with_aad, seal_stream_with_aad, StreamError};
 use galois::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +18,10 @@ pub struct Args {
     /// whole input is processed (and, for open, verified).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Associated data: authenticated with every segment, not stored; open
+    /// needs the same value.
+    #[arg(long, default_value = "")]
+    aad: String,
     /// Plaintext bytes per segment when sealing.
     #[arg(long, default_value_t = galois::stream::DEFAULT_SEGMENT_SIZE)]
     segment_size: usize,
@@ -66,7 +70,14 @@ pub fn seal(a: Args) -> CmdResult {
     let (input, len) = open_input(a.input.as_deref())?;
     let mut input = Progress::new(input, len);
     let mut out = Output::create(a.output.as_deref())?;
-    seal_stream(&key.key, a.segment_size, &mut input, &mut out).map_err(stream_error)?;
+    seal_stream_with_aad(
+        &key.key,
+        a.aad.as_bytes(),
+        a.segment_size,
+        &mut input,
+        &mut out,
+    )
+    .map_err(stream_error)?;
     input.finish();
     out.commit()?;
     Ok(ExitCode::SUCCESS)
@@ -77,7 +88,7 @@ pub fn open(a: Args) -> CmdResult {
     let (input, len) = open_input(a.input.as_deref())?;
     let mut input = Progress::new(input, len);
     let mut out = Output::create(a.output.as_deref())?;
-    open_stream(&key.key, &mut input, &mut out).map_err(stream_error)?;
+    open_stream_with_aad(&key.key, a.aad.as_bytes(), &mut input, &mut out).map_err(stream_error)?;
     input.finish();
     out.commit()?;
     Ok(ExitCode::SUCCESS)

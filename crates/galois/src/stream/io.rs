@@ -73,7 +73,19 @@ pub fn seal_stream<R: Read, W: Write>(
     r: &mut R,
     w: &mut W,
 ) -> Result<u64, StreamError> {
-    let ctx = Ctx::seal_random(key, segment_size)?;
+    seal_stream_with_aad(key, &[], segment_size, r, w)
+}
+
+/// [`seal_stream`] with associated data: authenticated in every segment,
+/// not stored; [`open_stream_with_aad`] needs the same bytes.
+pub fn seal_stream_with_aad<R: Read, W: Write>(
+    key: &[u8],
+    aad: &[u8],
+    segment_size: usize,
+    r: &mut R,
+    w: &mut W,
+) -> Result<u64, StreamError> {
+    let ctx = Ctx::seal_random(key, segment_size)?.with_aad(aad);
     w.write_all(ctx.header())?;
     let s = ctx.seg_size();
     let mut total = 0u64;
@@ -132,8 +144,19 @@ pub fn open_stream<R: Read, W: Write>(
     r: &mut R,
     w: &mut W,
 ) -> Result<u64, StreamError> {
+    open_stream_with_aad(key, &[], r, w)
+}
+
+/// [`open_stream`] for a stream sealed with associated data: a different
+/// `aad` fails like a tampered segment.
+pub fn open_stream_with_aad<R: Read, W: Write>(
+    key: &[u8],
+    aad: &[u8],
+    r: &mut R,
+    w: &mut W,
+) -> Result<u64, StreamError> {
     let header = read_chunk(r, HEADER_LEN)?.unwrap_or_default();
-    let ctx = Ctx::open(key, &header)?;
+    let ctx = Ctx::open(key, &header)?.with_aad(aad);
     let cs = ctx.seg_size() + TAG_LEN;
     let mut pending = match read_chunk(r, cs)? {
         Some(c) => c,

@@ -34,7 +34,7 @@
 
 mod io;
 
-pub use io::{open_stream, seal_stream, StreamError};
+pub use io::{open_stream, open_stream_with_aad, seal_stream, seal_stream_with_aad, StreamError};
 
 use crate::aes::Aes;
 use crate::block::BlockCipher128;
@@ -72,6 +72,8 @@ pub(crate) struct Ctx {
     gcm: AesGcm,
     header: [u8; HEADER_LEN],
     seg_size: usize,
+    /// Each segment's AAD: the header AAD, then the caller's AAD (if any).
+    aad: Vec<u8>,
 }
 
 fn check_seg_size(n: usize) -> Result<()> {
@@ -143,6 +145,7 @@ impl Ctx {
             gcm,
             header,
             seg_size,
+            aad: header[..HEADER_AAD_LEN].to_vec(),
         })
     }
 
@@ -197,6 +200,7 @@ impl Ctx {
             gcm,
             header: h,
             seg_size,
+            aad: h[..HEADER_AAD_LEN].to_vec(),
         })
     }
 
@@ -209,7 +213,15 @@ impl Ctx {
     }
 
     fn aad(&self) -> &[u8] {
-        &self.header[..HEADER_AAD_LEN]
+        &self.aad
+    }
+
+    /// Binds the caller's associated data to every segment: it is
+    /// appended to each segment's AAD (and not stored in the stream).
+    pub(crate) fn with_aad(mut self, user_aad: &[u8]) -> Self {
+        self.aad.truncate(HEADER_AAD_LEN);
+        self.aad.extend_from_slice(user_aad);
+        self
     }
 
     /// Seals segment `i` into `out` (`pt.len() + 16` bytes).
@@ -268,7 +280,7 @@ impl Ctx {
         h.update(key, self.aad());
         h.pad(key);
         h.update(key, ct_);
-        let g = h.finish(key, HEADER_AAD_LEN as u64, ct_.len() as u64);
+        let g = h.finish(key, self.aad().len() as u64, ct_.len() as u64);
         let lo = i.saturating_sub(SEARCH);
         let hi = (i + SEARCH).min(MAX_SEGMENTS - 1);
         let mut found = None;
@@ -323,7 +335,7 @@ impl Ctx {
         h.update(key, self.aad());
         h.pad(key);
         let mut y = h.y;
-        let aad_len = HEADER_AAD_LEN as u64;
+        let aad_len = self.aad().len() as u64;
         let mut found = false;
         for l in 0..=chunk.len() - TAG_LEN {
             if l > 0 && l % 16 == 0 {
