@@ -229,6 +229,12 @@ impl BlockCipher128 for Identity {
 fn h_zero_is_reported() {
     let g = Gcm::from_cipher(Identity, Options::new()).unwrap();
     assert!(g.h_is_zero());
+    assert_eq!(
+        Gcm::from_cipher(Identity, Options::new().refuse_zero_h()).err(),
+        Some(Error::InvalidKey {
+            reason: "the hash key H = E(K, 0) is zero"
+        })
+    );
     assert!(!AesGcm::new(&[0u8; 16]).unwrap().h_is_zero());
 }
 

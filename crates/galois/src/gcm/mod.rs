@@ -43,6 +43,7 @@ pub enum ShortTag {
 pub struct Options {
     tag_len: u8,
     permissive: bool,
+    refuse_zero_h: bool,
     backend: Option<Backend>,
     aes: Option<AesBackend>,
 }
@@ -94,6 +95,19 @@ impl Options {
         self.tag_len = n as u8;
         self.permissive = true;
         Ok(self)
+    }
+
+    /// Refuses a key whose hash key H = E(K, 0) is zero (paper 001 section
+    /// 5), with [`Error::InvalidKey`].
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::with_options(&[1u8; 16], galois::Options::new().refuse_zero_h())?;
+    /// assert!(!gcm.h_is_zero());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
+    pub fn refuse_zero_h(mut self) -> Self {
+        self.refuse_zero_h = true;
+        self
     }
 
     /// Pins the GHASH backend.
@@ -309,6 +323,11 @@ impl<C: BlockCipher128> Gcm<C> {
         cipher.encrypt_block(&mut h);
         let hv = u128::from_be_bytes(h);
         h.zeroize();
+        if opts.refuse_zero_h && hv == 0 {
+            return Err(Error::InvalidKey {
+                reason: "the hash key H = E(K, 0) is zero",
+            });
+        }
         let backend = opts.backend.unwrap_or_else(crate::detect::ghash_backend);
         let ghash = GhashKey::new(hv, backend)?;
         Ok(Gcm {
