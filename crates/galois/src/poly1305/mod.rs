@@ -42,7 +42,7 @@
 //! in two words and 5 r1 / 4, and short messages use r alone. Powers of r
 //! are computed per message, and only when that message is long enough for
 //! the vector code (`MIN_LEN` in each SIMD file: 192 bytes for IFMA on four
-//! lanes, 5 KiB on eight, 1024 for AVX2, from measured break-even points). In a stream, AVX2 keeps its
+//! lanes, 10 KiB on eight, 1024 for AVX2, from measured break-even points). In a stream, AVX2 keeps its
 //! powers for later pieces and IFMA recomputes them per long piece (four
 //! products deep, in the vector unit); pieces shorter than `MIN_LEN` run
 //! the portable code.
