@@ -68,7 +68,14 @@ macro_rules! aes_gcm_type {
         pub struct $name(AesGcm);
 
         impl $name {
-            /// The galois key object underneath.
+            /// The galois key object underneath (for the galois API: other
+            /// nonce lengths, `seal`/`open`, the backends in use).
+            ///
+            /// ```
+            /// use galois::rustcrypto::aead::KeyInit;
+            #[doc = concat!("let c = galois::rustcrypto::", stringify!($name), "::new(&[1u8; ", $keylen, "].into());")]
+            /// assert_eq!(c.inner().tag_len(), 16);
+            /// ```
             pub fn inner(&self) -> &AesGcm {
                 &self.0
             }
