@@ -53,6 +53,7 @@ impl Default for Options {
         Options {
             tag_len: 16,
             permissive: false,
+            refuse_zero_h: false,
             backend: None,
             aes: None,
         }
