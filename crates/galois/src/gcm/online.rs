@@ -23,65 +23,11 @@ use super::{Gcm, Tag, MAX_AAD_BYTES, MAX_PLAINTEXT_BYTES};
 use crate::block::{Block, BlockCipher128};
 use crate::ct;
 use crate::error::{Error, Result};
-use crate::gf128::GhashKey;
 use zeroize::Zeroize;
 
-/// A GHASH accumulator over one byte string at a time, with its own
-/// partial block, that can be cloned (saved) and resumed.
-#[derive(Clone, Default)]
-pub(crate) struct Hasher {
-    pub(crate) y: u128,
-    pub(crate) buf: [u8; 16],
-    pub(crate) buf_len: usize,
-}
-
-impl Drop for Hasher {
-    fn drop(&mut self) {
-        self.y.zeroize();
-        self.buf.zeroize();
-    }
-}
-
-impl Hasher {
-    /// Absorbs bytes of the current string; calls may split it anywhere.
-    pub(crate) fn update(&mut self, key: &GhashKey, mut data: &[u8]) {
-        if self.buf_len > 0 {
-            let take = (16 - self.buf_len).min(data.len());
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-            self.buf_len += take;
-            data = &data[take..];
-            if self.buf_len < 16 {
-                return;
-            }
-            self.y = key.update_blocks(self.y, &self.buf);
-            self.buf_len = 0;
-        }
-        let whole = data.len() & !15;
-        if whole > 0 {
-            self.y = key.update_blocks(self.y, &data[..whole]);
-        }
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buf_len = rest.len();
-    }
-
-    /// Ends the current string: zero-pads a partial block.
-    pub(crate) fn pad(&mut self, key: &GhashKey) {
-        if self.buf_len > 0 {
-            self.buf[self.buf_len..].fill(0);
-            self.y = key.update_blocks(self.y, &self.buf);
-            self.buf_len = 0;
-        }
-    }
-
-    /// Pads, absorbs len(A) || len(C) (byte counts) and returns GHASH.
-    pub(crate) fn finish(&mut self, key: &GhashKey, aad_len: u64, ct_len: u64) -> u128 {
-        self.pad(key);
-        let lens = ((aad_len as u128 * 8) << 64) | (ct_len as u128 * 8);
-        self.y = key.mul_h(self.y ^ lens);
-        self.y
-    }
-}
+/// The GHASH accumulator (with its partial block) that on-line GCM,
+/// precomputation and streams save and resume.
+pub(crate) use crate::gf128::Acc as Hasher;
 
 /// Counter-mode keystream over any split: a partial block is kept.
 #[derive(Default)]

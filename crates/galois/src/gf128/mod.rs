@@ -281,12 +281,19 @@ pub(crate) const fn shoup_reduction_table<const N: usize>(bits: u32) -> [u16; N]
 }
 
 /// A running GHASH accumulator: Y and a partial block. It borrows the key
-/// on each call, so GCM can keep one key and many accumulators.
-#[derive(Zeroize, Default)]
+/// on each call, so GCM can keep one key and many accumulators; a clone is
+/// a saved state that can be resumed. Wiped on drop.
+#[derive(Zeroize, Default, Clone)]
 pub(crate) struct Acc {
-    y: u128,
-    buf: [u8; 16],
-    buf_len: usize,
+    pub(crate) y: u128,
+    pub(crate) buf: [u8; 16],
+    pub(crate) buf_len: usize,
+}
+
+impl Drop for Acc {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
 }
 
 impl Acc {
@@ -332,6 +339,14 @@ impl Acc {
 
     /// The accumulator after the whole blocks absorbed so far.
     pub(crate) fn y(&self) -> u128 {
+        self.y
+    }
+
+    /// Pads, absorbs len(A) || len(C) (given in bytes) and returns GHASH.
+    pub(crate) fn finish(&mut self, key: &GhashKey, aad_len: u64, ct_len: u64) -> u128 {
+        self.pad(key);
+        let lens = ((aad_len as u128 * 8) << 64) | (ct_len as u128 * 8);
+        self.y = key.mul_h(self.y ^ lens);
         self.y
     }
 }
