@@ -194,7 +194,7 @@ fn crash_runs(mode: &str, runs: usize, seed: u64) -> CrashReport {
         out_of_order_runs: 0,
     };
     let mut highest_before: Option<u128> = None;
-    for _ in 0..runs {
+    for i in 0..runs {
         let mut child = Command::new(&exe)
             .args([
                 "--ignored",
@@ -210,14 +210,36 @@ fn crash_runs(mode: &str, runs: usize, seed: u64) -> CrashReport {
             .spawn()
             .unwrap();
         let stdout = child.stdout.take().unwrap();
+        let (started, first_nonce) = std::sync::mpsc::channel();
         let reader = std::thread::spawn(move || {
-            let mut text = String::new();
-            BufReader::new(stdout).read_to_string(&mut text).unwrap();
-            text
+            // Reads raw bytes (a line cut by the kill must not fail the
+            // read) and says when the first nonce line has arrived.
+            let mut text = Vec::new();
+            let mut buf = [0u8; 4096];
+            let mut r = BufReader::new(stdout);
+            let mut told = false;
+            loop {
+                match r.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => text.extend_from_slice(&buf[..n]),
+                }
+                if !told && text.windows(6).any(|w| w == b"NONCE ") {
+                    let _ = started.send(());
+                    told = true;
+                }
+            }
+            String::from_utf8_lossy(&text).into_owned()
         });
-        // Random moment: 2 to 40 ms after start (startup takes a few ms,
-        // so some kills land before the first nonce, most during the run).
-        std::thread::sleep(Duration::from_micros(2_000 + rnd() % 38_000));
+        // Random moments. Even runs: 2 to 40 ms after the start, so some
+        // kills land during start-up, before any nonce. Odd runs: 0 to 20 ms
+        // after the first nonce, so on a slow machine too most kills land
+        // while nonces are being handed out and blocks reserved.
+        if i % 2 == 0 {
+            std::thread::sleep(Duration::from_micros(2_000 + rnd() % 38_000));
+        } else {
+            let _ = first_nonce.recv_timeout(Duration::from_secs(10));
+            std::thread::sleep(Duration::from_micros(rnd() % 20_000));
+        }
         child.kill().unwrap(); // SIGKILL on Unix
         child.wait().unwrap();
         let text = reader.join().unwrap();
