@@ -1,4 +1,6 @@
-//! AVX-512 IFMA Poly1305: radix 2^44, eight blocks in parallel.
+//! AVX-512 IFMA Poly1305: radix 2^44, eight blocks in parallel (512-bit
+//! registers) for long inputs, four (256-bit registers, at the end of this
+//! file) for medium ones.
 //!
 //! # Representation
 //!
@@ -69,8 +71,8 @@ use super::radix44::{self, M42, M44};
 
 /// Bytes per loop iteration (eight blocks).
 pub(crate) const CHUNK: usize = 128;
-/// Shortest input the vector code takes; shorter ones run the portable
-/// code, with no powers of r computed.
+/// Shortest input the eight-lane code takes; from [`MIN_LEN4`] up to here
+/// the four-lane code runs, below that the portable code (no powers of r).
 ///
 /// Measured (best-of timing of one-time Poly1305 per message, TSC ticks,
 /// this Zen 4), eight lanes against four (with four groups per step):
