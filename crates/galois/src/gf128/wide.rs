@@ -510,6 +510,20 @@ impl<'a, V: Lanes> RoundKeys<'a, V> {
 
 /// Lane l of these holds l (resp. the lane count) in its dword 0.
 static LANE_OFFSETS: [u32; 16] = [0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0];
+/// LANE_STEPS for blocks in byte order: the lane count added to byte 15.
+static LANE_STEPS_BE: [[u32; 16]; 5] = {
+    let mut t = [[0u32; 16]; 5];
+    let mut l = 1;
+    while l <= 4 {
+        let mut i = 0;
+        while i < l {
+            t[l][4 * i + 3] = (l as u32) << 24;
+            i += 1;
+        }
+        l += 1;
+    }
+    t
+};
 static LANE_STEPS: [[u32; 16]; 5] = {
     let mut t = [[0u32; 16]; 5];
     let mut l = 1;
@@ -531,6 +545,8 @@ static LANE_STEPS: [[u32; 16]; 5] = {
 pub(crate) struct Ctr<V> {
     next: V,
     step: V,
+    /// The counter of lane 0 of `next`, as a plain number (public data).
+    low: u32,
 }
 
 impl<V: Lanes> Ctr<V> {
@@ -542,7 +558,35 @@ impl<V: Lanes> Ctr<V> {
         Ctr {
             next: V::add32(V::broadcast(base), V::load(LANE_OFFSETS.as_ptr().cast())),
             step: V::load(LANE_STEPS[V::L].as_ptr().cast()),
+            low: u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]).wrapping_add(first),
         }
+    }
+
+    /// Fills `out` with N vectors of counter blocks. When the counter's
+    /// low byte cannot overflow within them (true for 7 of 8 batches),
+    /// the blocks are built in byte order with one byte swap in all
+    /// (adding to the last byte, which sits in the top of dword 3) rather
+    /// than one per vector. Branching on the counter is fine: it is public.
+    #[inline(always)]
+    unsafe fn take_n<const N: usize>(&mut self, out: &mut [V; 8]) {
+        let n = (N * V::L) as u32;
+        if (self.low & 0xff) + n <= 256 {
+            let mut c = V::bswap(self.next);
+            let be_step = V::load(LANE_STEPS_BE[V::L].as_ptr().cast());
+            for o in out.iter_mut().take(N) {
+                *o = c;
+                c = V::add32(c, be_step);
+            }
+            for _ in 0..N {
+                self.next = V::add32(self.next, self.step);
+            }
+        } else {
+            for o in out.iter_mut().take(N) {
+                *o = self.take();
+            }
+            self.low = self.low.wrapping_sub(n);
+        }
+        self.low = self.low.wrapping_add(n);
     }
 
     /// The next vector of counter blocks, ready for AES.
@@ -550,6 +594,7 @@ impl<V: Lanes> Ctr<V> {
     unsafe fn take(&mut self) -> V {
         let c = V::bswap(self.next);
         self.next = V::add32(self.next, self.step);
+        self.low = self.low.wrapping_add(V::L as u32);
         c
     }
 }
@@ -569,8 +614,10 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
 ) -> [V; 8] {
     let nv = NV;
     let mut s = [V::zero(); 8];
+    ctr.take_n::<NV>(&mut s);
+    let k0 = rk.k(0);
     for v in s[..nv].iter_mut() {
-        *v = V::xor(ctr.take(), rk.k(0));
+        *v = V::xor(*v, k0);
     }
     let mut e = ek.as_ref().map(|b| _mm_xor_si128(**b, rk.k1(0)));
     let base = MAX_BATCH - 8 * V::L;
