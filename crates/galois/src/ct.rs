@@ -8,9 +8,18 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && bool::from(a.ct_eq(b))
 }
 
-/// Overwrites a buffer with zeros in a way the compiler keeps.
+/// Overwrites a buffer with zeros in a way the compiler keeps: a plain
+/// (vectorized) fill, then the buffer handed to `black_box` and a compiler
+/// fence so the stores cannot be removed as dead. Short buffers use the
+/// volatile writes of `zeroize`.
 pub fn wipe(buf: &mut [u8]) {
-    buf.zeroize();
+    if buf.len() < 256 {
+        buf.zeroize();
+        return;
+    }
+    buf.fill(0);
+    core::hint::black_box(&mut *buf);
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
 /// All-ones if `bit` is 1, zero if it is 0, without a branch.

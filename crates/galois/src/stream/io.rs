@@ -58,11 +58,12 @@ fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Vec<u8>>> 
 /// One segment being opened: chunk, more data follows, output, result.
 type OpenJob = (Vec<u8>, bool, Vec<u8>, Result<(), Error>);
 
-/// Segments per batch: a few per core.
-fn batch_len() -> usize {
-    4 * std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
+/// Segments per batch: at least a few per core and about 4 MiB, so
+/// starting the batch's threads costs little next to its work.
+fn batch_len(seg_size: usize) -> usize {
+    (4 * super::cores())
+        .max((4 << 20) / seg_size.max(1))
+        .min(1024)
 }
 
 /// Seals everything `r` gives into `w` as a stream with fresh random salt
@@ -94,7 +95,7 @@ pub fn seal_stream_with_aad<R: Read, W: Write>(
     loop {
         let mut batch: Vec<(Vec<u8>, bool, Vec<u8>)> = Vec::new();
         let mut done = false;
-        while batch.len() < batch_len() {
+        while batch.len() < batch_len(ctx.seg_size()) {
             let cur = std::mem::take(&mut pending);
             let next = read_chunk(r, s)?;
             let last = next.is_none();
@@ -167,7 +168,7 @@ pub fn open_stream_with_aad<R: Read, W: Write>(
     loop {
         let mut batch: Vec<OpenJob> = Vec::new();
         let mut done = false;
-        while batch.len() < batch_len() {
+        while batch.len() < batch_len(ctx.seg_size()) {
             let cur = std::mem::take(&mut pending);
             let next = read_chunk(r, cs)?;
             let more = next.is_some();

@@ -359,11 +359,19 @@ impl Ctx {
 }
 
 /// Runs `f(index, item)` over `items` on all cores.
+/// The number of cores to use, asked once (the standard library reads
+/// cgroup files on every call).
+pub(crate) fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
 pub(crate) fn par_each<T: Send, F: Fn(usize, &mut T) + Sync>(items: &mut [T], f: F) {
-    let n = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len().max(1));
+    let n = cores().min(items.len().max(1));
     if n <= 1 {
         for (k, it) in items.iter_mut().enumerate() {
             f(k, it);
