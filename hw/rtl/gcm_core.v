@@ -64,7 +64,7 @@ module gcm_core #(parameter MODE = 2) (
   // ------------------------------------------------------------------ Input Reg
   reg         ir_v, ir_sop, ir_last, ir_iv96, ir_dec, ir_newkey;
   reg [2:0]   ir_kind;
-  reg [127:0] ir_data, ir_key;
+  reg [127:0] ir_data, ir_key, ir_blk;   // ir_blk: counter block for the AES pipeline (MUX1)
   reg [95:0]  ir_iv;
   reg [4:0]   ir_bytes, ir_taglen;
   reg         y0_pending;            // a non-96-bit IV packet waits for Y0 = GHASH(H,{},IV)
@@ -92,7 +92,7 @@ module gcm_core #(parameter MODE = 2) (
         ir_v <= acc;
         if (acc) begin
           ir_kind <= in_kind; ir_data <= in_data; ir_bytes <= in_bytes; ir_last <= in_last;
-          ir_sop <= in_sop;
+          ir_sop <= in_sop; ir_blk <= blk_next;
           if (in_sop) begin
             ir_key <= in_key; ir_iv <= in_iv; ir_iv96 <= in_iv96; ir_dec <= mode_dec;
             ir_taglen <= in_taglen; ir_newkey <= newkey;
@@ -106,41 +106,44 @@ module gcm_core #(parameter MODE = 2) (
   end
 
   // ------------------------------------------------------------------ counter (MUX1)
-  reg  [127:0] key_reg, y0_reg, y1_reg, ctr_reg;   // Y0, Y1 = incr(Y0), next counter
-  reg          fd_reg;                    // next DATA word is the first of its packet
-  reg          dec_reg, newkey_reg;
+  // The counter block of each word is chosen when the word is accepted and held in the
+  // Input Reg (ir_blk), so only the key XOR stands between the Input Reg and AES round 1.
+  // DATA words take Y1, Y2, ... (Y_i = incr(Y_{i-1}), incr on the rightmost 32 bits), the END
+  // word takes Y0. Y0 = IV || 0^31 1 for 96-bit IVs, else GHASH(H, {}, IV) from X Reg.
+  reg  [127:0] y0_reg, y1_reg, ctr_reg;   // Y0, Y1 = incr(Y0), next counter of the packet
+  reg          fd_reg;                    // the next DATA word is the first of its packet
+  reg          dec_reg;
   reg  [4:0]   taglen_reg;
   wire [127:0] x_reg_out;
-  wire [127:0] key_cur = ir_sop ? ir_key : key_reg;
-  wire [127:0] y0_cur  = (ir_sop && ir_iv96) ? {ir_iv, 32'd1} : y0_reg;
-  wire [127:0] y1_cur  = (ir_sop && ir_iv96) ? {ir_iv, 32'd2} : y1_reg;
-  wire         fd_cur  = ir_sop ? 1'b1 : fd_reg;
-  // only multiplexers between the registers and the AES pipeline: the increments are
-  // computed one clock ahead (ctr_reg, y1_reg)
-  wire [127:0] ctr_use = fd_cur ? y1_cur : ctr_reg;
+  wire [127:0] y0_in   = (in_sop && in_iv96) ? {in_iv, 32'd1} : y0_reg;
+  wire [127:0] y1_in   = (in_sop && in_iv96) ? {in_iv, 32'd2} : y1_reg;
+  wire         fd_in   = in_sop ? 1'b1 : fd_reg;
+  wire [127:0] ctr_in  = fd_in ? y1_in : ctr_reg;
+  wire [127:0] blk_next = (in_kind == K_END) ? y0_in : ctr_in;
   wire         ir_ctr  = ir_v && (ir_kind == K_DATA || ir_kind == K_END);
-  wire [127:0] aes_blk = (ir_kind == K_END) ? y0_cur : ctr_use;   // Y0 follows the data
   wire         pkt_dec = ir_sop ? ir_dec : dec_reg;
   wire [4:0]   pkt_taglen = ir_sop ? ir_taglen : taglen_reg;
   wire         pkt_newkey = ir_sop ? ir_newkey : 1'b0;
 
   always @(posedge clk) begin
     if (ir_v) begin
-      key_reg <= key_cur; dec_reg <= pkt_dec; taglen_reg <= pkt_taglen;
-      fd_reg <= (ir_kind == K_DATA) ? 1'b0 : fd_cur;
-      if (ir_kind == K_DATA) ctr_reg <= incr32(ctr_use);
+      dec_reg <= pkt_dec; taglen_reg <= pkt_taglen;
+    end
+    if (acc) begin
+      fd_reg <= (in_kind == K_DATA) ? 1'b0 : fd_in;
+      if (in_kind == K_DATA) ctr_reg <= incr32(ctr_in);
     end
     if (y0_capture) begin                                 // MUX1: Y0 from X Reg
       y0_reg <= x_reg_out; y1_reg <= incr32(x_reg_out);
-    end else if (ir_v && ir_sop && ir_iv96) begin         // MUX1: Y0 = IV || 0^31 1
-      y0_reg <= {ir_iv, 32'd1}; y1_reg <= {ir_iv, 32'd2};
+    end else if (acc && in_sop && in_iv96) begin          // MUX1: Y0 = IV || 0^31 1
+      y0_reg <= {in_iv, 32'd1}; y1_reg <= {in_iv, 32'd2};
     end
   end
 
   // ------------------------------------------------------------------ pipelined AES
   wire         ks_v;
   wire [127:0] ks;
-  aes_pipe aes (.clk(clk), .rst(rst), .vin(ir_ctr), .blk(aes_blk), .key(key_cur),
+  aes_pipe aes (.clk(clk), .rst(rst), .vin(ir_ctr), .blk(ir_blk), .key(ir_key),
                 .vout(ks_v), .dout(ks));
 
   // ------------------------------------------------------------------ FIFO
