@@ -127,47 +127,33 @@ impl Subject for OpenSsl {
     }
 }
 
-struct AwsLc {
-    key: aws_lc_rs::aead::LessSafeKey,
-    gmac: bool,
+/// aws-lc-rs and ring share the `LessSafeKey` API.
+macro_rules! less_safe_key_subject {
+    ($name:ident, $krate:ident) => {
+        struct $name {
+            key: $krate::aead::LessSafeKey,
+            gmac: bool,
+        }
+        impl Subject for $name {
+            fn run(&mut self, buf: &mut [u8]) {
+                use $krate::aead::{Aad, Nonce};
+                let n = Nonce::assume_unique_for_key([7u8; 12]);
+                let t = if self.gmac {
+                    self.key
+                        .seal_in_place_separate_tag(n, Aad::from(&*buf), &mut [])
+                        .unwrap()
+                } else {
+                    self.key
+                        .seal_in_place_separate_tag(n, Aad::empty(), buf)
+                        .unwrap()
+                };
+                let _ = black_box(t);
+            }
+        }
+    };
 }
-impl Subject for AwsLc {
-    fn run(&mut self, buf: &mut [u8]) {
-        use aws_lc_rs::aead::{Aad, Nonce};
-        let n = Nonce::assume_unique_for_key([7u8; 12]);
-        let t = if self.gmac {
-            self.key
-                .seal_in_place_separate_tag(n, Aad::from(&*buf), &mut [])
-                .unwrap()
-        } else {
-            self.key
-                .seal_in_place_separate_tag(n, Aad::empty(), buf)
-                .unwrap()
-        };
-        let _ = black_box(t);
-    }
-}
-
-struct Ring {
-    key: ring::aead::LessSafeKey,
-    gmac: bool,
-}
-impl Subject for Ring {
-    fn run(&mut self, buf: &mut [u8]) {
-        use ring::aead::{Aad, Nonce};
-        let n = Nonce::assume_unique_for_key([7u8; 12]);
-        let t = if self.gmac {
-            self.key
-                .seal_in_place_separate_tag(n, Aad::from(&*buf), &mut [])
-                .unwrap()
-        } else {
-            self.key
-                .seal_in_place_separate_tag(n, Aad::empty(), buf)
-                .unwrap()
-        };
-        let _ = black_box(t);
-    }
-}
+less_safe_key_subject!(AwsLc, aws_lc_rs);
+less_safe_key_subject!(Ring, ring);
 
 enum RustCryptoKey {
     A128(aes_gcm::Aes128Gcm),
