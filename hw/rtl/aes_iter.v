@@ -1,37 +1,35 @@
 // Iterative AES-128 encryption: one round circuit reused 10 times (Figure 1(a)).
-// start (when ready) loads blk ^ key; rounds 1..10 run in the next 10 clocks; on the 10th
-// the result is written to dout and done pulses. ready is also high during the 10th
-// round, so a new block can be loaded back to back (one block per 10 clocks).
+// start (when ready) applies round 1 to blk ^ key in the same clock (the round circuit's
+// input multiplexer takes blk ^ key and key instead of the state registers); rounds 2..10
+// follow in the next 9 clocks, the 10th writes dout and pulses done. So dout is ready 10
+// clocks after start (counting the start clock), and a new block can start every 10 clocks.
 module aes_iter (input wire clk, input wire rst, input wire start, input wire [127:0] blk,
                  input wire [127:0] key, output wire ready, output reg done,
                  output reg [127:0] dout);
   reg [127:0] st, rk;
-  reg [3:0] rnd;      // round to apply this cycle (1..10), 0 = idle
+  reg [3:0] rnd;      // round applied this clock from the registers (2..10), 0 = idle
   reg [7:0] rcon;
+  assign ready = (rnd == 4'd0);
+  wire go = start && ready;
+  wire [127:0] si = go ? (blk ^ key) : st;
+  wire [127:0] ki = go ? key : rk;
+  wire [7:0]   ci = go ? 8'h01 : rcon;
   wire [127:0] so, ko;
-  aes_round r0 (.state_in(st), .rk_in(rk), .rcon(rcon), .last(rnd == 4'd10),
+  aes_round r0 (.state_in(si), .rk_in(ki), .rcon(ci), .last(!go && rnd == 4'd10),
                 .state_out(so), .rk_out(ko));
-  assign ready = (rnd == 4'd0) || (rnd == 4'd10);
   always @(posedge clk) begin
     done <= 1'b0;
     if (rst) begin
       rnd <= 4'd0;
-    end else begin
-      if (rnd != 4'd0) begin
-        st <= so;
-        rk <= ko;
-        rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
-        rnd <= (rnd == 4'd10) ? 4'd0 : rnd + 4'd1;
-        if (rnd == 4'd10) begin
-          dout <= so;
-          done <= 1'b1;
-        end
-      end
-      if (start && ready) begin
-        st <= blk ^ key;
-        rk <= key;
-        rcon <= 8'h01;
-        rnd <= 4'd1;
+    end else if (go) begin
+      st <= so; rk <= ko; rcon <= 8'h02; rnd <= 4'd2;
+    end else if (rnd != 4'd0) begin
+      st <= so; rk <= ko;
+      rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
+      if (rnd == 4'd10) begin
+        rnd <= 4'd0; dout <= so; done <= 1'b1;
+      end else begin
+        rnd <= rnd + 4'd1;
       end
     end
   end

@@ -54,7 +54,8 @@ module gcm_core #(parameter MODE = 2) (
 
   // ------------------------------------------------------------------ key / H engine
   // Iterative AES computing H = E(K, 0^128) for each new key, started when the first word
-  // of a packet with a new key is accepted, so H is ready when that packet reaches GHASH.
+  // of a packet with a new key is in the Input Reg, so H is ready when that packet reaches
+  // GHASH. The key comparison at the port only feeds a register (ir_newkey).
   reg         lastkey_v;
   reg [127:0] lastkey;
   wire        newkey = !lastkey_v || (in_key != lastkey);
@@ -68,24 +69,28 @@ module gcm_core #(parameter MODE = 2) (
   reg [95:0]  ir_iv;
   reg [4:0]   ir_bytes, ir_taglen;
   reg         y0_pending;            // a non-96-bit IV packet waits for Y0 = GHASH(H,{},IV)
-  wire        inject_ivlen = ir_v && ir_kind == K_IV && ir_last;
+  // a new-key packet waits in the Input Reg while the engine is still busy with the
+  // previous new key (one H per 10 clocks)
+  wire        hold = ir_v && ir_sop && ir_newkey && !eng_ready;
+  wire        inject_ivlen = ir_v && ir_kind == K_IV && ir_last && !hold;
   wire        y0_capture;            // X Reg holds GHASH(H,{},IV) this cycle
   wire        in_is_ctr = (in_kind == K_DATA) || (in_kind == K_END);
-  assign in_ready = !rst && !inject_ivlen
+  assign in_ready = !rst && !hold && !inject_ivlen
                     && !(y0_pending && in_is_ctr)
-                    && !(in_sop && newkey && !eng_ready)
                     && !(in_sop && !in_iv96 && y0_pending);
   wire        acc = in_valid && in_ready;
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
-  aes_iter engine (.clk(clk), .rst(rst), .start(acc && in_sop && newkey), .blk(128'd0),
-                   .key(in_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
+  aes_iter engine (.clk(clk), .rst(rst), .start(ir_v && ir_sop && ir_newkey), .blk(128'd0),
+                   .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
 
   always @(posedge clk) begin
     if (rst) begin
       ir_v <= 1'b0; lastkey_v <= 1'b0; y0_pending <= 1'b0;
     end else begin
-      if (inject_ivlen) begin
+      if (hold) begin
+        // keep the Input Reg
+      end else if (inject_ivlen) begin
         // the length block of the IV hash: 0^64 || len(IV) (filled in by the Len Reg)
         ir_v <= 1'b1; ir_kind <= K_IVLEN; ir_sop <= 1'b0; ir_last <= 1'b0; ir_bytes <= 5'd16;
       end else begin
@@ -143,14 +148,14 @@ module gcm_core #(parameter MODE = 2) (
   // ------------------------------------------------------------------ pipelined AES
   wire         ks_v;
   wire [127:0] ks;
-  aes_pipe aes (.clk(clk), .rst(rst), .vin(ir_ctr), .blk(ir_blk), .key(ir_key),
+  aes_pipe aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
                 .vout(ks_v), .dout(ks));
 
   // ------------------------------------------------------------------ FIFO
   // The packet words wait here while their counter blocks go through the AES pipeline:
   // a constant-occupancy FIFO of FIFO_DEPTH entries (write and read every clock).
   localparam integer FW = 1 + 3 + 5 + 1 + 1 + 5 + 1 + 128;
-  wire [FW-1:0] fifo_in = {ir_v, ir_kind, ir_bytes, ir_sop, pkt_dec, pkt_taglen, pkt_newkey, ir_data};
+  wire [FW-1:0] fifo_in = {ir_v && !hold, ir_kind, ir_bytes, ir_sop, pkt_dec, pkt_taglen, pkt_newkey, ir_data};
   genvar gi;
   generate for (gi = 0; gi < FIFO_DEPTH; gi = gi + 1) begin : fifo
     reg [FW-1:0] e;
