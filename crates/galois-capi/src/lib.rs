@@ -186,6 +186,32 @@ unsafe fn state_put<T>(state: *mut c_void, magic: u64, value: T) {
 }
 
 /// Marks a state as holding nothing (after a failed init).
+/// Builds a key object with `make` and installs it in `state` under
+/// `magic`; on any failure the state is cleared and the error returned.
+///
+/// # Safety
+/// `state` is null or has `statebytes_of::<T>()` writable bytes.
+unsafe fn init_state<T>(
+    state: *mut c_void,
+    magic: u64,
+    make: impl FnOnce() -> Result<T, c_int>,
+) -> c_int {
+    if state.is_null() {
+        return GALOIS_ERR_NULL_POINTER;
+    }
+    let r = guard(|| {
+        let value = make()?;
+        // SAFETY: the caller's state has statebytes_of::<T>() bytes.
+        unsafe { state_put(state, magic, value) };
+        Ok(())
+    });
+    if r != GALOIS_OK {
+        // SAFETY: as above.
+        unsafe { state_clear(state, statebytes_of::<T>()) };
+    }
+    r
+}
+
 unsafe fn state_clear(state: *mut c_void, bytes: usize) {
     let base = state as *mut u8;
     for i in 0..bytes {
@@ -310,20 +336,13 @@ pub unsafe extern "C" fn galois_aesgcm_init_ex(
     tag_len: usize,
     flags: c_uint,
 ) -> c_int {
-    if state.is_null() {
-        return GALOIS_ERR_NULL_POINTER;
+    // SAFETY: the caller passes a state of galois_aesgcm_statebytes() bytes.
+    unsafe {
+        init_state(state, MAGIC_AESGCM, || {
+            let key = input(key, key_len)?;
+            AesGcm::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
+        })
     }
-    let r = guard(|| {
-        let key = unsafe { input(key, key_len)? };
-        let opts = gcm_options(tag_len, flags)?;
-        let g = AesGcm::with_options(key, opts).map_err(code)?;
-        unsafe { state_put(state, MAGIC_AESGCM, g) };
-        Ok(())
-    });
-    if r != GALOIS_OK {
-        unsafe { state_clear(state, statebytes_of::<AesGcm>()) };
-    }
-    r
 }
 
 /// The tag length of an initialized AES-GCM state (positive), or an error code.
@@ -559,20 +578,13 @@ pub unsafe extern "C" fn galois_gmac_init_ex(
     tag_len: usize,
     flags: c_uint,
 ) -> c_int {
-    if state.is_null() {
-        return GALOIS_ERR_NULL_POINTER;
+    // SAFETY: the caller passes a state of galois_gmac_statebytes() bytes.
+    unsafe {
+        init_state(state, MAGIC_GMAC, || {
+            let key = input(key, key_len)?;
+            AesGmac::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
+        })
     }
-    let r = guard(|| {
-        let key = unsafe { input(key, key_len)? };
-        let opts = gcm_options(tag_len, flags)?;
-        let g = AesGmac::with_options(key, opts).map_err(code)?;
-        unsafe { state_put(state, MAGIC_GMAC, g) };
-        Ok(())
-    });
-    if r != GALOIS_OK {
-        unsafe { state_clear(state, statebytes_of::<AesGmac>()) };
-    }
-    r
 }
 
 /// Writes the GMAC tag of `msg` under `nonce` to `tag` (`tag_len` must equal
@@ -663,19 +675,12 @@ pub unsafe extern "C" fn galois_poly1305aes_init(
     key: *const u8,
     key_len: usize,
 ) -> c_int {
-    if state.is_null() {
-        return GALOIS_ERR_NULL_POINTER;
+    // SAFETY: the caller passes a state of galois_poly1305aes_statebytes() bytes.
+    unsafe {
+        init_state(state, MAGIC_POLY, || {
+            Poly1305Aes::new(input(key, key_len)?).map_err(code)
+        })
     }
-    let r = guard(|| {
-        let key = unsafe { input(key, key_len)? };
-        let m = Poly1305Aes::new(key).map_err(code)?;
-        unsafe { state_put(state, MAGIC_POLY, m) };
-        Ok(())
-    });
-    if r != GALOIS_OK {
-        unsafe { state_clear(state, statebytes_of::<Poly1305Aes>()) };
-    }
-    r
 }
 
 /// Writes the 16-byte tag of `msg` under the 16-byte `nonce` to `tag`.
