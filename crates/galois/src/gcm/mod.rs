@@ -188,6 +188,9 @@ impl<C: BlockCipher128> Drop for Gcm<C> {
     }
 }
 
+/// Packets shorter than this share AES batches in [`Gcm::seal_batch`].
+const BATCH_SHORT: usize = 256;
+
 /// One packet of a batch for [`Gcm::seal_batch`]: a 12-byte nonce (used
 /// once), additional data, and the data encrypted in place.
 pub struct BatchPacket<'a> {
@@ -650,12 +653,44 @@ impl<C: BlockCipher128> Gcm<C> {
             Self::check_lengths(p.aad, p.data.len())?;
         }
         if let (Some(k), Some(rk)) = (self.ghash.stitched(), self.cipher.aesni_round_keys()) {
-            let mut tags = vec![0u128; packets.len()];
-            k.seal_batch(rk, packets, &mut tags);
-            for (p, t) in packets.iter_mut().zip(tags) {
-                p.tag = Some(self.make_tag(t));
+            // Short packets gain from sharing AES batches; from a few hundred
+            // bytes on, each packet fills the stitched kernel by itself.
+            let short = packets
+                .iter()
+                .filter(|p| p.data.len() < BATCH_SHORT)
+                .count();
+            if short == packets.len() {
+                let mut tags = vec![0u128; packets.len()];
+                k.seal_batch(rk, packets, &mut tags);
+                for (p, t) in packets.iter_mut().zip(tags) {
+                    p.tag = Some(self.make_tag(t));
+                }
+                return Ok(());
             }
-            return Ok(());
+            if short > 1 {
+                let (mut small, long): (Vec<_>, Vec<_>) =
+                    packets.iter_mut().partition(|p| p.data.len() < BATCH_SHORT);
+                let mut group: Vec<BatchPacket<'_>> = small
+                    .iter_mut()
+                    .map(|p| BatchPacket {
+                        nonce: p.nonce,
+                        aad: p.aad,
+                        data: &mut *p.data,
+                        tag: None,
+                    })
+                    .collect();
+                let mut tags = vec![0u128; group.len()];
+                k.seal_batch(rk, &mut group, &mut tags);
+                drop(group);
+                for (p, t) in small.iter_mut().zip(tags) {
+                    p.tag = Some(self.make_tag(t));
+                }
+                for p in long {
+                    let y0 = self.y0(&p.nonce, None);
+                    p.tag = Some(self.make_tag(k.seal(rk, &y0, p.aad, p.data)));
+                }
+                return Ok(());
+            }
         }
         for p in packets.iter_mut() {
             let nonce = p.nonce;
