@@ -4,6 +4,12 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// Compares two byte strings in time that depends only on their lengths.
+///
+/// ```
+/// assert!(galois::ct::eq(b"tag", b"tag"));
+/// assert!(!galois::ct::eq(b"tag", b"tah"));
+/// assert!(!galois::ct::eq(b"tag", b"tags"));
+/// ```
 pub fn eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && bool::from(a.ct_eq(b))
 }
@@ -12,6 +18,12 @@ pub fn eq(a: &[u8], b: &[u8]) -> bool {
 /// (vectorized) fill, then the buffer handed to `black_box` and a compiler
 /// fence so the stores cannot be removed as dead. Short buffers use the
 /// volatile writes of `zeroize`.
+///
+/// ```
+/// let mut secret = vec![7u8; 1000];
+/// galois::ct::wipe(&mut secret);
+/// assert!(secret.iter().all(|&b| b == 0));
+/// ```
 pub fn wipe(buf: &mut [u8]) {
     if buf.len() < 256 {
         buf.zeroize();

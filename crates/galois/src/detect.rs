@@ -129,6 +129,13 @@ pub fn aes_backend() -> AesBackend {
 
 /// The GHASH backend a new key gets: the fastest constant-time one. The
 /// vector backends also run AES-GCM stitched when the cipher is AES-NI.
+///
+/// ```
+/// let b = galois::detect::ghash_backend();
+/// assert!(b.is_constant_time() && b.is_available());
+/// assert_eq!(galois::AesGcm::new(&[0u8; 16])?.backend(), b);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn ghash_backend() -> Backend {
     #[cfg(target_arch = "x86_64")]
     {

@@ -58,11 +58,33 @@ pub struct Aes {
 
 impl Aes {
     /// Expands a 16-, 24- or 32-byte key with the fastest AES this CPU has.
+    ///
+    /// ```
+    /// use galois::{Aes, BlockCipher128};
+    /// // FIPS-197 appendix C.1.
+    /// let aes = Aes::new(&hex_literal(b"000102030405060708090a0b0c0d0e0f"))?;
+    /// let mut b = hex_literal(b"00112233445566778899aabbccddeeff");
+    /// aes.encrypt_block((&mut b[..]).try_into().unwrap());
+    /// assert_eq!(b, hex_literal(b"69c4e0d86a7b0430d8cdb78070b4c55a"));
+    /// # fn hex_literal(h: &[u8]) -> Vec<u8> { h.chunks(2).map(|c| u8::from_str_radix(std::str::from_utf8(c).unwrap(), 16).unwrap()).collect() }
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::with_backend(key, crate::detect::aes_backend())
     }
 
     /// Expands a key with a pinned backend; fails if the CPU lacks it.
+    ///
+    /// ```
+    /// use galois::{Aes, AesBackend, BlockCipher128};
+    /// let a = Aes::with_backend(&[9u8; 32], AesBackend::Portable)?;
+    /// assert_eq!(a.backend(), AesBackend::Portable);
+    /// let (mut x, mut y) = ([1u8; 16], [1u8; 16]);
+    /// a.encrypt_block(&mut x);
+    /// Aes::new(&[9u8; 32])?.encrypt_block(&mut y);
+    /// assert_eq!(x, y);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_backend(key: &[u8], backend: AesBackend) -> Result<Self> {
         if !matches!(key.len(), 16 | 24 | 32) {
             return Err(Error::InvalidKeyLength { got: key.len() });

@@ -129,7 +129,16 @@ impl Options {
     }
 }
 
-/// An authentication tag, truncated to the key's tag length.
+/// An authentication tag, truncated to the key's tag length. `==` compares
+/// in constant time.
+///
+/// ```
+/// let gcm = galois::AesGcm::with_tag_len(&[1u8; 16], 12)?;
+/// let t = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
+/// assert_eq!(t.as_bytes().len(), 12);
+/// assert_eq!(t, gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct Tag {
     bytes: [u8; 16],
