@@ -9,25 +9,27 @@ module aes_iter (input wire clk, input wire rst, input wire start, input wire [1
   reg [127:0] st, rk;
   reg [3:0] rnd;      // round applied this clock from the registers (2..10), 0 = idle
   reg [7:0] rcon;
-  assign ready = (rnd == 4'd0);
-  wire go = start && ready;
-  wire [127:0] si = go ? (blk ^ key) : st;
-  wire [127:0] ki = go ? key : rk;
-  wire [7:0]   ci = go ? 8'h01 : rcon;
+  reg idle, last;     // rnd == 0, rnd == 10 (as flip-flops: they select the round's inputs)
+  assign ready = idle;
+  wire go = start && idle;
+  wire [127:0] si = idle ? (blk ^ key) : st;
+  wire [127:0] ki = idle ? key : rk;
+  wire [7:0]   ci = idle ? 8'h01 : rcon;
   wire [127:0] so, ko;
-  aes_round r0 (.state_in(si), .rk_in(ki), .rcon(ci), .last(!go && rnd == 4'd10),
+  aes_round r0 (.state_in(si), .rk_in(ki), .rcon(ci), .last(last),
                 .state_out(so), .rk_out(ko));
   always @(posedge clk) begin
     done <= 1'b0;
     if (rst) begin
-      rnd <= 4'd0;
+      rnd <= 4'd0; idle <= 1'b1; last <= 1'b0;
     end else if (go) begin
-      st <= so; rk <= ko; rcon <= 8'h02; rnd <= 4'd2;
-    end else if (rnd != 4'd0) begin
+      st <= so; rk <= ko; rcon <= 8'h02; rnd <= 4'd2; idle <= 1'b0;
+    end else if (!idle) begin
       st <= so; rk <= ko;
       rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
-      if (rnd == 4'd10) begin
-        rnd <= 4'd0; dout <= so; done <= 1'b1;
+      last <= (rnd == 4'd9);
+      if (last) begin
+        rnd <= 4'd0; idle <= 1'b1; dout <= so; done <= 1'b1;
       end else begin
         rnd <= rnd + 4'd1;
       end
