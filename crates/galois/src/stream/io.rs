@@ -55,8 +55,57 @@ fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Vec<u8>>> 
     Ok((got > 0).then_some(buf))
 }
 
+/// One segment being sealed: plaintext, last, output.
+type SealJob = (Vec<u8>, bool, Vec<u8>);
+
+/// Reads up to `bl` segments of `s` bytes (the first is `pending`; the one
+/// after the batch is left in `pending`); true if the input ended.
+fn read_seal_batch<R: Read>(
+    r: &mut R,
+    s: usize,
+    bl: usize,
+    pending: &mut Vec<u8>,
+) -> std::io::Result<(Vec<SealJob>, bool)> {
+    let mut batch = Vec::with_capacity(bl);
+    while batch.len() < bl {
+        let cur = std::mem::take(pending);
+        let next = read_chunk(r, s)?;
+        let last = next.is_none();
+        let out = vec![0u8; cur.len() + TAG_LEN];
+        batch.push((cur, last, out));
+        match next {
+            Some(nx) => *pending = nx,
+            None => return Ok((batch, true)),
+        }
+    }
+    Ok((batch, false))
+}
+
 /// One segment being opened: chunk, more data follows, output, result.
 type OpenJob = (Vec<u8>, bool, Vec<u8>, Result<(), Error>);
+
+/// Reads up to `bl` chunks of `cs` bytes (the first is `pending`; the one
+/// after the batch is left in `pending`); true if the input ended.
+fn read_open_batch<R: Read>(
+    r: &mut R,
+    cs: usize,
+    bl: usize,
+    pending: &mut Vec<u8>,
+) -> std::io::Result<(Vec<OpenJob>, bool)> {
+    let mut batch = Vec::with_capacity(bl);
+    while batch.len() < bl {
+        let cur = std::mem::take(pending);
+        let next = read_chunk(r, cs)?;
+        let more = next.is_some();
+        let out = vec![0u8; cur.len().saturating_sub(TAG_LEN)];
+        batch.push((cur, more, out, Ok(())));
+        match next {
+            Some(nx) => *pending = nx,
+            None => return Ok((batch, true)),
+        }
+    }
+    Ok((batch, false))
+}
 
 /// Segments per batch: at least a few per core and about 4 MiB, so
 /// starting the batch's threads costs little next to its work.
@@ -89,36 +138,33 @@ pub fn seal_stream_with_aad<R: Read, W: Write>(
     let ctx = Ctx::seal_random(key, segment_size)?.with_aad(aad);
     w.write_all(ctx.header())?;
     let s = ctx.seg_size();
+    let bl = batch_len(s);
     let mut total = 0u64;
     let mut index = 0u64;
     let mut pending = read_chunk(r, s)?.unwrap_or_default();
-    loop {
-        let mut batch: Vec<(Vec<u8>, bool, Vec<u8>)> = Vec::new();
-        let mut done = false;
-        while batch.len() < batch_len(ctx.seg_size()) {
-            let cur = std::mem::take(&mut pending);
-            let next = read_chunk(r, s)?;
-            let last = next.is_none();
-            let out = vec![0u8; cur.len() + TAG_LEN];
-            batch.push((cur, last, out));
-            if let Some(nx) = next {
-                pending = nx;
-            } else {
-                done = true;
-                break;
-            }
-        }
+    let mut next = Some(read_seal_batch(r, s, bl, &mut pending)?);
+    while let Some((mut batch, done)) = next.take() {
         if index + batch.len() as u64 > MAX_SEGMENTS {
             return Err(Error::LimitReached {
                 what: "segments in one stream (2^32 - 1)",
             }
             .into());
         }
+        // Seal this batch on the cores while this thread reads the next.
         let errs = std::sync::Mutex::new(None);
-        par_each(&mut batch, |k, (p, last, o)| {
-            if let Err(e) = ctx.seal_segment(index + k as u64, *last, p, o) {
-                *errs.lock().unwrap() = Some(e);
+        let following = std::thread::scope(|sc| {
+            let work = sc.spawn(|| {
+                par_each(&mut batch, |k, (p, last, o)| {
+                    if let Err(e) = ctx.seal_segment(index + k as u64, *last, p, o) {
+                        *errs.lock().unwrap() = Some(e);
+                    }
+                })
+            });
+            let following = (!done).then(|| read_seal_batch(r, s, bl, &mut pending));
+            if let Err(p) = work.join() {
+                std::panic::resume_unwind(p);
             }
+            following
         });
         if let Some(e) = errs.into_inner().unwrap() {
             return Err(e.into());
@@ -129,9 +175,7 @@ pub fn seal_stream_with_aad<R: Read, W: Write>(
             ct::wipe(p);
         }
         index += batch.len() as u64;
-        if done {
-            break;
-        }
+        next = following.transpose()?;
     }
     w.flush()?;
     Ok(total)
@@ -159,31 +203,27 @@ pub fn open_stream_with_aad<R: Read, W: Write>(
     let header = read_chunk(r, HEADER_LEN)?.unwrap_or_default();
     let ctx = Ctx::open(key, &header)?.with_aad(aad);
     let cs = ctx.seg_size() + TAG_LEN;
+    let bl = batch_len(ctx.seg_size());
     let mut pending = match read_chunk(r, cs)? {
         Some(c) => c,
         None => return Err(Error::StreamTruncated.into()),
     };
     let mut index = 0u64;
     let mut total = 0u64;
-    loop {
-        let mut batch: Vec<OpenJob> = Vec::new();
-        let mut done = false;
-        while batch.len() < batch_len(ctx.seg_size()) {
-            let cur = std::mem::take(&mut pending);
-            let next = read_chunk(r, cs)?;
-            let more = next.is_some();
-            let out = vec![0u8; cur.len().saturating_sub(TAG_LEN)];
-            batch.push((cur, more, out, Ok(())));
-            match next {
-                Some(nx) => pending = nx,
-                None => {
-                    done = true;
-                    break;
-                }
+    let mut next = Some(read_open_batch(r, cs, bl, &mut pending)?);
+    while let Some((mut batch, done)) = next.take() {
+        // Open this batch on the cores while this thread reads the next.
+        let following = std::thread::scope(|sc| {
+            let work = sc.spawn(|| {
+                par_each(&mut batch, |k, (c, more, o, res)| {
+                    *res = ctx.open_segment(index + k as u64, *more, c, o);
+                })
+            });
+            let following = (!done).then(|| read_open_batch(r, cs, bl, &mut pending));
+            if let Err(p) = work.join() {
+                std::panic::resume_unwind(p);
             }
-        }
-        par_each(&mut batch, |k, (c, more, o, res)| {
-            *res = ctx.open_segment(index + k as u64, *more, c, o);
+            following
         });
         for (k, (c, more, o, res)) in batch.iter_mut().enumerate() {
             if let Err(e) = res {
@@ -194,9 +234,7 @@ pub fn open_stream_with_aad<R: Read, W: Write>(
             ct::wipe(o);
         }
         index += batch.len() as u64;
-        if done {
-            break;
-        }
+        next = following.transpose()?;
     }
     w.flush()?;
     Ok(total)
