@@ -452,82 +452,16 @@ fn print_json(rows: &[Row], ipi: &[(String, &'static str, f64)]) {
 
 /// Throughput against packet size (log scale), one line per implementation.
 fn svg(rows: &[Row]) -> String {
-    let (w, h, m) = (900.0, 540.0, 60.0);
-    let rs: Vec<&Row> = rows.iter().filter(|r| r.prim == Prim::Aes128).collect();
-    let maxg = rs.iter().map(|r| r.gbps()).fold(1.0, f64::max) * 1.05;
-    let (lo, hi) = (16f64.log2(), 16384f64.log2());
-    let x = |s: usize| m + (w - 2.0 * m) * ((s as f64).log2() - lo) / (hi - lo);
-    let y = |g: f64| h - m - (h - 2.0 * m) * g / maxg;
-    let colors = [
-        "#d62728", "#ff7f0e", "#bcbd22", "#e377c2", "#1f77b4", "#2ca02c", "#9467bd", "#8c564b",
-        "#17becf",
-    ];
-    let mut out = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-    );
-    out += &format!(
-        r#"<text x="{}" y="24" font-size="16" text-anchor="middle">AES-128-GCM seal throughput by packet size</text>"#,
-        w / 2.0
-    );
-    out += &format!(
-        r#"<line x1="{m}" y1="{}" x2="{}" y2="{}" stroke="black"/><line x1="{m}" y1="{m}" x2="{m}" y2="{}" stroke="black"/>"#,
-        h - m,
-        w - m,
-        h - m,
-        h - m
-    );
-    for s in SIZES {
-        out += &format!(
-            r#"<text x="{:.1}" y="{}" text-anchor="middle">{s}</text>"#,
-            x(*s),
-            h - m + 16.0
-        );
-    }
-    let step = (maxg / 6.0).ceil().max(1.0);
-    let mut g = 0.0;
-    while g <= maxg {
-        out += &format!(
-            r##"<text x="{}" y="{:.1}" text-anchor="end">{g}</text><line x1="{m}" y1="{:.1}" x2="{}" y2="{:.1}" stroke="#ddd"/>"##,
-            m - 6.0,
-            y(g) + 4.0,
-            y(g),
-            w - m,
-            y(g)
-        );
-        g += step;
-    }
-    out += &format!(
-        r#"<text x="{}" y="{}" text-anchor="middle">packet size (bytes, log scale)</text>"#,
-        w / 2.0,
-        h - 20.0
-    );
-    out += &format!(
-        r#"<text x="16" y="{}" transform="rotate(-90 16 {})" text-anchor="middle">GB/s</text>"#,
-        h / 2.0,
-        h / 2.0
-    );
-    let mut labels: Vec<String> = Vec::new();
-    for r in &rs {
-        if !labels.contains(&label(r)) {
-            labels.push(label(r));
+    let mut series: Vec<galois_cli::plot::Series> = Vec::new();
+    for r in rows.iter().filter(|r| r.prim == Prim::Aes128) {
+        let l = label(r);
+        match series.iter_mut().find(|s| s.label == l) {
+            Some(s) => s.points.push((r.size, r.gbps())),
+            None => series.push(galois_cli::plot::Series {
+                label: l,
+                points: vec![(r.size, r.gbps())],
+            }),
         }
     }
-    for (i, l) in labels.iter().enumerate() {
-        let c = colors[i % colors.len()];
-        let pts: Vec<String> = rs
-            .iter()
-            .filter(|r| &label(r) == l)
-            .map(|r| format!("{:.1},{:.1}", x(r.size), y(r.gbps())))
-            .collect();
-        out += &format!(
-            r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#,
-            pts.join(" ")
-        );
-        out += &format!(
-            r#"<text x="{}" y="{}" fill="{c}">{l}</text>"#,
-            m + 10.0,
-            m + 16.0 * (i as f64 + 1.0)
-        );
-    }
-    out + "</svg>\n"
+    galois_cli::plot::svg("AES-128-GCM seal throughput by packet size", &series)
 }

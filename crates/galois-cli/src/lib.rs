@@ -1,1 +1,2 @@
 pub mod kat;
+pub mod plot;

@@ -385,3 +385,26 @@ fn associated_data_must_match() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn bench_writes_a_plot_with_a_line_per_backend() {
+    let d = tmpdir("plot");
+    let svg = d.join("ghash.svg");
+    let o = run(&[
+        os("bench"),
+        os("ghash"),
+        os("--quick"),
+        os("--plot"),
+        os(&svg),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"));
+    assert_eq!(
+        text.matches("<polyline").count(),
+        galois::Backend::available().len()
+    );
+    for b in galois::Backend::available() {
+        assert!(text.contains(b.name()), "{b} missing from the plot");
+    }
+}

@@ -14,7 +14,16 @@ pub struct Args {
     /// Fewer, shorter samples.
     #[arg(long)]
     quick: bool,
+    /// Also measure every backend at the papers' message sizes (16 .. 16384
+    /// bytes) and write throughput against size as an SVG plot.
+    #[arg(long)]
+    plot: Option<std::path::PathBuf>,
 }
+
+/// The message sizes of the papers' tables.
+const SIZES: &[usize] = &[
+    16, 20, 40, 44, 64, 128, 256, 552, 576, 1024, 1500, 8192, 16384,
+];
 
 /// Median time per call of `f`, from `samples` samples of about `target` each.
 fn median_ns<F: FnMut()>(mut f: F, samples: usize, target: Duration) -> f64 {
@@ -147,6 +156,49 @@ pub fn run(a: Args) -> CmdResult {
                 "unknown benchmark {other:?} (ghash, gcm)"
             )))
         }
+    }
+    if let Some(path) = &a.plot {
+        let gcm = a.what == "gcm";
+        println!("\nthroughput by size (GB/s) for the plot:");
+        let mut series = Vec::new();
+        for b in Backend::available() {
+            let mut points = Vec::new();
+            for &size in SIZES {
+                let mut buf = vec![0x5au8; size];
+                let ns = if gcm {
+                    let g = AesGcm::with_options(&[7u8; 16], Options::new().backend(b)).unwrap();
+                    median_ns(
+                        || {
+                            black_box(g.seal_in_place_detached(&[1u8; 12], &[], &mut buf).unwrap());
+                        },
+                        samples,
+                        target / 4,
+                    )
+                } else {
+                    let h = [0x66u8; 16];
+                    let mut g = Ghash::with_backend(&h, b).unwrap();
+                    median_ns(|| g.update(black_box(&buf)), samples, target / 4)
+                };
+                points.push((size, size as f64 / ns));
+            }
+            let row: Vec<String> = points
+                .iter()
+                .map(|p| format!("{}:{:.3}", p.0, p.1))
+                .collect();
+            println!("{:<16} {}", b.name(), row.join(" "));
+            series.push(galois_cli::plot::Series {
+                label: b.name().to_string(),
+                points,
+            });
+        }
+        let title = if gcm {
+            "galois AES-128-GCM seal by GHASH backend"
+        } else {
+            "galois GHASH by backend"
+        };
+        std::fs::write(path, galois_cli::plot::svg(title, &series))
+            .map_err(|e| CliError::io(format!("{}: {e}", path.display())))?;
+        println!("plot written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
