@@ -58,54 +58,43 @@ fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Vec<u8>>> 
 /// One segment being sealed: plaintext, last, output.
 type SealJob = (Vec<u8>, bool, Vec<u8>);
 
-/// Reads up to `bl` segments of `s` bytes (the first is `pending`; the one
-/// after the batch is left in `pending`); true if the input ended.
-fn read_seal_batch<R: Read>(
+/// Reads up to `bl` chunks of `n` bytes as jobs (`job(chunk, more)`; the
+/// first chunk is `pending`, the one after the batch is left there); true
+/// if the input ended.
+fn read_batch<R: Read, T>(
     r: &mut R,
-    s: usize,
+    n: usize,
     bl: usize,
     pending: &mut Vec<u8>,
-) -> std::io::Result<(Vec<SealJob>, bool)> {
+    job: impl Fn(Vec<u8>, bool) -> T,
+) -> std::io::Result<(Vec<T>, bool)> {
     let mut batch = Vec::with_capacity(bl);
     while batch.len() < bl {
         let cur = std::mem::take(pending);
-        let next = read_chunk(r, s)?;
-        let last = next.is_none();
-        let out = vec![0u8; cur.len() + TAG_LEN];
-        batch.push((cur, last, out));
+        let next = read_chunk(r, n)?;
+        batch.push(job(cur, next.is_some()));
         match next {
             Some(nx) => *pending = nx,
             None => return Ok((batch, true)),
         }
     }
     Ok((batch, false))
+}
+
+/// A sealing job: plaintext, last, output.
+fn seal_job(p: Vec<u8>, more: bool) -> SealJob {
+    let out = vec![0u8; p.len() + TAG_LEN];
+    (p, !more, out)
+}
+
+/// An opening job: chunk, more follows, output, result.
+fn open_job(c: Vec<u8>, more: bool) -> OpenJob {
+    let out = vec![0u8; c.len().saturating_sub(TAG_LEN)];
+    (c, more, out, Ok(()))
 }
 
 /// One segment being opened: chunk, more data follows, output, result.
 type OpenJob = (Vec<u8>, bool, Vec<u8>, Result<(), Error>);
-
-/// Reads up to `bl` chunks of `cs` bytes (the first is `pending`; the one
-/// after the batch is left in `pending`); true if the input ended.
-fn read_open_batch<R: Read>(
-    r: &mut R,
-    cs: usize,
-    bl: usize,
-    pending: &mut Vec<u8>,
-) -> std::io::Result<(Vec<OpenJob>, bool)> {
-    let mut batch = Vec::with_capacity(bl);
-    while batch.len() < bl {
-        let cur = std::mem::take(pending);
-        let next = read_chunk(r, cs)?;
-        let more = next.is_some();
-        let out = vec![0u8; cur.len().saturating_sub(TAG_LEN)];
-        batch.push((cur, more, out, Ok(())));
-        match next {
-            Some(nx) => *pending = nx,
-            None => return Ok((batch, true)),
-        }
-    }
-    Ok((batch, false))
-}
 
 /// Segments per batch: at least a few per core and about 4 MiB, so
 /// starting the batch's threads costs little next to its work.
@@ -142,7 +131,7 @@ pub fn seal_stream_with_aad<R: Read, W: Write>(
     let mut total = 0u64;
     let mut index = 0u64;
     let mut pending = read_chunk(r, s)?.unwrap_or_default();
-    let mut next = Some(read_seal_batch(r, s, bl, &mut pending)?);
+    let mut next = Some(read_batch(r, s, bl, &mut pending, seal_job)?);
     while let Some((mut batch, done)) = next.take() {
         if index + batch.len() as u64 > MAX_SEGMENTS {
             return Err(Error::LimitReached {
@@ -160,7 +149,7 @@ pub fn seal_stream_with_aad<R: Read, W: Write>(
                     }
                 })
             });
-            let following = (!done).then(|| read_seal_batch(r, s, bl, &mut pending));
+            let following = (!done).then(|| read_batch(r, s, bl, &mut pending, seal_job));
             if let Err(p) = work.join() {
                 std::panic::resume_unwind(p);
             }
@@ -210,7 +199,7 @@ pub fn open_stream_with_aad<R: Read, W: Write>(
     };
     let mut index = 0u64;
     let mut total = 0u64;
-    let mut next = Some(read_open_batch(r, cs, bl, &mut pending)?);
+    let mut next = Some(read_batch(r, cs, bl, &mut pending, open_job)?);
     while let Some((mut batch, done)) = next.take() {
         // Open this batch on the cores while this thread reads the next.
         let following = std::thread::scope(|sc| {
@@ -219,7 +208,7 @@ pub fn open_stream_with_aad<R: Read, W: Write>(
                     *res = ctx.open_segment(index + k as u64, *more, c, o);
                 })
             });
-            let following = (!done).then(|| read_open_batch(r, cs, bl, &mut pending));
+            let following = (!done).then(|| read_batch(r, cs, bl, &mut pending, open_job));
             if let Err(p) = work.join() {
                 std::panic::resume_unwind(p);
             }
