@@ -749,6 +749,30 @@ fn final_blocks(
     at
 }
 
+/// Absorbs the last GHASH input (see [`final_blocks`]) into y.
+#[inline(always)]
+unsafe fn absorb_final<V: Lanes>(
+    pw: &Powers,
+    y: __m128i,
+    aad: &[u8],
+    with_aad: bool,
+    tail: &[u8],
+    ct_len: usize,
+) -> __m128i {
+    let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MAX_BATCH + 1)];
+    let n = final_blocks(&mut fb, aad, with_aad, tail, ct_len);
+    // SAFETY: final_blocks initialized the first n bytes.
+    ghash::<V>(pw, y, unsafe {
+        core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n)
+    })
+}
+
+/// GHASH xor E(K, Y0) as an element (E(K, Y0) given as the AES output block).
+#[inline(always)]
+unsafe fn full_tag(y: __m128i, ek: __m128i) -> u128 {
+    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+}
+
 /// How a message splits: whole batches, the tail, and whether the AAD fits
 /// in the final GHASH batch (short packets: one reduction for everything).
 #[inline(always)]
@@ -787,7 +811,7 @@ unsafe fn seal_tiny<V: Lanes, const NR: usize>(
     V::store_partial(buf.as_mut_ptr(), n, c);
     let g = V::with_lane(V::bswap(c), nb, len_block(0, n));
     let y = absorb_vector::<V>(pw, y, g, nb + 1);
-    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+    full_tag(y, ek)
 }
 
 /// The decrypting twin of [`seal_tiny`].
@@ -807,7 +831,7 @@ unsafe fn open_tiny<V: Lanes, const NR: usize>(
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = batch::<V, NR, 1>(rk, &mut ctr, pw, None, &mut y, Some(&mut ek));
     V::store_partial(buf.as_mut_ptr(), n, V::xor(c, ks[0]));
-    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+    full_tag(y, ek)
 }
 
 /// Encrypts `buf` in place under counters Y0+1, Y0+2, ... and returns the
@@ -845,13 +869,8 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     let ct_len = buf.len();
     let tail = &mut buf[full * bb..];
     xor_tail::<V>(tail, &ks);
-    let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MAX_BATCH + 1)];
-    let n = final_blocks(&mut fb, aad, merged, tail, ct_len);
-    // SAFETY: final_blocks initialized the first n bytes.
-    y = ghash::<V>(pw, y, unsafe {
-        core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n)
-    });
-    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+    y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
+    full_tag(y, ek)
 }
 
 /// Decrypts `buf` in place, hashing each batch of ciphertext before it is
@@ -884,16 +903,11 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     }
     let ct_len = buf.len();
     let tail = &mut buf[full * bb..];
-    let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MAX_BATCH + 1)];
-    let n = final_blocks(&mut fb, aad, merged, tail, ct_len);
-    // SAFETY: final_blocks initialized the first n bytes.
-    y = ghash::<V>(pw, y, unsafe {
-        core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n)
-    });
+    y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut y, nv, &mut ek);
     xor_tail::<V>(tail, &ks);
-    xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
+    full_tag(y, ek)
 }
 
 /// Encrypts 8 vectors of blocks in place (any counters), interleaved.
@@ -1002,12 +1016,7 @@ pub(crate) unsafe fn seal_batch<V: Lanes, const NR: usize>(
             let y = ghash_padded::<V>(pw, _mm_setzero_si128(), p.aad);
             (ghash::<V>(pw, y, &p.data[..whole]), &p.data[whole..])
         };
-        let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MAX_BATCH + 1)];
-        let n = final_blocks(&mut fb, p.aad, merged, tail, p.data.len());
-        // SAFETY: final_blocks initialized the first n bytes.
-        y = ghash::<V>(pw, y, unsafe {
-            core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n)
-        });
+        y = absorb_final::<V>(pw, y, p.aad, merged, tail, p.data.len());
         *t ^= xmm_to_u128(y);
     }
     stage.zeroize();
