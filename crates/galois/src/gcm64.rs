@@ -259,7 +259,8 @@ impl Tdea {
         let bad_parity = key
             .iter()
             .fold(0u32, |acc, b| acc | ((b.count_ones() + 1) & 1));
-        if bad_parity != 0 {
+        // Public by design: a key with a bad parity byte is refused.
+        if ct::declassify(bad_parity) != 0 {
             return Err(Error::InvalidKey {
                 reason: "TDEA key bytes must have odd parity",
             });
@@ -361,7 +362,8 @@ impl<C: BlockCipher64> Gcm64<C> {
         cipher.encrypt_block(&mut h);
         let hv = u64::from_be_bytes(h);
         h.zeroize();
-        if opts.refuse_zero_h && hv == 0 {
+        // With refuse_zero_h, whether H is zero is public by design.
+        if opts.refuse_zero_h && ct::declassify(hv == 0) {
             return Err(Error::InvalidKey {
                 reason: "H = E(K, 0^64) is zero",
             });

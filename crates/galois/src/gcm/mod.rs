@@ -336,7 +336,8 @@ impl<C: BlockCipher128> Gcm<C> {
         cipher.encrypt_block(&mut h);
         let hv = u128::from_be_bytes(h);
         h.zeroize();
-        if opts.refuse_zero_h && hv == 0 {
+        // With refuse_zero_h, whether H is zero is public by design.
+        if opts.refuse_zero_h && ct::declassify(hv == 0) {
             return Err(Error::InvalidKey {
                 reason: "the hash key H = E(K, 0) is zero",
             });
@@ -455,6 +456,17 @@ impl<C: BlockCipher128> Gcm<C> {
         t
     }
 
+    /// The stitched kernel and the AES-NI round keys, for 96-bit IVs only.
+    /// The kernels branch on the low byte of the counter, which is public
+    /// for Y0 = IV || 1 but secret for the Y0 = GHASH(H, {}, IV) of any
+    /// other IV length; those take the generic (branch-free) path.
+    fn stitched_for(&self, iv: &[u8]) -> Option<(&dyn crate::gf128::Stitched, &[[u8; 16]])> {
+        if iv.len() != 12 {
+            return None;
+        }
+        Some((self.ghash.stitched()?, self.cipher.aesni_round_keys()?))
+    }
+
     pub(crate) fn make_tag(&self, t: u128) -> Tag {
         Tag {
             bytes: t.to_be_bytes(),
@@ -476,7 +488,7 @@ impl<C: BlockCipher128> Gcm<C> {
         self.check_iv(iv)?;
         Self::check_lengths(aad, buf.len())?;
         let y0 = self.y0(iv, None);
-        if let (Some(k), Some(rk)) = (self.ghash.stitched(), self.cipher.aesni_round_keys()) {
+        if let Some((k, rk)) = self.stitched_for(iv) {
             return Ok(self.make_tag(k.seal(rk, &y0, aad, buf)));
         }
         self.ctr_xor(&y0, 1, buf);
@@ -515,7 +527,7 @@ impl<C: BlockCipher128> Gcm<C> {
             return Err(e);
         }
         let y0 = self.y0(iv, None);
-        if let (Some(k), Some(rk)) = (self.ghash.stitched(), self.cipher.aesni_round_keys()) {
+        if let Some((k, rk)) = self.stitched_for(iv) {
             // One pass: decrypt while hashing, then release only if the tag
             // verifies (else wipe).
             let expected = self.make_tag(k.open(rk, &y0, aad, buf));

@@ -566,7 +566,9 @@ impl<V: Lanes> Ctr<V> {
     /// low byte cannot overflow within them (true for 7 of 8 batches),
     /// the blocks are built in byte order with one byte swap in all
     /// (adding to the last byte, which sits in the top of dword 3) rather
-    /// than one per vector. Branching on the counter is fine: it is public.
+    /// than one per vector. Branching on the counter is fine: it is public,
+    /// because GCM calls the kernels only with Y0 = IV || 1 from a 96-bit
+    /// IV (`Gcm::stitched_for`); a longer IV's Y0 = GHASH(H, IV) is secret.
     #[inline(always)]
     unsafe fn take_n<const N: usize>(&mut self, out: &mut [V; 8]) {
         let n = (N * V::L) as u32;

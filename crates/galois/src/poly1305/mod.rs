@@ -388,7 +388,11 @@ pub fn clamp(key: &mut [u8; 32]) {
 /// branches on the key bytes.
 pub fn is_clamped(r: &[u8; 16]) -> bool {
     let v = u128::from_le_bytes(*r);
-    bool::from(subtle::ConstantTimeEq::ct_eq(&(v & !CLAMP), &0u128))
+    // Public by design: an unclamped key is refused.
+    crate::ct::declassify(bool::from(subtle::ConstantTimeEq::ct_eq(
+        &(v & !CLAMP),
+        &0u128,
+    )))
 }
 
 const UNCLAMPED: &str = "Poly1305 r is not clamped: r[3], r[7], r[11], r[15] must be below 16 \
