@@ -219,7 +219,8 @@ impl PacketOpener {
 
     /// The lowest sequence number the window still accepts.
     fn lowest(&self) -> u64 {
-        (self.highest + 1).saturating_sub(self.window as u64).max(1)
+        // highest + 1 - window, without overflowing at highest = 2^64 - 1.
+        self.highest.saturating_sub(self.window as u64 - 1).max(1)
     }
 
     /// Marks `seq` as accepted (already checked), sliding the window.
