@@ -85,7 +85,8 @@ pub struct Outcome {
     pub classes: &'static str,
     pub leaky: bool,
     pub n: usize,
-    pub mean: [f64; 2],
+    /// Median time of each class over all measurements.
+    pub median: [u64; 2],
     pub t_all: f64,
     pub t_max: f64,
     pub crop: usize,
@@ -157,6 +158,7 @@ fn measure(test: &mut Test, samples: usize, rng: &mut Rng, ev: &Evictor) -> Outc
     let mut cuts = vec![u64::MAX; CROPS];
     let batches = samples.div_ceil(BATCH) + 1;
     let mut n = 0;
+    let mut by_class: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
     for b in 0..batches {
         for (i, c) in classes.iter_mut().enumerate() {
             *c = (rng.next() >> 63) as usize;
@@ -186,6 +188,7 @@ fn measure(test: &mut Test, samples: usize, rng: &mut Rng, ev: &Evictor) -> Outc
         }
         for i in 0..BATCH {
             let (c, x) = (classes[i], times[i]);
+            by_class[c].push(x);
             tests[0].push(c, x as f64);
             for (k, cut) in cuts.iter().enumerate() {
                 if x < *cut {
@@ -205,12 +208,16 @@ fn measure(test: &mut Test, samples: usize, rng: &mut Rng, ev: &Evictor) -> Outc
             (0, 0.0f64),
             |a, b| if b.1.abs() > a.1.abs() { b } else { a },
         );
+    let median = by_class.map(|mut v| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().unwrap_or(0)
+    });
     Outcome {
         name: test.name.clone(),
         classes: test.classes,
         leaky: test.leaky,
         n,
-        mean: tests[0].mean,
+        median,
         t_all: tests[0].t(),
         t_max,
         crop,
@@ -548,7 +555,7 @@ pub fn main(args: &[String]) -> ExitCode {
          |t| > {LEAK} leak, > {WEAK} weak sign"
     );
     println!(
-        "| test | classes | n | mean cycles class 0 / 1 | t (all) | max abs t (crop) | verdict |"
+        "| test | classes | n | median ticks class 0 / 1 | t (all) | max abs t (crop) | verdict |"
     );
     println!("|---|---|---|---|---|---|---|");
     let ev = Evictor::new();
@@ -556,12 +563,12 @@ pub fn main(args: &[String]) -> ExitCode {
     for t in all.iter_mut() {
         let o = measure(t, samples, &mut rng, &ev);
         println!(
-            "| {} | {} | {} | {:.0} / {:.0} | {:.2} | {:.2} ({}) | {} |",
+            "| {} | {} | {} | {} / {} | {:.2} | {:.2} ({}) | {} |",
             o.name,
             o.classes,
             o.n,
-            o.mean[0],
-            o.mean[1],
+            o.median[0],
+            o.median[1],
             o.t_all,
             o.t_max.abs(),
             o.crop,

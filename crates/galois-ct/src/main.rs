@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! galois-ct list                 checks this CPU (or valgrind's view of it) can run
-//! galois-ct run TARGET OP        one check; run it under valgrind --tool=memcheck
+//! galois-ct run TARGET [OP]      a target's checks; run it under valgrind --tool=memcheck
 //! galois-ct all                  every check in one process, errors counted per check
 //! galois-ct dudect [-n N] [--list] [TEST...]   the statistical timing test
 //! ```
@@ -18,7 +18,7 @@ mod vg;
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: galois-ct list | run TARGET OP | all | dudect [-n N] [--list] [TEST...]");
+    eprintln!("usage: galois-ct list | run TARGET [OP] | all | dudect [-n N] [--list] [TEST...]");
     ExitCode::from(2)
 }
 
@@ -44,20 +44,35 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         "run" => {
-            let (Some(t), Some(op)) = (args.get(1), args.get(2)) else {
+            // run TARGET [OP]: the target's operations (all, or OP), each
+            // with the errors memcheck reported during it.
+            let Some(t) = args.get(1) else {
                 return usage();
             };
             warn_cfg();
-            match checks::run(t, op) {
-                Ok(()) => {
-                    println!("ok {t} {op} checksum {:016x}", checks::checksum());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("galois-ct: {e}");
-                    ExitCode::from(2)
-                }
+            let (list, _) = checks::list();
+            let ops: Vec<&str> = match args.get(2) {
+                Some(op) => vec![op.as_str()],
+                None => list
+                    .iter()
+                    .filter(|c| &c.target == t)
+                    .map(|c| c.op)
+                    .collect(),
+            };
+            if ops.is_empty() {
+                eprintln!("galois-ct: no operations for target {t}");
+                return ExitCode::from(2);
             }
+            for op in ops {
+                let before = vg::errors();
+                if let Err(e) = checks::run(t, op) {
+                    eprintln!("galois-ct: {e}");
+                    return ExitCode::from(2);
+                }
+                println!("check {t} {op} errors {}", vg::errors() - before);
+            }
+            println!("ok checksum {:016x}", checks::checksum());
+            ExitCode::SUCCESS
         }
         "all" => {
             warn_cfg();
