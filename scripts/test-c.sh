@@ -2,7 +2,9 @@
 # The C ABI's tests: builds libgalois (cdylib + staticlib), then the C test program
 # through CMake against include/galois.h, and runs it with CTest: the shared vectors,
 # every error code, random round trips, a differential test against OpenSSL, each
-# against the shared and the static library, and once more under valgrind memcheck.
+# against the shared and the static library, once more under valgrind memcheck,
+# and in a second pass built with AddressSanitizer + UndefinedBehaviorSanitizer
+# (GALOIS_C_SANITIZE=0 skips that pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
@@ -29,8 +31,15 @@ echo "== cargo build --release -p galois-capi"
 cargo build --release --locked -p galois-capi
 ls "$TARGET/release/libgalois.so" "$TARGET/release/libgalois.a" >/dev/null
 
+SAN=ON
+[ "${GALOIS_C_SANITIZE:-1}" = 0 ] && SAN=OFF
 BUILD="$TARGET/c-tests"
 cmake -S crates/galois-capi/tests-c -B "$BUILD" -DCMAKE_BUILD_TYPE=Debug \
-  -DGALOIS_LIB_DIR="$TARGET/release" -DGALOIS_VECTORS_DIR="$VECTORS" -DGALOIS_VALGRIND=ON >/dev/null
+  -DGALOIS_LIB_DIR="$TARGET/release" -DGALOIS_VECTORS_DIR="$VECTORS" -DGALOIS_VALGRIND=ON \
+  -DGALOIS_SANITIZE=$SAN >/dev/null
 cmake --build "$BUILD" -j2
-ctest --test-dir "$BUILD" --output-on-failure
+ctest --test-dir "$BUILD" --output-on-failure -LE sanitize
+if [ "$SAN" = ON ]; then
+  echo "== second pass: ASan + UBSan (halt on the first report)"
+  ctest --test-dir "$BUILD" --output-on-failure -L sanitize
+fi
