@@ -5,7 +5,7 @@
 //! mod 2^128 with pad = AES_k(n) (OpenSSL's AES) or s.
 //!
 //! Input: flags byte (bit 0: one-time Poly1305 instead of Poly1305-AES;
-//! bit 1: clamp r, else an unclamped r must be refused; bits 2-4 all set:
+//! bit 1: clamp r, else an unclamped r must be refused; bits 2-7 all set (one input in 64):
 //! the message is the rest repeated to 10..14 KiB, which reaches IFMA's
 //! eight-lane path), length byte pair (for the repeat), chunking seed (8
 //! bytes), key (32), nonce (16), message (the rest).
@@ -19,10 +19,9 @@ use num_bigint::BigUint;
 use openssl::symm::{Cipher, Crypter, Mode};
 
 /// x mod 2^130 - 5, folding the bits above 130 (times 5) back in.
-fn reduce(mut x: BigUint, p: &BigUint) -> BigUint {
-    let mask = (BigUint::from(1u8) << 130u32) - 1u8;
+fn reduce(mut x: BigUint, mask: &BigUint, p: &BigUint) -> BigUint {
     while x.bits() > 130 {
-        x = (&x & &mask) + (&x >> 130u32) * 5u8;
+        x = (&x & mask) + (&x >> 130u32) * 5u8;
     }
     if &x >= p {
         x -= p;
@@ -32,12 +31,16 @@ fn reduce(mut x: BigUint, p: &BigUint) -> BigUint {
 
 /// The polynomial of the paper, evaluated by Horner's rule.
 fn poly_reference(r: &[u8; 16], msg: &[u8]) -> BigUint {
-    let p = (BigUint::from(1u8) << 130u32) - 5u8;
+    let mask = (BigUint::from(1u8) << 130u32) - 1u8;
+    let p = &mask - 4u8;
     let r = BigUint::from_bytes_le(r);
     let mut h = BigUint::default();
+    let mut c = [0u8; 17];
     for chunk in msg.chunks(16) {
-        let c = BigUint::from_bytes_le(chunk) + (BigUint::from(1u8) << (8 * chunk.len()));
-        h = reduce((h + c) * &r, &p);
+        c.fill(0);
+        c[..chunk.len()].copy_from_slice(chunk);
+        c[chunk.len()] = 1;
+        h = reduce((h + BigUint::from_bytes_le(&c)) * &r, &mask, &p);
     }
     h
 }
@@ -86,7 +89,7 @@ fuzz_target!(|data: &[u8]| {
     let nonce = r.fixed::<16>();
     let rest = r.rest();
     let long;
-    let msg = if flags & 0x1c == 0x1c && !rest.is_empty() {
+    let msg = if flags & 0xfc == 0xfc && !rest.is_empty() {
         let n = 10240 + rep % 4096;
         long = rest.iter().copied().cycle().take(n).collect::<Vec<u8>>();
         &long[..]

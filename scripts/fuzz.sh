@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Differential fuzzing with cargo-fuzz / libFuzzer (targets in fuzz/fuzz_targets).
+#
+#   bash scripts/fuzz.sh --ci                 about 60 s of fuzzing in total (CI)
+#   bash scripts/fuzz.sh --long N [target..]  N executions per target (-runs=N)
+#   bash scripts/fuzz.sh --time S [target..]  S seconds per target
+#
+# Installs what it needs (the nightly toolchain through scripts/setup-nightly.sh,
+# cargo-fuzz through cargo install), builds every target (no sanitizer: the
+# targets check results themselves; debug assertions and overflow checks on;
+# coverage without compare tracing, for throughput), writes seed corpora from
+# the shared vectors into fuzz/corpus (kept between runs, not committed), runs,
+# and prints: target, executions, crashes, mismatches, seconds. Exits non-zero
+# on any crash (panic, abort, timeout, out of memory) or mismatch; the input
+# that caused it is left in fuzz/artifacts/<target>/.
+#
+# Long runs as recorded in fuzz/RESULTS.md (one core, leaving the other free):
+#   nice -n 15 taskset -c 0 bash scripts/fuzz.sh --long 10000000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+[ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
+
+MODE=${1:---ci}
+case "$MODE" in
+  --ci) shift || true; AMOUNT=7 ;;
+  --long|--time) shift; AMOUNT=${1:?"$MODE needs a number"}; shift ;;
+  *) echo "usage: $0 --ci | --long RUNS [target...] | --time SECONDS [target...]"; exit 2 ;;
+esac
+
+ALL="gcm_backends gcm_openssl gmac poly1305_aes online_splits stream_open_arbitrary packet_open_arbitrary vector_parser"
+TARGETS=${*:-$ALL}
+
+# Longest input per target: enough for every code path (AVX2 Poly1305 from
+# 1 KiB, batches and stitched kernels from a few blocks), short enough for
+# the executions to count.
+max_len() {
+  case "$1" in
+    gcm_backends|gmac|online_splits) echo 1024 ;;
+    poly1305_aes) echo 1536 ;;
+    vector_parser) echo 4096 ;;
+    *) echo 2048 ;;
+  esac
+}
+
+bash scripts/setup-nightly.sh >/dev/null
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  echo "fuzz: installing cargo-fuzz"
+  env -u CARGO_TARGET_DIR cargo install cargo-fuzz --locked
+fi
+
+export CARGO_TARGET_DIR="$ROOT/fuzz/target"
+echo "fuzz: building the targets"
+cargo +nightly fuzz build -s none --no-trace-compares
+BIN="$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release"
+
+VECTORS="${GALOIS_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}"
+echo "fuzz: seed corpora from $VECTORS"
+cargo build --release --quiet --manifest-path fuzz/seed/Cargo.toml
+"$CARGO_TARGET_DIR/release/galois-fuzz-seed" "$VECTORS" fuzz/corpus >/dev/null
+
+LOGS="$ROOT/fuzz/artifacts/logs"
+mkdir -p "$LOGS"
+fail=0
+rows=()
+for t in $TARGETS; do
+  mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  if [ "$MODE" = --long ]; then limit=(-runs="$AMOUNT"); else limit=(-max_total_time="$AMOUNT"); fi
+  before=$(ls "fuzz/artifacts/$t" | wc -l)
+  start=$(date +%s%N)
+  set +e
+  "$BIN/$t" "${limit[@]}" -max_len="$(max_len "$t")" -timeout=60 -print_final_stats=1 \
+    -artifact_prefix="fuzz/artifacts/$t/" "fuzz/corpus/$t" >"$LOGS/$t.log" 2>&1
+  rc=$?
+  set -e
+  ds=$(( ($(date +%s%N) - start) / 100000000 ))
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$LOGS/$t.log" | grep -o '[0-9]*$' || true)
+  if [ -z "$execs" ]; then
+    # No final statistics after a crash: the last status line's count.
+    execs=$(grep -o '^#[0-9]*' "$LOGS/$t.log" | tail -1 | tr -d '#' || true)
+  fi
+  mism=$(grep -c 'MISMATCH:' "$LOGS/$t.log" || true)
+  crashes=$(( $(ls "fuzz/artifacts/$t" | wc -l) - before ))
+  if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then crashes=1; fi
+  if [ "$mism" -gt 0 ] && [ "$crashes" -gt 0 ]; then crashes=$((crashes - 1)); fi
+  if [ "$rc" -ne 0 ] || [ "$mism" -gt 0 ] || [ "$crashes" -gt 0 ]; then
+    fail=1
+    echo "fuzz: $t FAILED (log: $LOGS/$t.log)"
+    grep -m3 -E 'MISMATCH:|panicked at|ERROR: libFuzzer' "$LOGS/$t.log" || true
+  fi
+  rows+=("$(printf '| %-22s | %12s | %7s | %10s | %6d.%d |' "$t" "${execs:-0}" "$crashes" "$mism" $((ds / 10)) $((ds % 10)))")
+done
+
+echo
+echo "| target                 |   executions | crashes | mismatches | time (s) |"
+echo "|------------------------|--------------|---------|------------|----------|"
+printf '%s\n' "${rows[@]}"
+if [ "$fail" -ne 0 ]; then
+  echo "fuzz: FAILED (inputs in fuzz/artifacts/<target>/)"
+  exit 1
+fi
+echo "fuzz: no crashes, no mismatches"
