@@ -23,7 +23,14 @@ pub struct Check {
     pub expect_leak: bool,
 }
 
-const GCM_OPS: &[&str] = &["seal", "open-ok", "open-fail", "gmac", "seal-batch"];
+const GCM_OPS: &[&str] = &[
+    "seal",
+    "open-ok",
+    "open-fail",
+    "gmac",
+    "seal-batch",
+    "online",
+];
 const POLY_AES_OPS: &[&str] = &["tag", "verify-ok", "verify-fail", "stream"];
 const POLY_OT_OPS: &[&str] = &["mac", "verify-ok", "verify-fail"];
 const GCM64_OPS: &[&str] = &["seal", "open-ok", "open-fail"];
@@ -244,7 +251,7 @@ fn gcm(b: Backend, a: AesBackend, op: &str) -> Result<(), String> {
     let mut rng = Rng::new(3);
     let opts = Options::new().backend(b).aes_backend(a);
     match op {
-        "seal" | "open-ok" | "open-fail" | "gmac" => {}
+        "seal" | "open-ok" | "open-fail" | "gmac" | "online" => {}
         "seal-batch" => return Ok(gcm_batch(b, a, &mut rng)),
         "refuse-zero-h" => {
             // Key setup with the H = 0 refusal: whether H is zero is public
@@ -330,6 +337,35 @@ fn gcm(b: Backend, a: AesBackend, op: &str) -> Result<(), String> {
                 vg::secret(&mut bad);
                 assert!(m.verify(&iv, &msg, &bad).is_err());
                 sink(&t);
+            }
+            "online" => {
+                // The on-line encryptor and the buffering decryptor, input
+                // split at arbitrary points.
+                let mut e = g.encryptor(&iv).unwrap();
+                let (a1, a2) = aad.split_at(al / 2);
+                e.aad(a1).unwrap();
+                e.aad(a2).unwrap();
+                let mut buf = pt0.clone();
+                vg::secret(&mut buf);
+                let (x, y) = buf.split_at_mut(pl / 3);
+                e.encrypt(x).unwrap();
+                e.encrypt(y).unwrap();
+                let mut t = *e.finish().as_bytes().first_chunk::<16>().unwrap();
+                vg::reveal(&mut buf);
+                vg::reveal(&mut t);
+                assert_eq!(buf, ct0);
+                assert_eq!(&t[..], tag0.as_bytes());
+                let mut d = g.decryptor(&iv).unwrap();
+                d.aad(&aad).unwrap();
+                let (x, y) = ct0.split_at(pl / 2);
+                d.update(x).unwrap();
+                d.update(y).unwrap();
+                let mut tag = tag0.as_bytes().to_vec();
+                vg::secret(&mut tag);
+                let mut out = d.finish(&tag).unwrap();
+                vg::reveal(&mut out);
+                assert_eq!(out, pt0);
+                sink(&out);
             }
             _ => unreachable!(),
         }

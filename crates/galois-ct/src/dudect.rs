@@ -496,7 +496,7 @@ fn tests(rng: &mut Rng) -> Vec<Test> {
             });
             v.push(Test {
                 name: format!("poly1305/{b} {len} B"),
-                classes: "r || s and message: zero vs random",
+                classes: "key r, s and message: zero vs random",
                 leaky: false,
                 evict: false,
                 target: Box::new(PolyOneTime { backend: b, len }),

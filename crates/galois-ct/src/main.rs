@@ -1,6 +1,7 @@
 //! galois-ct: constant-time checks of the galois library.
 //!
 //! ```text
+//! galois-ct features             the CPU features the library detects
 //! galois-ct list                 checks this CPU (or valgrind's view of it) can run
 //! galois-ct run TARGET [OP]      a target's checks; run it under valgrind --tool=memcheck
 //! galois-ct all                  every check in one process, errors counted per check
@@ -18,7 +19,7 @@ mod vg;
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: galois-ct list | run TARGET [OP] | all | dudect [-n N] [--list] [TEST...]");
+    eprintln!("usage: galois-ct features | list | run TARGET [OP] | all | dudect [-n N] [--list] [TEST...]");
     ExitCode::from(2)
 }
 
@@ -28,6 +29,13 @@ fn main() -> ExitCode {
         return usage();
     };
     match cmd.as_str() {
+        "features" => {
+            // What the CPU (or valgrind's synthetic CPU) reports.
+            for (f, has) in galois::detect::cpu_features() {
+                println!("{f} {}", if has { "yes" } else { "no" });
+            }
+            ExitCode::SUCCESS
+        }
         "list" => {
             let (checks, skipped) = checks::list();
             for c in &checks {
