@@ -34,6 +34,7 @@ const GCM_OPS: &[&str] = &[
 const POLY_AES_OPS: &[&str] = &["tag", "verify-ok", "verify-fail", "stream"];
 const POLY_OT_OPS: &[&str] = &["mac", "verify-ok", "verify-fail"];
 const GCM64_OPS: &[&str] = &["seal", "open-ok", "open-fail"];
+const INCR_OPS: &[&str] = &["edit-tag", "verify-ok", "verify-fail"];
 
 /// Every check this CPU (or valgrind's view of it) can run, and the
 /// targets it cannot, with the reason.
@@ -87,6 +88,8 @@ pub fn list() -> (Vec<Check>, Vec<(String, String)>) {
         add(format!("gcm64/{b}/toy64"), GCM64_OPS, false);
     }
     add("gcm64/gf64-ctmul/tdea".into(), &["seal"], true);
+    add("incremental/gmac".into(), INCR_OPS, false);
+    add("incremental/poly1305-aes".into(), INCR_OPS, false);
     (out, skipped)
 }
 
@@ -177,6 +180,7 @@ pub fn run(target: &str, op: &str) -> Result<(), String> {
             poly1305::Backend::from_name(b).map_err(|e| e.to_string())?,
             op,
         )?,
+        ["incremental", m] => incremental(m, op)?,
         ["gcm64", b, c] => gcm64(Gf64Backend::from_name(b).map_err(|e| e.to_string())?, c, op)?,
         _ => return Err(format!("unknown target {target}")),
     }
@@ -635,4 +639,97 @@ fn gcm64_op<C: BlockCipher64>(
             (buf, r)
         }
     }
+}
+
+/// The incremental MACs (mac/incremental): key and message secret, the
+/// message edited by replacements, appends and truncation, then tagged or
+/// verified; the reference is the one-shot MAC of the final message.
+fn incremental(mac: &str, op: &str) -> Result<(), String> {
+    use galois::mac::incremental::{AesIncrementalGmac, IncrementalPoly1305Aes};
+    if !INCR_OPS.contains(&op) {
+        return Err(format!("unknown op {op}"));
+    }
+    let mut rng = Rng::new(7);
+    for (i, &len) in [0usize, 5, 16, 40, 200, 1000].iter().enumerate() {
+        let key0 = match mac {
+            "gmac" => rng.bytes(16),
+            "poly1305-aes" => poly_key(&mut rng).to_vec(),
+            _ => return Err(format!("unknown incremental MAC {mac}")),
+        };
+        let msg0 = rng.bytes(len);
+        let (patch, tail) = (rng.bytes(7), rng.bytes(33));
+        // The final message, public, for the reference.
+        let mut fin = msg0.clone();
+        if len >= 7 {
+            fin[len / 2..len / 2 + 7.min(len - len / 2)]
+                .copy_from_slice(&patch[..7.min(len - len / 2)]);
+        }
+        fin.extend_from_slice(&tail);
+        fin.truncate(fin.len() - 3);
+        let iv = rng.bytes(if mac == "gmac" { 12 } else { 16 });
+        let want: Vec<u8> = match mac {
+            "gmac" => AesGmac::new(&key0)
+                .unwrap()
+                .authenticate(&iv, &fin)
+                .unwrap()
+                .as_bytes()
+                .to_vec(),
+            _ => Poly1305Aes::new(&key0)
+                .unwrap()
+                .authenticate(&iv, &fin)
+                .unwrap()
+                .to_vec(),
+        };
+        let mut key = key0.clone();
+        vg::secret(&mut key);
+        let mut msg = msg0.clone();
+        vg::secret(&mut msg);
+        let mut p = patch[..7.min(len - len / 2)].to_vec();
+        vg::secret(&mut p);
+        let mut t = tail.clone();
+        vg::secret(&mut t);
+        let mut tag = want.clone();
+        if op == "verify-fail" {
+            tag[i % 16] ^= 0x10;
+        }
+        vg::secret(&mut tag);
+        let (out, ok) = match mac {
+            "gmac" => {
+                let mut m = AesIncrementalGmac::with_key(&key, &msg).map_err(|e| e.to_string())?;
+                if len >= 7 {
+                    m.replace(len / 2, &p).unwrap();
+                }
+                m.append(&t).unwrap();
+                m.truncate(fin.len()).unwrap();
+                if op == "edit-tag" {
+                    (m.tag(&iv).unwrap().as_bytes().to_vec(), true)
+                } else {
+                    (Vec::new(), m.verify(&iv, &tag).is_ok())
+                }
+            }
+            _ => {
+                let mut m = IncrementalPoly1305Aes::new(&key, &msg).map_err(|e| e.to_string())?;
+                if len >= 7 {
+                    m.replace(len / 2, &p).unwrap();
+                }
+                m.append(&t);
+                m.truncate(fin.len()).unwrap();
+                if op == "edit-tag" {
+                    (m.tag(&iv).unwrap().to_vec(), true)
+                } else {
+                    (Vec::new(), m.verify(&iv, &tag).is_ok())
+                }
+            }
+        };
+        match op {
+            "edit-tag" => {
+                let mut out = out;
+                vg::reveal(&mut out);
+                assert_eq!(out, want, "incremental {mac} {len}");
+                sink(&out);
+            }
+            _ => assert_eq!(ok, op == "verify-ok", "incremental {mac} {len} {op}"),
+        }
+    }
+    Ok(())
 }

@@ -367,7 +367,8 @@ impl<C: BlockCipher128> Gcm<C> {
     /// tag is E(K, Y0). It happens with probability 2^-128 for a real
     /// cipher (paper 001 section 5); callers may refuse such keys.
     pub fn h_is_zero(&self) -> bool {
-        self.h_is_zero
+        // Public by design: callers refuse such keys.
+        ct::declassify(self.h_is_zero)
     }
 
     /// The underlying block cipher.

@@ -160,7 +160,8 @@ impl IncrementalPoly1305Aes {
             });
         }
         let rv = u128::from_le_bytes(rb);
-        if rv == 0 {
+        // Public by design: r = 0 is refused.
+        if crate::ct::declassify(rv == 0) {
             return Err(Error::InvalidKey {
                 reason: "Poly1305 r = 0 (no incremental truncation possible)",
             });
