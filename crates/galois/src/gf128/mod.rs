@@ -1,16 +1,16 @@
 //! GF(2^128) in GCM's bit order, and the GHASH backends that multiply in it.
 //!
-//! The field is GF(2)[x] / (x^128 + x^7 + x^2 + x + 1). GCM writes an
+//! The field is GF(2)\[x\] / (x^128 + x^7 + x^2 + x + 1). GCM writes an
 //! element as a 128-bit string whose *leftmost* bit is the coefficient of
 //! x^0 (spec 000 sections 2.5 and 3). Every backend here holds an element as
 //! `u128::from_be_bytes(block)`, so the most significant bit of the integer
 //! is the coefficient of x^0 and the least significant bit that of x^127.
 //! In that representation multiplying by x is a right shift by one, and the
 //! bit shifted out (x^128) comes back as x^7 + x^2 + x + 1, the constant
-//! [`R`] = 0xE1 || 0^120.
+//! `R` = 0xE1 || 0^120.
 //!
 //! Each backend lives in its own file, opens with the math it uses, and
-//! implements [`GhashBackend`]. The [`Backend`] enum names them; automatic
+//! implements the crate-internal `GhashBackend` trait. The [`Backend`] enum names them; automatic
 //! selection (in `detect.rs`) only ever picks constant-time ones.
 
 use crate::error::{Error, Result};
