@@ -50,7 +50,12 @@ fn norm_hex(s: &str) -> Result<String, String> {
     Ok(if t.is_empty() { "0".into() } else { t.into() })
 }
 
-pub(crate) fn run_case(_file: &Value, case: &Value, imp: &str, aes: bool) -> Result<Outcome, String> {
+pub(crate) fn run_case(
+    _file: &Value,
+    case: &Value,
+    imp: &str,
+    aes: bool,
+) -> Result<Outcome, String> {
     let b = backend(imp)?;
     if aes {
         run_aes(case, b)
