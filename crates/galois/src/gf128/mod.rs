@@ -16,9 +16,13 @@
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod aesni_clmul;
 mod bitserial;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ctmul64;
@@ -26,10 +30,13 @@ mod shoup4_vartime;
 mod shoup8_vartime;
 mod table4_vartime;
 mod table8_vartime;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod vaes_avx2;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod vaes_avx512;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod wide;
 
