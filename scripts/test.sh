@@ -26,6 +26,9 @@ echo "== known answers through the binary, every backend"
 echo "== RustCrypto trait implementations"
 cargo test -p galois --release --locked --features rustcrypto
 
+echo "== docs: an example on every public item (nightly rustdoc lint)"
+bash scripts/check-docs.sh
+
 for t in scripts/test-c.sh scripts/test-py.sh scripts/test-cli.sh; do
   if [ -f "$t" ]; then echo "== $t"; bash "$t"; fi
 done

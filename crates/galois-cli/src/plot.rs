@@ -2,12 +2,29 @@
 //! and `galois-bench gcm --plot`.
 
 /// One line of a plot: a label and (size in bytes, GB/s) points.
+///
+/// ```
+/// use galois_cli::plot::{svg, Series};
+/// let s = Series { label: "clmul".into(), points: vec![(16, 0.5), (16384, 6.2)] };
+/// assert!(svg("GHASH", &[s]).contains(">clmul</text>"));
+/// ```
 pub struct Series {
+    /// The legend text.
     pub label: String,
+    /// (message size in bytes, GB/s), in any order of size.
     pub points: Vec<(usize, f64)>,
 }
 
 /// Throughput against size on a log-2 x axis, one line per series.
+///
+/// ```
+/// use galois_cli::plot::{svg, Series};
+/// let a = Series { label: "a".into(), points: vec![(64, 1.0), (4096, 3.0)] };
+/// let b = Series { label: "b".into(), points: vec![(64, 2.0), (4096, 4.0)] };
+/// let out = svg("two lines", &[a, b]);
+/// assert!(out.starts_with("<svg") && out.ends_with("</svg>\n"));
+/// assert_eq!(out.matches("<polyline").count(), 2);
+/// ```
 pub fn svg(title: &str, series: &[Series]) -> String {
     let (w, h, m) = (900.0, 540.0, 60.0);
     let sizes: Vec<usize> = {

@@ -9,6 +9,11 @@ use crate::aes::AesBackend;
 use crate::gf128::Backend;
 
 /// AES-NI (and SSE2) are present.
+///
+/// ```
+/// use galois::AesBackend;
+/// assert_eq!(galois::detect::has_aesni(), AesBackend::AesNi.is_available());
+/// ```
 pub fn has_aesni() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -21,6 +26,11 @@ pub fn has_aesni() -> bool {
 }
 
 /// PCLMULQDQ (and SSSE3 for byte swaps) are present.
+///
+/// ```
+/// use galois::Backend;
+/// assert_eq!(galois::detect::has_pclmul(), Backend::Clmul.is_available());
+/// ```
 pub fn has_pclmul() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -34,6 +44,11 @@ pub fn has_pclmul() -> bool {
 }
 
 /// AES-NI, PCLMULQDQ, SSSE3 and SSE4.1: the xmm stitched kernel.
+///
+/// ```
+/// use galois::detect::{has_aesni, has_aesni_clmul, has_pclmul};
+/// assert!(!has_aesni_clmul() || (has_aesni() && has_pclmul()));
+/// ```
 pub fn has_aesni_clmul() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -46,6 +61,11 @@ pub fn has_aesni_clmul() -> bool {
 }
 
 /// AVX2 is present.
+///
+/// ```
+/// use galois::poly1305::Backend;
+/// assert_eq!(galois::detect::has_avx2(), Backend::Avx2.is_available());
+/// ```
 pub fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -58,6 +78,11 @@ pub fn has_avx2() -> bool {
 }
 
 /// VAES and VPCLMULQDQ on 256-bit vectors (with AVX2) are present.
+///
+/// ```
+/// use galois::Backend;
+/// assert_eq!(galois::detect::has_vaes_avx2(), Backend::VaesAvx2.is_available());
+/// ```
 pub fn has_vaes_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -71,6 +96,11 @@ pub fn has_vaes_avx2() -> bool {
 }
 
 /// VAES and VPCLMULQDQ on 512-bit vectors (AVX-512 F, BW, VL) are present.
+///
+/// ```
+/// use galois::Backend;
+/// assert_eq!(galois::detect::has_vaes_avx512(), Backend::VaesAvx512.is_available());
+/// ```
 pub fn has_vaes_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -84,6 +114,11 @@ pub fn has_vaes_avx512() -> bool {
 }
 
 /// AVX-512 IFMA (52-bit multiply-add, with F and VL) is present.
+///
+/// ```
+/// use galois::poly1305::Backend;
+/// assert_eq!(galois::detect::has_avx512ifma(), Backend::Ifma.is_available());
+/// ```
 pub fn has_avx512ifma() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -97,6 +132,13 @@ pub fn has_avx512ifma() -> bool {
 }
 
 /// The Poly1305 implementation a new key gets.
+///
+/// ```
+/// let b = galois::detect::poly1305_backend();
+/// assert!(b.is_available());
+/// assert_eq!(galois::poly1305::Poly1305Aes::new(&[0u8; 32])?.backend(), b);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn poly1305_backend() -> crate::poly1305::Backend {
     use crate::poly1305::Backend;
     if has_avx512ifma() {
@@ -109,6 +151,12 @@ pub fn poly1305_backend() -> crate::poly1305::Backend {
 }
 
 /// Whether this CPU can run a Poly1305 backend.
+///
+/// ```
+/// use galois::{detect, poly1305::Backend};
+/// assert!(detect::poly1305_backend_available(Backend::Portable));
+/// assert!(detect::poly1305_backend_available(detect::poly1305_backend()));
+/// ```
 pub fn poly1305_backend_available(b: crate::poly1305::Backend) -> bool {
     use crate::poly1305::Backend;
     match b {
@@ -119,6 +167,12 @@ pub fn poly1305_backend_available(b: crate::poly1305::Backend) -> bool {
 }
 
 /// The AES implementation a new key gets.
+///
+/// ```
+/// let b = galois::detect::aes_backend();
+/// assert_eq!(galois::AesGcm::new(&[0u8; 16])?.aes_backend(), b);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn aes_backend() -> AesBackend {
     if has_aesni() {
         AesBackend::AesNi
@@ -170,6 +224,14 @@ pub(crate) fn ghash_backend_available(b: Backend) -> bool {
 }
 
 /// The CPU features galois looks for, and whether this CPU has each.
+///
+/// ```
+/// let features = galois::detect::cpu_features();
+/// if cfg!(target_arch = "x86_64") {
+///     let aes = features.iter().find(|(name, _)| *name == "aes").unwrap().1;
+///     assert_eq!(aes, galois::detect::has_aesni());
+/// }
+/// ```
 pub fn cpu_features() -> Vec<(&'static str, bool)> {
     #[cfg(target_arch = "x86_64")]
     {

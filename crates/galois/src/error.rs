@@ -5,61 +5,136 @@ use core::fmt;
 /// Parameter errors are specific, so a caller can fix the call. A failed
 /// authentication is one opaque variant, [`Error::AuthenticationFailed`]:
 /// it says nothing about why, and no plaintext is ever released with it.
+///
+/// ```
+/// use galois::{AesGcm, Error};
+/// assert_eq!(AesGcm::new(&[0u8; 10]).err(), Some(Error::InvalidKeyLength { got: 10 }));
+/// let gcm = AesGcm::new(&[0u8; 16])?;
+/// match gcm.open(&[0; 12], b"", &[0u8; 20]) {
+///     Err(Error::AuthenticationFailed) => {} // forged or corrupted: drop it
+///     other => panic!("{other:?}"),
+/// }
+/// assert_eq!(Error::UnknownBackend.to_string(), "unknown backend name");
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     /// The key has a length the primitive does not take.
-    InvalidKeyLength { got: usize },
+    InvalidKeyLength {
+        /// The length given, in bytes.
+        got: usize,
+    },
     /// An empty IV, or an IV longer than GCM allows.
-    InvalidIvLength { got: usize },
+    InvalidIvLength {
+        /// The length given, in bytes.
+        got: usize,
+    },
     /// A tag length the key object does not allow, or a tag of the wrong length.
-    InvalidTagLength { got: usize },
+    InvalidTagLength {
+        /// The length given, in bytes.
+        got: usize,
+    },
     /// A key with a tag shorter than 16 bytes takes only 12-byte IVs (spec 2.1).
-    IvLengthNotAllowedWithShortTag { iv_len: usize, tag_len: usize },
+    IvLengthNotAllowedWithShortTag {
+        /// The IV length given, in bytes.
+        iv_len: usize,
+        /// The key's tag length, in bytes.
+        tag_len: usize,
+    },
     /// The plaintext is longer than GCM allows (2^36 - 32 bytes).
-    MessageTooLong { len: u64, max: u64 },
+    MessageTooLong {
+        /// The length given, in bytes.
+        len: u64,
+        /// The longest allowed, in bytes.
+        max: u64,
+    },
     /// The additional data is longer than GCM allows (2^61 - 1 bytes).
     AadTooLong,
     /// An output buffer has the wrong length.
-    BufferLength { expected: usize, got: usize },
+    BufferLength {
+        /// The length needed, in bytes.
+        expected: usize,
+        /// The length given, in bytes.
+        got: usize,
+    },
     /// The input is shorter than a tag.
-    CiphertextTooShort { len: usize, min: usize },
+    CiphertextTooShort {
+        /// The length given, in bytes.
+        len: usize,
+        /// The shortest allowed (the tag length), in bytes.
+        min: usize,
+    },
     /// The named backend needs CPU features this machine lacks.
-    BackendUnavailable { backend: &'static str },
+    BackendUnavailable {
+        /// The backend's name.
+        backend: &'static str,
+    },
     /// A backend name that galois does not know.
     UnknownBackend,
     /// The nonce has a length the primitive does not take.
-    InvalidNonceLength { got: usize },
+    InvalidNonceLength {
+        /// The length given, in bytes.
+        got: usize,
+    },
     /// The key breaks a constraint of the primitive (for example an unclamped Poly1305 r).
-    InvalidKey { reason: &'static str },
+    InvalidKey {
+        /// Which constraint.
+        reason: &'static str,
+    },
     /// A counter (nonce, sequence number, usage count) would pass its limit.
-    LimitReached { what: &'static str },
+    LimitReached {
+        /// Which counter or limit.
+        what: &'static str,
+    },
     /// The operating system's random source failed.
     RandomSourceFailed,
     /// The tag did not verify. The output buffer has been wiped.
     AuthenticationFailed,
     /// An input is longer than the mode's length field or counter allows.
     TooLong {
+        /// Which input.
         what: &'static str,
+        /// Its length, in bytes.
         len: u64,
+        /// The longest allowed, in bytes.
         max: u64,
     },
     /// A segmented stream ended before its final segment.
     StreamTruncated,
     /// A stream segment verified, but under another position than the one it sits at.
-    StreamOutOfOrder { expected: u64, found: u64 },
+    StreamOutOfOrder {
+        /// The position the segment sits at.
+        expected: u64,
+        /// The position it was sealed for.
+        found: u64,
+    },
     /// A stream segment already seen earlier appears again.
-    StreamDuplicate { segment: u64 },
+    StreamDuplicate {
+        /// The position it was sealed for.
+        segment: u64,
+    },
     /// Data follows the final segment of a stream.
     StreamTrailingData,
     /// The stream header's key check failed: wrong key (or an altered header).
     StreamWrongKey,
     /// The stream header is malformed.
-    StreamBadHeader { reason: &'static str },
+    StreamBadHeader {
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// A packet's sequence number was already accepted (anti-replay).
-    Replay { seq: u64 },
+    Replay {
+        /// The sequence number.
+        seq: u64,
+    },
     /// A packet's sequence number lies below the anti-replay window.
-    OutsideWindow { seq: u64, lowest: u64 },
+    OutsideWindow {
+        /// The sequence number.
+        seq: u64,
+        /// The lowest number the window still accepts.
+        lowest: u64,
+    },
     /// An IV or nonce this object already used for a tag (reuse would leak the hash key).
     IvReused,
 }
@@ -134,4 +209,12 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Result with [`Error`].
+///
+/// ```
+/// fn tag_len(key: &[u8]) -> galois::Result<usize> {
+///     Ok(galois::AesGcm::new(key)?.tag_len())
+/// }
+/// assert_eq!(tag_len(&[0; 32]), Ok(16));
+/// assert!(tag_len(&[0; 31]).is_err());
+/// ```
 pub type Result<T> = core::result::Result<T, Error>;

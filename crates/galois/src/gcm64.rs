@@ -60,6 +60,15 @@ pub const APPENDIX_A_MAX_TEXT_BYTES: u64 = ((1u64 << 32) - 2) * 8;
 pub const APPENDIX_A_MAX_AAD_BYTES: u64 = (1 << 61) - 1;
 
 /// Which formatting of the IV and lengths (see the module docs).
+///
+/// ```
+/// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+/// use galois::gcm64::{Options64, TdeaGcm, Variant};
+/// let a = TdeaGcm::with_options(&key, Options64::new().variant(Variant::AppendixA))?;
+/// let w = TdeaGcm::new(&key)?;
+/// assert_ne!(a.seal(&[0; 4], b"", b"m")?, w.seal(&[0; 4], b"", b"m")?); // Y0 differs
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Variant {
     /// Paper 001 section 2 with w = 64: IV || 0^31 1, 32-bit lengths.
@@ -71,6 +80,10 @@ pub enum Variant {
 
 impl Variant {
     /// The name used in vector files: `w-bit` or `appendix-a`.
+    ///
+    /// ```
+    /// assert_eq!(galois::gcm64::Variant::AppendixA.name(), "appendix-a");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Variant::WBit => "w-bit",
@@ -79,6 +92,12 @@ impl Variant {
     }
 
     /// Parses [`Variant::name`].
+    ///
+    /// ```
+    /// use galois::gcm64::Variant;
+    /// assert_eq!(Variant::from_name("w-bit"), Some(Variant::WBit));
+    /// assert_eq!(Variant::from_name("appendix-b"), None);
+    /// ```
     pub fn from_name(s: &str) -> Option<Self> {
         match s {
             "w-bit" => Some(Variant::WBit),
@@ -88,6 +107,12 @@ impl Variant {
     }
 
     /// Longest plaintext, in bytes.
+    ///
+    /// ```
+    /// use galois::gcm64::{Variant, WBIT_MAX_BYTES};
+    /// assert_eq!(Variant::WBit.max_text_bytes(), WBIT_MAX_BYTES);
+    /// assert_eq!(Variant::AppendixA.max_text_bytes(), ((1 << 32) - 2) * 8);
+    /// ```
     pub fn max_text_bytes(self) -> u64 {
         match self {
             Variant::WBit => WBIT_MAX_BYTES,
@@ -98,6 +123,14 @@ impl Variant {
     /// Checks IV, AAD and plaintext lengths (in bytes) against this
     /// variant's limits: an empty IV is [`Error::InvalidIvLength`], a long
     /// IV or AAD [`Error::TooLong`], a long text [`Error::MessageTooLong`].
+    ///
+    /// ```
+    /// use galois::{gcm64::Variant, Error};
+    /// assert_eq!(Variant::WBit.check_lengths(4, 0, 100), Ok(()));
+    /// assert_eq!(Variant::WBit.check_lengths(0, 0, 0), Err(Error::InvalidIvLength { got: 0 }));
+    /// assert!(Variant::WBit.check_lengths(4, 1 << 29, 0).is_err());
+    /// assert!(Variant::AppendixA.check_lengths(4, 1 << 29, 0).is_ok());
+    /// ```
     pub fn check_lengths(self, iv_len: u64, aad_len: u64, text_len: u64) -> Result<()> {
         if iv_len == 0 {
             return Err(Error::InvalidIvLength { got: 0 });
@@ -127,6 +160,11 @@ impl Variant {
     }
 
     /// Longest AAD (and IV), in bytes.
+    ///
+    /// ```
+    /// use galois::gcm64::Variant;
+    /// assert_eq!(Variant::AppendixA.max_aad_bytes(), (1 << 61) - 1);
+    /// ```
     pub fn max_aad_bytes(self) -> u64 {
         match self {
             Variant::WBit => WBIT_MAX_BYTES,
@@ -136,6 +174,15 @@ impl Variant {
 }
 
 /// How a GCM-64 key is set up: variant, tag length, GF(2^64) backend.
+///
+/// ```
+/// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+/// use galois::gcm64::{Options64, TdeaGcm};
+/// let opts = Options64::new().tag_len(4)?.refuse_zero_h();
+/// let gcm = TdeaGcm::with_options(&key, opts)?;
+/// assert_eq!(gcm.tag_len(), 4);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options64 {
     variant: Variant,
@@ -157,17 +204,40 @@ impl Default for Options64 {
 
 impl Options64 {
     /// w-bit variant, 8-byte tags, automatic backend.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{Options64, TdeaGcm, Variant};
+    /// let gcm = TdeaGcm::with_options(&key, Options64::new())?;
+    /// assert_eq!((gcm.variant(), gcm.tag_len()), (Variant::WBit, 8));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Picks the variant.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{Options64, TdeaGcm, Variant};
+    /// let opts = Options64::new().variant(Variant::AppendixA);
+    /// let gcm = TdeaGcm::with_options(&key, opts)?;
+    /// assert_eq!(gcm.variant(), Variant::AppendixA);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn variant(mut self, v: Variant) -> Self {
         self.variant = v;
         self
     }
 
     /// A tag of 4 to 8 bytes (t <= w = 64 bits; below 32 bits is refused).
+    ///
+    /// ```
+    /// use galois::gcm64::Options64;
+    /// assert!(Options64::new().tag_len(6).is_ok());
+    /// assert_eq!(Options64::new().tag_len(3), Err(galois::Error::InvalidTagLength { got: 3 }));
+    /// ```
     pub fn tag_len(mut self, n: usize) -> Result<Self> {
         if !(4..=8).contains(&n) {
             return Err(Error::InvalidTagLength { got: n });
@@ -179,6 +249,15 @@ impl Options64 {
     /// Any tag of 1 to 8 bytes, for conformance testing and
     /// interoperability only: a tag below 32 bits is forged with
     /// probability 2^-t per try.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{Options64, TdeaGcm};
+    /// let opts = Options64::new().permissive_tag_len(1)?; // conformance tests only
+    /// let gcm = TdeaGcm::with_options(&key, opts)?;
+    /// assert_eq!(gcm.seal(&[0; 4], b"", b"")?.len(), 1);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn permissive_tag_len(mut self, n: usize) -> Result<Self> {
         if !(1..=8).contains(&n) {
             return Err(Error::InvalidTagLength { got: n });
@@ -189,12 +268,37 @@ impl Options64 {
 
     /// Makes key setup fail with [`Error::InvalidKey`] when H = E(K, 0) is
     /// zero (paper 001 section 5; probability 2^-64 for a random key).
+    ///
+    /// ```
+    /// use galois::gcm64::{Gcm64, Options64};
+    /// use galois::BlockCipher64;
+    /// struct Zero; // a "cipher" that maps everything to zero
+    /// impl BlockCipher64 for Zero {
+    ///     fn encrypt_block(&self, b: &mut [u8; 8]) {
+    ///         *b = [0; 8];
+    ///     }
+    /// }
+    /// assert!(Gcm64::from_cipher(Zero, Options64::new())?.h_is_zero());
+    /// let r = Gcm64::from_cipher(Zero, Options64::new().refuse_zero_h());
+    /// assert!(matches!(r, Err(galois::Error::InvalidKey { .. })));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn refuse_zero_h(mut self) -> Self {
         self.refuse_zero_h = true;
         self
     }
 
     /// Pins the GF(2^64) backend.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{Options64, TdeaGcm};
+    /// use galois::gf64::Gf64Backend;
+    /// let opts = Options64::new().backend(Gf64Backend::Bitserial);
+    /// let gcm = TdeaGcm::with_options(&key, opts)?;
+    /// assert_eq!(gcm.backend(), Gf64Backend::Bitserial);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn backend(mut self, b: Gf64Backend) -> Self {
         self.backend = Some(b);
         self
@@ -202,6 +306,15 @@ impl Options64 {
 }
 
 /// A GCM-64 tag (at most 8 bytes), compared in constant time.
+///
+/// ```
+/// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+/// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+/// let mut buf = *b"abc";
+/// let tag = gcm.seal_in_place_detached(&[1; 4], b"", &mut buf)?;
+/// assert_eq!(tag.as_bytes().len(), 8);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct Tag64 {
     bytes: [u8; 8],
@@ -210,6 +323,14 @@ pub struct Tag64 {
 
 impl Tag64 {
     /// The tag bytes.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// let tag = gcm.seal_in_place_detached(&[1; 4], b"aad", &mut [])?;
+    /// assert_eq!(tag.as_bytes(), gcm.seal(&[1; 4], b"aad", b"")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len as usize]
     }
@@ -233,10 +354,29 @@ impl core::fmt::Debug for Tag64 {
 }
 
 /// TDEA: 3-key DES-EDE3 (24-byte key) from the `des` crate.
+///
+/// ```
+/// let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23"; // NIST SP 800-67
+/// use galois::{gcm64::Tdea, BlockCipher64};
+/// let tdea = Tdea::new(&key)?;
+/// let mut b = *b"The qufc"; // NIST SP 800-67's example
+/// tdea.encrypt_block(&mut b);
+/// assert_eq!(b, [0xa8, 0x26, 0xfd, 0x8c, 0xe5, 0x3b, 0x85, 0x5f]);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Tdea(des::TdesEde3);
 
 /// Sets each byte's low bit so that every byte has odd parity, as DES keys
 /// must (FIPS 46-3): for keys derived from other material.
+///
+/// ```
+/// let mut key = [0u8; 24];
+/// key[8] = 0x10;
+/// galois::gcm64::set_odd_parity(&mut key);
+/// assert_eq!(key[..2], [0x01, 0x01]);
+/// assert_eq!(key[8], 0x10); // one bit set already: odd
+/// assert!(galois::gcm64::Tdea::new(&key).is_ok());
+/// ```
 pub fn set_odd_parity(key: &mut [u8]) {
     for b in key.iter_mut() {
         let p = (*b >> 1).count_ones() & 1;
@@ -249,6 +389,15 @@ impl Tdea {
     /// parity (the DES key format; fix derived keys with
     /// [`set_odd_parity`]). Keys with K1 = K2 or K2 = K3 are refused: EDE
     /// then collapses to single DES.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::{gcm64::Tdea, Error};
+    /// assert!(Tdea::new(&key).is_ok());
+    /// assert!(matches!(Tdea::new(&[0u8; 24]), Err(Error::InvalidKey { .. }))); // even parity
+    /// assert!(matches!(Tdea::new(&[1u8; 24]), Err(Error::InvalidKey { .. }))); // K1 = K2
+    /// assert_eq!(Tdea::new(&[1u8; 16]).err(), Some(Error::InvalidKeyLength { got: 16 }));
+    /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         use des::cipher::KeyInit;
         if key.len() != 24 {
@@ -290,6 +439,15 @@ impl BlockCipher64 for Tdea {
 /// GCM over a 64-bit block cipher: H prepared for one GF(2^64) backend, a
 /// variant and a tag length fixed for the life of the key. H is wiped on
 /// drop.
+///
+/// ```
+/// let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23"; // NIST SP 800-67
+/// use galois::gcm64::{Gcm64, Options64, Tdea};
+/// let gcm = Gcm64::from_cipher(Tdea::new(&key)?, Options64::new())?;
+/// let sealed = gcm.seal(&[0, 0, 0, 1], b"aad", b"64-bit blocks")?;
+/// assert_eq!(gcm.open(&[0, 0, 0, 1], b"aad", &sealed)?, b"64-bit blocks");
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Gcm64<C: BlockCipher64> {
     cipher: C,
     key: Gf64Key,
@@ -309,11 +467,26 @@ impl<C: BlockCipher64> Drop for Gcm64<C> {
 
 impl TdeaGcm {
     /// GCM-TDEA, w-bit variant, 8-byte tags.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// assert_eq!(gcm.tag_len(), 8);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::with_options(key, Options64::new())
     }
 
     /// GCM-TDEA set up as `opts` says.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{Options64, TdeaGcm};
+    /// let gcm = TdeaGcm::with_options(&key, Options64::new().tag_len(5)?)?;
+    /// assert_eq!(gcm.seal(&[0; 4], b"", b"abc")?.len(), 3 + 5);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_options(key: &[u8], opts: Options64) -> Result<Self> {
         Gcm64::from_cipher(Tdea::new(key)?, opts)
     }
@@ -357,6 +530,14 @@ impl Acc64<'_> {
 
 impl<C: BlockCipher64> Gcm64<C> {
     /// GCM-64 over `cipher`.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{Gcm64, Options64, Tdea, TdeaGcm};
+    /// let a = Gcm64::from_cipher(Tdea::new(&key)?, Options64::new())?;
+    /// assert_eq!(a.seal(&[7; 4], b"", b"x")?, TdeaGcm::new(&key)?.seal(&[7; 4], b"", b"x")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn from_cipher(cipher: C, opts: Options64) -> Result<Self> {
         let mut h = [0u8; 8];
         cipher.encrypt_block(&mut h);
@@ -380,21 +561,51 @@ impl<C: BlockCipher64> Gcm64<C> {
     }
 
     /// The variant in use.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{TdeaGcm, Variant};
+    /// assert_eq!(TdeaGcm::new(&key)?.variant(), Variant::WBit);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
     /// The tag length in bytes.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::gcm64::{Options64, TdeaGcm};
+    /// let gcm = TdeaGcm::with_options(&key, Options64::new().tag_len(4)?)?;
+    /// assert_eq!(gcm.tag_len(), 4);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn tag_len(&self) -> usize {
         self.tag_len as usize
     }
 
     /// The GF(2^64) backend in use.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// use galois::{gcm64::TdeaGcm, gf64::Gf64Backend};
+    /// let gcm = TdeaGcm::new(&key)?;
+    /// assert_eq!(gcm.backend(), Gf64Backend::auto());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn backend(&self) -> Gf64Backend {
         self.key.backend()
     }
 
     /// True if H = E(K, 0) is zero (GHASH then ignores the data).
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// assert!(!gcm.h_is_zero());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn h_is_zero(&self) -> bool {
         self.h_is_zero
     }
@@ -454,6 +665,16 @@ impl<C: BlockCipher64> Gcm64<C> {
     }
 
     /// Encrypts `buf` in place and returns the detached tag.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// let mut buf = *b"in place";
+    /// let tag = gcm.seal_in_place_detached(&[0; 4], b"", &mut buf)?;
+    /// gcm.open_in_place_detached(&[0; 4], b"", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"in place");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag64> {
         self.check(iv, aad, buf.len())?;
         let y0 = self.y0(iv);
@@ -463,6 +684,17 @@ impl<C: BlockCipher64> Gcm64<C> {
 
     /// Decrypts `buf` in place if `tag` verifies; on any failure `buf` is
     /// wiped and nothing is released.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// let mut buf = *b"in place";
+    /// let tag = gcm.seal_in_place_detached(&[0; 4], b"", &mut buf)?;
+    /// let r = gcm.open_in_place_detached(&[1; 4], b"", &mut buf, tag.as_bytes());
+    /// assert_eq!(r, Err(galois::Error::AuthenticationFailed));
+    /// assert_eq!(buf, [0; 8]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open_in_place_detached(
         &self,
         iv: &[u8],
@@ -489,6 +721,13 @@ impl<C: BlockCipher64> Gcm64<C> {
     }
 
     /// Returns ciphertext followed by the tag.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// assert_eq!(gcm.seal(&[0; 4], b"", b"hello")?.len(), 5 + 8);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal(&self, iv: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
         let mut out = pt.to_vec();
         let tag = self.seal_in_place_detached(iv, aad, &mut out)?;
@@ -497,6 +736,15 @@ impl<C: BlockCipher64> Gcm64<C> {
     }
 
     /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// let sealed = gcm.seal(&[0; 4], b"ad", b"hello")?;
+    /// assert_eq!(gcm.open(&[0; 4], b"ad", &sealed)?, b"hello");
+    /// assert!(gcm.open(&[0; 4], b"AD", &sealed).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open(&self, iv: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
         let t = self.tag_len as usize;
         if input.len() < t {
@@ -512,6 +760,14 @@ impl<C: BlockCipher64> Gcm64<C> {
     }
 
     /// H = E(K, 0^64) and Y0 for `iv`, for checks against vector files.
+    ///
+    /// ```
+    /// # let key = *b"\x01\x23\x45\x67\x89\xab\xcd\xef\x23\x45\x67\x89\xab\xcd\xef\x01\x45\x67\x89\xab\xcd\xef\x01\x23";
+    /// let gcm = galois::gcm64::TdeaGcm::new(&key)?;
+    /// let (_h, y0) = gcm.intermediates(&[0xaa, 0xbb, 0xcc, 0xdd])?;
+    /// assert_eq!(y0, [0xaa, 0xbb, 0xcc, 0xdd, 0, 0, 0, 1]); // w-bit: IV || 0^31 1
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn intermediates(&self, iv: &[u8]) -> Result<([u8; 8], [u8; 8])> {
         self.check(iv, &[], 0)?;
         let mut h = [0u8; 8];

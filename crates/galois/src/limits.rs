@@ -38,6 +38,14 @@ use crate::error::{Error, Result};
 use crate::gcm::{AesGcm, Gcm, Options};
 
 /// The parameters of Theorems 1 and 2 of paper 001.
+///
+/// ```
+/// use galois::limits::Bounds;
+/// // Corollary 1's IPsec setting: 2^32 packets of 1500 bytes, 12-byte tags.
+/// let b = Bounds::aes_gcm(2f64.powi(32), 1500.0, 12.0);
+/// assert!(b.distinguishing() < 2f64.powi(-50));
+/// assert!(b.forgery() >= b.distinguishing());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
     /// Block width w in bits (128 for AES, 64 for TDEA).
@@ -57,6 +65,11 @@ pub struct Bounds {
 impl Bounds {
     /// AES-GCM with 96-bit IVs: q packets of `packet_bytes` (ciphertext plus
     /// AAD, all counted as plaintext for l_P) and `tag_bytes`-byte tags.
+    ///
+    /// ```
+    /// let b = galois::limits::Bounds::aes_gcm(1e6, 1500.0, 16.0);
+    /// assert_eq!((b.block_bits, b.iv_bits, b.tag_bits), (128.0, 96.0, 128.0));
+    /// ```
     pub fn aes_gcm(q: f64, packet_bytes: f64, tag_bytes: f64) -> Self {
         Bounds {
             block_bits: 128.0,
@@ -80,11 +93,24 @@ impl Bounds {
 
     /// Theorem 1: the distinguishing advantage beyond the cipher's own,
     /// capped at 1.
+    ///
+    /// ```
+    /// use galois::limits::Bounds;
+    /// let mut b = Bounds::aes_gcm(1.0, 64.0, 16.0);
+    /// b.queries = 2f64.powi(70); // far too many: the bound is capped at 1
+    /// b.total_plaintext_bits = b.queries * 512.0;
+    /// assert_eq!(b.distinguishing(), 1.0);
+    /// ```
     pub fn distinguishing(&self) -> f64 {
         self.terms(0.0).min(1.0)
     }
 
     /// Theorem 2: the forgery advantage beyond the cipher's own, capped at 1.
+    ///
+    /// ```
+    /// let b = galois::limits::Bounds::aes_gcm(2f64.powi(20), 1500.0, 16.0);
+    /// assert!(b.forgery() > b.distinguishing() && b.forgery() < 1e-20);
+    /// ```
     pub fn forgery(&self) -> f64 {
         self.terms(1.0).min(1.0)
     }
@@ -92,27 +118,57 @@ impl Bounds {
 
 /// Theorem 1 for AES-GCM with 96-bit IVs, q packets of `packet_bytes`
 /// bytes (len(C) + len(A)) and `tag_bytes`-byte tags.
+///
+/// ```
+/// use galois::limits::distinguishing_bound;
+/// assert!(distinguishing_bound(2f64.powi(40), 1500.0, 16.0) > distinguishing_bound(2f64.powi(30), 1500.0, 16.0));
+/// ```
 pub fn distinguishing_bound(q: f64, packet_bytes: f64, tag_bytes: f64) -> f64 {
     Bounds::aes_gcm(q, packet_bytes, tag_bytes).distinguishing()
 }
 
 /// Theorem 2 for AES-GCM with 96-bit IVs (see [`distinguishing_bound`]).
+///
+/// ```
+/// use galois::limits::forgery_bound;
+/// // Shorter tags: easier forgery.
+/// assert!(forgery_bound(1e9, 1500.0, 4.0) > forgery_bound(1e9, 1500.0, 16.0));
+/// ```
 pub fn forgery_bound(q: f64, packet_bytes: f64, tag_bytes: f64) -> f64 {
     Bounds::aes_gcm(q, packet_bytes, tag_bytes).forgery()
 }
 
 /// Corollary 1's closed form for IPsec parameters: q^2 2^-116 + q 2^-89.4.
+///
+/// ```
+/// // 2^48 packets: about 2^-20, below the 2^-18 galois uses for packet keys.
+/// let adv = galois::limits::corollary1_distinguishing(2f64.powi(48));
+/// assert!(adv < 2f64.powi(-18) && adv > 2f64.powi(-21));
+/// ```
 pub fn corollary1_distinguishing(q: f64) -> f64 {
     (q * q * (-116f64).exp2() + q * (-89.4f64).exp2()).min(1.0)
 }
 
 /// Corollary 1's forgery form: q^2 2^-116 + q 2^-89.4 + q 2^-128.
+///
+/// ```
+/// use galois::limits::{corollary1_distinguishing, corollary1_forgery};
+/// let q = 2f64.powi(40);
+/// assert!(corollary1_forgery(q) > corollary1_distinguishing(q));
+/// ```
 pub fn corollary1_forgery(q: f64) -> f64 {
     (q * q * (-116f64).exp2() + q * (-89.4f64).exp2() + q * (-128f64).exp2()).min(1.0)
 }
 
 /// The largest q (a power of two or in between, found by bisection) for
 /// which both bounds stay at or below `target`.
+///
+/// ```
+/// use galois::limits::{forgery_bound, max_queries};
+/// let q = max_queries(2f64.powi(-32), 1500.0, 16.0);
+/// assert!(forgery_bound(q as f64, 1500.0, 16.0) <= 2f64.powi(-32));
+/// assert!(forgery_bound((q + 1) as f64, 1500.0, 16.0) > 2f64.powi(-32));
+/// ```
 pub fn max_queries(target: f64, packet_bytes: f64, tag_bytes: f64) -> u64 {
     let ok = |q: f64| {
         let b = Bounds::aes_gcm(q, packet_bytes, tag_bytes);
@@ -139,6 +195,14 @@ pub const MAX_TOTAL_BYTES: u128 = 1 << 68;
 pub const MAX_RANDOM_IV_MESSAGES: u64 = 1 << 32;
 
 /// How much one key may protect.
+///
+/// ```
+/// use galois::limits::{RandomNonceGcm, UsageLimits};
+/// let mut gcm = RandomNonceGcm::with_limits(&[1u8; 16], UsageLimits::messages(1))?;
+/// gcm.seal(b"", b"first")?;
+/// assert!(matches!(gcm.seal(b"", b"second"), Err(galois::Error::LimitReached { .. })));
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UsageLimits {
     /// Most messages (invocations of the sealing operation).
@@ -161,6 +225,11 @@ impl UsageLimits {
     };
 
     /// At most `n` messages, the spec's 2^68 bytes.
+    ///
+    /// ```
+    /// use galois::limits::{UsageLimits, MAX_TOTAL_BYTES};
+    /// assert_eq!(UsageLimits::messages(10), UsageLimits { max_messages: 10, max_total_bytes: MAX_TOTAL_BYTES });
+    /// ```
     pub fn messages(n: u64) -> Self {
         UsageLimits {
             max_messages: n,
@@ -170,12 +239,28 @@ impl UsageLimits {
 
     /// As many packets of up to `packet_bytes` as keep Theorems 1 and 2
     /// at or below `target` ([`max_queries`]).
+    ///
+    /// ```
+    /// use galois::limits::{max_queries, UsageLimits};
+    /// let l = UsageLimits::from_bound(2f64.powi(-40), 1500.0, 16.0);
+    /// assert_eq!(l.max_messages, max_queries(2f64.powi(-40), 1500.0, 16.0));
+    /// ```
     pub fn from_bound(target: f64, packet_bytes: f64, tag_bytes: f64) -> Self {
         UsageLimits::messages(max_queries(target, packet_bytes, tag_bytes))
     }
 }
 
 /// A per-key usage counter against [`UsageLimits`].
+///
+/// ```
+/// use galois::limits::{Usage, UsageLimits};
+/// let mut u = Usage::new(UsageLimits { max_messages: 10, max_total_bytes: 100 });
+/// u.charge(60)?;
+/// assert!(u.charge(41).is_err()); // 101 bytes would pass the limit
+/// u.charge(40)?;
+/// assert_eq!((u.messages(), u.bytes()), (2, 100));
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Usage {
     limits: UsageLimits,
@@ -185,6 +270,12 @@ pub struct Usage {
 
 impl Usage {
     /// A fresh counter.
+    ///
+    /// ```
+    /// use galois::limits::{Usage, UsageLimits};
+    /// let u = Usage::new(UsageLimits::PACKETS);
+    /// assert_eq!((u.messages(), u.bytes()), (0, 0));
+    /// ```
     pub fn new(limits: UsageLimits) -> Self {
         Usage {
             limits,
@@ -196,6 +287,15 @@ impl Usage {
     /// Counts one message of `bytes` bytes, or refuses with
     /// [`Error::LimitReached`] if that would pass a limit (nothing is
     /// counted then).
+    ///
+    /// ```
+    /// use galois::limits::{Usage, UsageLimits};
+    /// let mut u = Usage::new(UsageLimits::messages(1));
+    /// u.charge(5)?;
+    /// assert!(matches!(u.charge(5), Err(galois::Error::LimitReached { .. })));
+    /// assert_eq!(u.messages(), 1); // the refused message is not counted
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn charge(&mut self, bytes: u64) -> Result<()> {
         if self.messages >= self.limits.max_messages {
             return Err(Error::LimitReached {
@@ -214,16 +314,38 @@ impl Usage {
     }
 
     /// Messages counted so far.
+    ///
+    /// ```
+    /// use galois::limits::{Usage, UsageLimits};
+    /// let mut u = Usage::new(UsageLimits::RANDOM_IV);
+    /// u.charge(0)?;
+    /// assert_eq!(u.messages(), 1);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn messages(&self) -> u64 {
         self.messages
     }
 
     /// Bytes counted so far.
+    ///
+    /// ```
+    /// use galois::limits::{Usage, UsageLimits};
+    /// let mut u = Usage::new(UsageLimits::RANDOM_IV);
+    /// u.charge(7)?;
+    /// u.charge(8)?;
+    /// assert_eq!(u.bytes(), 15);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn bytes(&self) -> u128 {
         self.bytes
     }
 
     /// The limits.
+    ///
+    /// ```
+    /// use galois::limits::{Usage, UsageLimits};
+    /// assert_eq!(Usage::new(UsageLimits::PACKETS).limits().max_messages, 1 << 48);
+    /// ```
     pub fn limits(&self) -> UsageLimits {
         self.limits
     }
@@ -232,6 +354,19 @@ impl Usage {
 /// GCM over `cipher`, refusing a key whose H = E(K, 0^128) is zero with
 /// [`Error::InvalidKey`] (paper 001 section 5: with H = 0 GHASH ignores A
 /// and C, so every IV of other than 96 bits gives the same Y0).
+///
+/// ```
+/// use galois::{limits::gcm_refusing_zero_h, Aes, Block, BlockCipher128, Options};
+/// struct Zero; // a broken "cipher" whose H is zero
+/// impl BlockCipher128 for Zero {
+///     fn encrypt_block(&self, b: &mut Block) {
+///         *b = [0; 16];
+///     }
+/// }
+/// assert!(matches!(gcm_refusing_zero_h(Zero, Options::new()), Err(galois::Error::InvalidKey { .. })));
+/// assert!(gcm_refusing_zero_h(Aes::new(&[1; 16])?, Options::new()).is_ok());
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn gcm_refusing_zero_h<C: BlockCipher128>(cipher: C, opts: Options) -> Result<Gcm<C>> {
     let g = Gcm::from_cipher(cipher, opts)?;
     if g.h_is_zero() {
@@ -243,6 +378,12 @@ pub fn gcm_refusing_zero_h<C: BlockCipher128>(cipher: C, opts: Options) -> Resul
 }
 
 /// AES-GCM refusing H = 0 (see [`gcm_refusing_zero_h`]).
+///
+/// ```
+/// let gcm = galois::limits::aes_gcm_refusing_zero_h(&[1u8; 16], galois::Options::new())?;
+/// assert!(!gcm.h_is_zero());
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn aes_gcm_refusing_zero_h(key: &[u8], opts: Options) -> Result<AesGcm> {
     gcm_refusing_zero_h(Aes::new(key)?, opts)
 }
@@ -250,6 +391,14 @@ pub fn aes_gcm_refusing_zero_h(key: &[u8], opts: Options) -> Result<AesGcm> {
 /// AES-GCM with random 96-bit IVs drawn by the library, counted against
 /// [`UsageLimits`] (default [`UsageLimits::RANDOM_IV`]). Sealed messages
 /// are IV (12 bytes) || ciphertext || tag.
+///
+/// ```
+/// let mut gcm = galois::limits::RandomNonceGcm::new(&[1u8; 32])?;
+/// let sealed = gcm.seal(b"aad", b"no IV to manage")?;
+/// assert_eq!(sealed.len(), 12 + 15 + 16);
+/// assert_eq!(gcm.open(b"aad", &sealed)?, b"no IV to manage");
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct RandomNonceGcm {
     gcm: AesGcm,
     usage: Usage,
@@ -258,12 +407,26 @@ pub struct RandomNonceGcm {
 impl RandomNonceGcm {
     /// A key with the default limits (2^32 messages, 2^68 bytes); refuses
     /// H = 0.
+    ///
+    /// ```
+    /// use galois::limits::{RandomNonceGcm, UsageLimits};
+    /// let gcm = RandomNonceGcm::new(&[1u8; 16])?;
+    /// assert_eq!(gcm.usage().limits(), UsageLimits::RANDOM_IV);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::with_limits(key, UsageLimits::RANDOM_IV)
     }
 
     /// A key with chosen limits. The message limit may not exceed 2^32:
     /// beyond that random 96-bit IVs collide too likely.
+    ///
+    /// ```
+    /// use galois::limits::{RandomNonceGcm, UsageLimits};
+    /// assert!(RandomNonceGcm::with_limits(&[1u8; 16], UsageLimits::messages(1000)).is_ok());
+    /// // More than 2^32 random IVs per key is refused.
+    /// assert!(RandomNonceGcm::with_limits(&[1u8; 16], UsageLimits::PACKETS).is_err());
+    /// ```
     pub fn with_limits(key: &[u8], limits: UsageLimits) -> Result<Self> {
         if limits.max_messages > MAX_RANDOM_IV_MESSAGES || limits.max_total_bytes > MAX_TOTAL_BYTES
         {
@@ -278,6 +441,13 @@ impl RandomNonceGcm {
     }
 
     /// Seals under a fresh random IV; refuses past the limits.
+    ///
+    /// ```
+    /// let mut gcm = galois::limits::RandomNonceGcm::new(&[1u8; 16])?;
+    /// let (a, b) = (gcm.seal(b"", b"same")?, gcm.seal(b"", b"same")?);
+    /// assert_ne!(a[..12], b[..12]); // a fresh IV each time
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
         AesGcm::check_lengths(aad, pt.len())?;
         self.usage.charge((aad.len() + pt.len()) as u64)?;
@@ -291,6 +461,14 @@ impl RandomNonceGcm {
     }
 
     /// Opens IV || ciphertext || tag.
+    ///
+    /// ```
+    /// let mut gcm = galois::limits::RandomNonceGcm::new(&[1u8; 16])?;
+    /// let mut sealed = gcm.seal(b"", b"msg")?;
+    /// sealed[0] ^= 1; // the IV
+    /// assert_eq!(gcm.open(b"", &sealed), Err(galois::Error::AuthenticationFailed));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open(&self, aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>> {
         if sealed.len() < 12 + 16 {
             return Err(Error::CiphertextTooShort {
@@ -302,6 +480,13 @@ impl RandomNonceGcm {
     }
 
     /// The usage so far.
+    ///
+    /// ```
+    /// let mut gcm = galois::limits::RandomNonceGcm::new(&[1u8; 16])?;
+    /// gcm.seal(b"ab", b"cde")?;
+    /// assert_eq!((gcm.usage().messages(), gcm.usage().bytes()), (1, 5));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn usage(&self) -> &Usage {
         &self.usage
     }

@@ -51,6 +51,17 @@ fn build(key: &[u8], icv_len: usize) -> Result<AesGcm> {
 }
 
 /// Seals packets with sequence-number IVs.
+///
+/// ```
+/// use galois::packet::{PacketOpener, PacketSealer};
+/// let (key, salt) = ([7u8; 16], [1, 2, 3, 4]);
+/// let mut tx = PacketSealer::new(&key, salt)?;
+/// let mut rx = PacketOpener::new(&key, salt, 2)?;
+/// let p = tx.seal(b"hd", b"payload")?;
+/// assert_eq!(rx.open(&p)?.payload, b"payload");
+/// assert_eq!(rx.open(&p), Err(galois::Error::Replay { seq: 1 }));
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct PacketSealer {
     gcm: AesGcm,
     salt: [u8; 4],
@@ -62,11 +73,25 @@ pub struct PacketSealer {
 impl PacketSealer {
     /// AES key (16, 24 or 32 bytes), 4-byte salt, 16-byte ICV, default
     /// limits. Refuses keys with H = 0.
+    ///
+    /// ```
+    /// let tx = galois::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// assert_eq!(tx.next_sequence(), Some(1));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(key: &[u8], salt: [u8; 4]) -> Result<Self> {
         Self::with_config(key, salt, 16, UsageLimits::PACKETS)
     }
 
     /// With an ICV of 12 to 16 bytes and chosen limits.
+    ///
+    /// ```
+    /// use galois::{limits::UsageLimits, packet::PacketSealer};
+    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], 12, UsageLimits::messages(1))?;
+    /// assert_eq!(tx.seal(b"", b"abc")?.len(), 8 + 3 + 12);
+    /// assert!(tx.seal(b"", b"abc").is_err()); // one packet allowed
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_config(
         key: &[u8],
         salt: [u8; 4],
@@ -84,6 +109,14 @@ impl PacketSealer {
 
     /// Starts numbering at `seq` (>= 1), for resuming from stored state. It
     /// may only move forward.
+    ///
+    /// ```
+    /// let mut tx = galois::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// tx.resume_at(1000)?;
+    /// assert_eq!(tx.seal(b"", b"")?[..8], 1000u64.to_be_bytes());
+    /// assert!(tx.resume_at(999).is_err()); // never backwards
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn resume_at(&mut self, seq: u64) -> Result<()> {
         if seq == 0 || seq < self.next_seq || self.exhausted {
             return Err(Error::LimitReached {
@@ -95,16 +128,41 @@ impl PacketSealer {
     }
 
     /// The number the next packet will carry (None once exhausted).
+    ///
+    /// ```
+    /// let mut tx = galois::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// tx.resume_at(u64::MAX)?;
+    /// tx.seal(b"", b"last one")?;
+    /// assert_eq!(tx.next_sequence(), None);
+    /// assert!(tx.seal(b"", b"").is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn next_sequence(&self) -> Option<u64> {
         (!self.exhausted).then_some(self.next_seq)
     }
 
     /// The usage counted so far.
+    ///
+    /// ```
+    /// let mut tx = galois::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// tx.seal(b"h", b"abc")?;
+    /// assert_eq!(tx.usage().bytes(), 1 + 8 + 3); // header, seq and payload
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn usage(&self) -> &Usage {
         &self.usage
     }
 
     /// Seals one packet: header || seq || ciphertext || ICV.
+    ///
+    /// ```
+    /// let mut tx = galois::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let p = tx.seal(b"HDR", b"data")?;
+    /// assert_eq!(&p[..3], b"HDR");
+    /// assert_eq!(p[3..11], 1u64.to_be_bytes());
+    /// assert_eq!(p.len(), 3 + 8 + 4 + 16);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal(&mut self, header: &[u8], payload: &[u8]) -> Result<Vec<u8>> {
         if self.exhausted {
             return Err(Error::LimitReached {
@@ -132,6 +190,15 @@ impl PacketSealer {
 }
 
 /// A verified packet.
+///
+/// ```
+/// use galois::packet::{PacketOpener, PacketSealer};
+/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+/// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 1)?;
+/// let o = rx.open(&tx.seal(b"H", b"body")?)?;
+/// assert_eq!((o.seq, &o.header[..], &o.payload[..]), (1, &b"H"[..], &b"body"[..]));
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opened {
     /// Its sequence number.
@@ -143,6 +210,17 @@ pub struct Opened {
 }
 
 /// Opens packets with a sliding anti-replay window.
+///
+/// ```
+/// use galois::{packet::{PacketOpener, PacketSealer}, Error};
+/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+/// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 16, 2)?;
+/// let (p1, p2, p3) = (tx.seal(b"", b"1")?, tx.seal(b"", b"2")?, tx.seal(b"", b"3")?);
+/// rx.open(&p3)?; // reordering is fine...
+/// rx.open(&p2)?;
+/// assert_eq!(rx.open(&p1), Err(Error::OutsideWindow { seq: 1, lowest: 2 })); // ...within the window
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct PacketOpener {
     gcm: AesGcm,
     salt: [u8; 4],
@@ -157,11 +235,27 @@ pub struct PacketOpener {
 impl PacketOpener {
     /// Opener for packets with `header_len`-byte headers, 16-byte ICVs and
     /// a 64-packet window.
+    ///
+    /// ```
+    /// let rx = galois::packet::PacketOpener::new(&[7u8; 16], [0; 4], 4)?;
+    /// assert_eq!(rx.highest(), 0);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(key: &[u8], salt: [u8; 4], header_len: usize) -> Result<Self> {
         Self::with_config(key, salt, header_len, 16, DEFAULT_WINDOW)
     }
 
     /// With an ICV of 12 to 16 bytes and a window of 1 to 2^20 packets.
+    ///
+    /// ```
+    /// use galois::packet::{PacketOpener, PacketSealer};
+    /// use galois::limits::UsageLimits;
+    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], 12, UsageLimits::PACKETS)?;
+    /// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 12, 1024)?;
+    /// assert_eq!(rx.open(&tx.seal(b"", b"x")?)?.payload, b"x");
+    /// assert!(PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 12, 0).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_config(
         key: &[u8],
         salt: [u8; 4],
@@ -185,6 +279,16 @@ impl PacketOpener {
     }
 
     /// The highest sequence number accepted so far (0 if none).
+    ///
+    /// ```
+    /// use galois::packet::{PacketOpener, PacketSealer};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// tx.resume_at(42)?;
+    /// rx.open(&tx.seal(b"", b"")?)?;
+    /// assert_eq!(rx.highest(), 42);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn highest(&self) -> u64 {
         self.highest
     }
@@ -194,6 +298,16 @@ impl PacketOpener {
     }
 
     /// Checks `seq` against the window without changing it.
+    ///
+    /// ```
+    /// use galois::packet::{PacketOpener, PacketSealer};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// rx.open(&tx.seal(b"", b"")?)?;
+    /// assert_eq!(rx.check(1), Err(galois::Error::Replay { seq: 1 }));
+    /// assert_eq!(rx.check(2), Ok(()));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn check(&self, seq: u64) -> Result<()> {
         if seq == 0 {
             return Err(Error::OutsideWindow {
@@ -266,6 +380,17 @@ impl PacketOpener {
     /// Verifies and decrypts one packet. Replays and packets older than the
     /// window are refused before any decryption; the window advances only
     /// after the ICV verifies.
+    ///
+    /// ```
+    /// use galois::packet::{PacketOpener, PacketSealer};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// let mut p = tx.seal(b"", b"data")?;
+    /// p[8] ^= 1; // a forged packet is refused and does not move the window
+    /// assert_eq!(rx.open(&p), Err(galois::Error::AuthenticationFailed));
+    /// assert_eq!(rx.highest(), 0);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open(&mut self, packet: &[u8]) -> Result<Opened> {
         let t = self.gcm.tag_len();
         let min = self.header_len + SEQ_BYTES + t;

@@ -217,6 +217,15 @@ pub struct Poly1305(crate::poly1305::Poly1305);
 
 impl Poly1305 {
     /// The tag of a message of any length (the last chunk not padded).
+    ///
+    /// ```
+    /// use galois::rustcrypto::Poly1305;
+    /// use galois::rustcrypto::universal_hash::KeyInit;
+    /// let key = [3u8; 32];
+    /// let t = Poly1305::new(&key.into()).compute_unpadded(b"odd length");
+    /// assert_eq!(t.as_slice(), &galois::poly1305::Poly1305::mac(&key, b"odd length")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn compute_unpadded(mut self, data: &[u8]) -> universal_hash::Block<Self> {
         self.0.update(data);
         Array::from(self.0.finalize())

@@ -5,11 +5,11 @@ use galois::{AesBackend, AesGcm, AesGmac, Backend, Options, ShortTag};
 use serde_json::Value;
 
 /// The name of the fully portable stack: the `aes` crate and `ctmul64`.
-pub const PORTABLE: &str = "portable";
+pub(crate) const PORTABLE: &str = "portable";
 
 /// Every GHASH backend this CPU has (AES auto-selected), then the portable
 /// stack.
-pub fn implementations() -> Vec<String> {
+pub(crate) fn implementations() -> Vec<String> {
     let mut v: Vec<String> = Backend::available()
         .iter()
         .map(|b| b.name().to_string())
@@ -19,7 +19,7 @@ pub fn implementations() -> Vec<String> {
 }
 
 /// Options pinning implementation `imp`.
-pub fn pin(imp: &str, opts: Options) -> Result<Options, String> {
+pub(crate) fn pin(imp: &str, opts: Options) -> Result<Options, String> {
     Ok(match imp {
         AUTO => opts,
         PORTABLE => opts
@@ -32,6 +32,18 @@ pub fn pin(imp: &str, opts: Options) -> Result<Options, String> {
 /// The strictest options that accept this tag and IV length: the default
 /// policy where it allows them, else the permissive constructor (as the
 /// NIST CAVP set needs for 1-byte IVs with 4-byte tags).
+///
+/// ```
+/// use galois_cli::kat::gcm::policy;
+/// let key = [0u8; 16];
+/// let gcm = galois::AesGcm::with_options(&key, policy(12, 12)?)?;
+/// assert_eq!(gcm.tag_len(), 12);
+/// // A 4-byte tag with a 1-byte IV needs the permissive constructor.
+/// let gcm = galois::AesGcm::with_options(&key, policy(4, 1)?)?;
+/// assert!(gcm.seal(&[0], b"", b"").is_ok());
+/// assert!(policy(3, 12).is_err());
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn policy(tag_len: usize, iv_len: usize) -> galois::Result<Options> {
     let strict = match tag_len {
         16 => Ok(Options::new()),
@@ -50,7 +62,7 @@ fn h(b: &[u8]) -> String {
     hex::encode(b)
 }
 
-pub fn run_case(case: &Value, imp: &str, gmac: bool) -> Result<Outcome, String> {
+pub(crate) fn run_case(case: &Value, imp: &str, gmac: bool) -> Result<Outcome, String> {
     let c = Case(case);
     let valid = c.valid()?;
     let key = c.hex("key")?;

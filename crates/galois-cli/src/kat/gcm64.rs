@@ -8,7 +8,7 @@ use galois::gf64::Gf64Backend;
 use serde_json::Value;
 
 /// The GF(2^64) backends available on this CPU.
-pub fn implementations() -> Vec<String> {
+pub(crate) fn implementations() -> Vec<String> {
     Gf64Backend::available()
         .iter()
         .map(|b| b.name().to_string())
@@ -19,7 +19,7 @@ fn h(b: &[u8]) -> String {
     hex::encode(b)
 }
 
-pub fn run_case(case: &Value, imp: &str) -> Result<Outcome, String> {
+pub(crate) fn run_case(case: &Value, imp: &str) -> Result<Outcome, String> {
     let c = Case(case);
     let valid = c.valid()?;
     let variant = match c.str("variant") {

@@ -7,25 +7,38 @@
 //! or parameters the library does not have yet).
 
 pub mod gcm;
-pub mod gcm64;
-pub mod poly1305;
+mod gcm64;
+mod poly1305;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// What running one case gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Pass,
     Fail(String),
     Unsupported(String),
 }
 
 /// Counts for one file under one implementation.
+///
+/// ```
+/// use galois_cli::kat::{VectorFile, AUTO};
+/// let file = VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "Poly1305", "tests": [
+///   {"id": "wrong-tag", "result": "valid", "key": "0000000000000000000000000000000000000000000000000000000000000000",
+///    "msg": "", "tag": "01000000000000000000000000000000"}]}"#).unwrap();
+/// let s = file.run(AUTO);
+/// assert_eq!((s.passed, s.failed), (0, 1)); // r = s = 0 gives the zero tag
+/// assert!(s.failures[0].starts_with("wrong-tag: "));
+/// ```
 #[derive(Debug, Default, Clone)]
 pub struct Summary {
+    /// Cases whose outcome matched their `result`.
     pub passed: usize,
+    /// Cases that did not, or could not be run.
     pub failed: usize,
+    /// Cases for algorithms or parameters the library does not have.
     pub unsupported: usize,
     /// "id: reason" for each failure.
     pub failures: Vec<String>,
@@ -49,6 +62,11 @@ impl Summary {
     }
 
     /// `N passed, M failed, K unsupported`.
+    ///
+    /// ```
+    /// let s = galois_cli::kat::Summary { passed: 3, ..Default::default() };
+    /// assert_eq!(s.counts(), "3 passed, 0 failed, 0 unsupported");
+    /// ```
     pub fn counts(&self) -> String {
         format!(
             "{} passed, {} failed, {} unsupported",
@@ -58,16 +76,38 @@ impl Summary {
 }
 
 /// Implementation name meaning "whatever the library picks on this CPU".
+///
+/// ```
+/// use galois_cli::kat::{VectorFile, AUTO};
+/// let f = VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "AES-GCM", "tests": []}"#).unwrap();
+/// assert_eq!(f.run(AUTO).counts(), "0 passed, 0 failed, 0 unsupported");
+/// ```
 pub const AUTO: &str = "auto";
 
 /// A parsed vector file.
+///
+/// ```
+/// use galois_cli::kat::VectorFile;
+/// let f = VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "AES-GCM", "tests": []}"#).unwrap();
+/// assert_eq!(f.algorithm, "AES-GCM");
+/// assert!(f.tests().is_empty());
+/// ```
 pub struct VectorFile {
+    /// The `algorithm` field, such as `AES-GCM` or `Poly1305-AES`.
     pub algorithm: String,
-    pub doc: Value,
+    pub(crate) doc: Value,
 }
 
 impl VectorFile {
     /// Parses and checks the schema header.
+    ///
+    /// ```
+    /// use galois_cli::kat::VectorFile;
+    /// assert!(VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "X", "tests": []}"#).is_ok());
+    /// let e = VectorFile::parse(r#"{"schema": "v2", "algorithm": "X", "tests": []}"#).err().unwrap();
+    /// assert!(e.contains("unknown schema"));
+    /// assert!(VectorFile::parse("[]").is_err());
+    /// ```
     pub fn parse(text: &str) -> Result<Self, String> {
         let doc: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         match doc.get("schema").and_then(Value::as_str) {
@@ -86,6 +126,13 @@ impl VectorFile {
         Ok(VectorFile { algorithm, doc })
     }
 
+    /// The `tests` array: one JSON object per case.
+    ///
+    /// ```
+    /// use galois_cli::kat::VectorFile;
+    /// let f = VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "X", "tests": [{"id": 1}]}"#).unwrap();
+    /// assert_eq!(f.tests()[0]["id"], 1);
+    /// ```
     pub fn tests(&self) -> &[Value] {
         self.doc["tests"]
             .as_array()
@@ -94,6 +141,13 @@ impl VectorFile {
     }
 
     /// The implementations of this file's algorithm available on this CPU.
+    ///
+    /// ```
+    /// use galois_cli::kat::VectorFile;
+    /// let f = VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "AES-GCM", "tests": []}"#).unwrap();
+    /// let imps = f.implementations();
+    /// assert!(imps.iter().any(|i| i == "bitserial") && imps.iter().any(|i| i == "portable"));
+    /// ```
     pub fn implementations(&self) -> Vec<String> {
         match self.algorithm.as_str() {
             "AES-GCM" | "AES-GMAC" => gcm::implementations(),
@@ -105,6 +159,19 @@ impl VectorFile {
 
     /// Runs every case with implementation `imp` (a name from
     /// [`VectorFile::implementations`] or [`AUTO`]).
+    ///
+    /// ```
+    /// use galois_cli::kat::VectorFile;
+    /// // Test case 1 of the GCM specification, on every GHASH backend of this CPU.
+    /// let f = VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "AES-GCM", "tests": [
+    ///   {"id": "tc1", "result": "valid", "key": "00000000000000000000000000000000",
+    ///    "iv": "000000000000000000000000", "aad": "", "pt": "", "ct": "",
+    ///    "tag": "58e2fccefa7e3061367f1d57a4e7455a"}]}"#).unwrap();
+    /// for imp in f.implementations() {
+    ///     assert_eq!(f.run(&imp).passed, 1, "{imp}");
+    /// }
+    /// assert_eq!(f.run("no-such-backend").unsupported, 1);
+    /// ```
     pub fn run(&self, imp: &str) -> Summary {
         let mut s = Summary::default();
         let known = self.implementations();
@@ -145,7 +212,7 @@ impl VectorFile {
 }
 
 /// Case fields, with errors that name the field.
-pub struct Case<'a>(pub &'a Value);
+pub(crate) struct Case<'a>(pub &'a Value);
 
 impl Case<'_> {
     /// A hex field that must be present and not null.
@@ -178,6 +245,7 @@ impl Case<'_> {
         }
     }
 
+    /// A string field, if present.
     pub fn str(&self, name: &str) -> Option<&str> {
         self.0.get(name).and_then(Value::as_str)
     }

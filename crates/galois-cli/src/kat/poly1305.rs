@@ -11,7 +11,7 @@ use galois::{Aes, BlockCipher128, Error};
 use serde_json::Value;
 
 /// The Poly1305 backends this CPU has, fastest first.
-pub fn implementations() -> Vec<String> {
+pub(crate) fn implementations() -> Vec<String> {
     Backend::available()
         .iter()
         .map(|b| b.name().to_string())
@@ -50,7 +50,12 @@ fn norm_hex(s: &str) -> Result<String, String> {
     Ok(if t.is_empty() { "0".into() } else { t.into() })
 }
 
-pub fn run_case(_file: &Value, case: &Value, imp: &str, aes: bool) -> Result<Outcome, String> {
+pub(crate) fn run_case(
+    _file: &Value,
+    case: &Value,
+    imp: &str,
+    aes: bool,
+) -> Result<Outcome, String> {
     let b = backend(imp)?;
     if aes {
         run_aes(case, b)

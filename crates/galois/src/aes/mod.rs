@@ -2,6 +2,9 @@
 //! stitched GCM kernels need the round keys and `aesenc` in our hands) and
 //! the portable constant-time path of the `aes` crate.
 
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 mod portable;
@@ -10,6 +13,14 @@ use crate::block::{Block, BlockCipher128};
 use crate::error::{Error, Result};
 
 /// Which AES implementation a key uses.
+///
+/// ```
+/// use galois::{Aes, AesBackend};
+/// let b = galois::detect::aes_backend();
+/// assert!(b.is_available());
+/// assert_eq!(Aes::new(&[0u8; 16])?.backend(), b);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AesBackend {
     /// Our AES-NI code (x86-64 with the `aes` feature).
@@ -24,6 +35,10 @@ impl AesBackend {
     pub const ALL: &'static [AesBackend] = &[AesBackend::AesNi, AesBackend::Portable];
 
     /// The backend's name, as the CLI spells it.
+    ///
+    /// ```
+    /// assert_eq!(galois::AesBackend::AesNi.name(), "aesni");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             AesBackend::AesNi => "aesni",
@@ -32,11 +47,23 @@ impl AesBackend {
     }
 
     /// Parses a name given by [`AesBackend::name`].
+    ///
+    /// ```
+    /// use galois::AesBackend;
+    /// assert_eq!(AesBackend::from_name("portable"), Some(AesBackend::Portable));
+    /// assert_eq!(AesBackend::from_name("des"), None);
+    /// ```
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|b| b.name() == name)
     }
 
     /// Whether this CPU can run the backend.
+    ///
+    /// ```
+    /// use galois::AesBackend;
+    /// assert!(AesBackend::Portable.is_available());
+    /// assert_eq!(AesBackend::AesNi.is_available(), galois::detect::has_aesni());
+    /// ```
     pub fn is_available(self) -> bool {
         match self {
             AesBackend::AesNi => crate::detect::has_aesni(),
@@ -52,6 +79,15 @@ enum Imp {
 }
 
 /// An expanded AES key (128, 192 or 256 bits), zeroized on drop.
+///
+/// ```
+/// use galois::{Aes, BlockCipher128};
+/// let aes = Aes::new(&[0u8; 16])?;
+/// let mut b = [0u8; 16];
+/// aes.encrypt_block(&mut b); // the GCM hash key H of the all-zero key
+/// assert_eq!(b[..4], [0x66, 0xe9, 0x4b, 0xd4]);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Aes {
     imp: Imp,
 }
@@ -102,6 +138,13 @@ impl Aes {
     }
 
     /// The backend this key runs on.
+    ///
+    /// ```
+    /// use galois::{Aes, AesBackend};
+    /// let aes = Aes::with_backend(&[0u8; 16], AesBackend::Portable)?;
+    /// assert_eq!(aes.backend(), AesBackend::Portable);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn backend(&self) -> AesBackend {
         match self.imp {
             #[cfg(target_arch = "x86_64")]
@@ -111,6 +154,11 @@ impl Aes {
     }
 
     /// The key length in bytes (16, 24 or 32).
+    ///
+    /// ```
+    /// assert_eq!(galois::Aes::new(&[0u8; 24])?.key_len(), 24);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn key_len(&self) -> usize {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]

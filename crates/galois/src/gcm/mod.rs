@@ -29,6 +29,13 @@ pub const MAX_AAD_BYTES: u64 = (1 << 61) - 1;
 pub const MAX_IV_BYTES: u64 = (1 << 61) - 1;
 
 /// The short tag lengths that need an explicitly named constructor.
+///
+/// ```
+/// use galois::{AesGcm, ShortTag};
+/// let gcm = AesGcm::new_short_tag(&[0u8; 16], ShortTag::Bytes4)?;
+/// assert_eq!(gcm.seal(&[0; 12], b"", b"x")?.len(), 1 + 4);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShortTag {
     /// A 64-bit tag.
@@ -39,6 +46,14 @@ pub enum ShortTag {
 
 /// How a GCM key is set up: tag length, IV policy and the implementations.
 /// The tag length is fixed for the life of the key.
+///
+/// ```
+/// use galois::{AesGcm, Backend, Options};
+/// let opts = Options::new().tag_len(12)?.backend(Backend::Ctmul64);
+/// let gcm = AesGcm::with_options(&[0u8; 16], opts)?;
+/// assert_eq!((gcm.tag_len(), gcm.backend()), (12, Backend::Ctmul64));
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     tag_len: u8,
@@ -62,12 +77,23 @@ impl Default for Options {
 
 impl Options {
     /// 16-byte tags, automatic backends.
+    ///
+    /// ```
+    /// assert_eq!(galois::Options::new().get_tag_len(), 16);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// A truncated tag of 12 to 16 bytes. With fewer than 16 bytes the key
     /// accepts only 12-byte IVs (spec 2.1).
+    ///
+    /// ```
+    /// use galois::{Error, Options};
+    /// assert_eq!(Options::new().tag_len(13)?.get_tag_len(), 13);
+    /// assert_eq!(Options::new().tag_len(8), Err(Error::InvalidTagLength { got: 8 }));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn tag_len(mut self, n: usize) -> Result<Self> {
         if !(12..=16).contains(&n) {
             return Err(Error::InvalidTagLength { got: n });
@@ -78,6 +104,11 @@ impl Options {
 
     /// A 64- or 32-bit tag, for the protocols that need one. Read the
     /// spec's Appendix C limits first: forgeries get likely far sooner.
+    ///
+    /// ```
+    /// use galois::{Options, ShortTag};
+    /// assert_eq!(Options::new().short_tag(ShortTag::Bytes8).get_tag_len(), 8);
+    /// ```
     pub fn short_tag(mut self, t: ShortTag) -> Self {
         self.tag_len = match t {
             ShortTag::Bytes8 => 8,
@@ -89,6 +120,14 @@ impl Options {
     /// Any tag length from 4 to 16 bytes with IVs of any length: for
     /// interoperability and conformance testing only (the NIST CAVP set
     /// pairs 1-byte IVs with 4-byte tags).
+    ///
+    /// ```
+    /// use galois::{AesGcm, Options};
+    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().permissive_tag_len(4)?)?;
+    /// assert!(gcm.seal(&[1], b"", b"a 1-byte IV").is_ok());
+    /// assert!(Options::new().permissive_tag_len(3).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn permissive_tag_len(mut self, n: usize) -> Result<Self> {
         if !(4..=16).contains(&n) {
             return Err(Error::InvalidTagLength { got: n });
@@ -112,18 +151,37 @@ impl Options {
     }
 
     /// Pins the GHASH backend.
+    ///
+    /// ```
+    /// use galois::{AesGcm, Backend, Options};
+    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().backend(Backend::Table4Vartime))?;
+    /// assert_eq!(gcm.backend(), Backend::Table4Vartime);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn backend(mut self, b: Backend) -> Self {
         self.backend = Some(b);
         self
     }
 
     /// Pins the AES backend (used by [`AesGcm`] only).
+    ///
+    /// ```
+    /// use galois::{AesBackend, AesGcm, Options};
+    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().aes_backend(AesBackend::Portable))?;
+    /// assert_eq!(gcm.aes_backend(), AesBackend::Portable);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn aes_backend(mut self, b: AesBackend) -> Self {
         self.aes = Some(b);
         self
     }
 
     /// The tag length in bytes.
+    ///
+    /// ```
+    /// assert_eq!(galois::Options::new().tag_len(14)?.get_tag_len(), 14);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn get_tag_len(&self) -> usize {
         self.tag_len as usize
     }
@@ -147,6 +205,14 @@ pub struct Tag {
 
 impl Tag {
     /// The tag bytes.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[0u8; 16])?;
+    /// let tag = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
+    /// // Test case 1 of the GCM specification.
+    /// assert_eq!(tag.as_bytes()[..4], [0x58, 0xe2, 0xfc, 0xce]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len as usize]
     }
@@ -180,6 +246,15 @@ impl core::fmt::Debug for Tag {
 /// GCM over any 128-bit block cipher: a key object with H prepared for one
 /// GHASH backend and a fixed tag length. H and the cipher key are wiped on
 /// drop.
+///
+/// ```
+/// use galois::{Aes, AesBackend, Gcm, Options};
+/// let aes = Aes::with_backend(&[3u8; 32], AesBackend::Portable)?;
+/// let gcm = Gcm::from_cipher(aes, Options::new())?;
+/// let sealed = gcm.seal(&[1; 12], b"", b"msg")?;
+/// assert_eq!(gcm.open(&[1; 12], b"", &sealed)?, b"msg");
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Gcm<C: BlockCipher128> {
     pub(crate) cipher: C,
     pub(crate) ghash: GhashKey,
@@ -202,6 +277,17 @@ const BATCH_SHORT: usize = 256;
 
 /// One packet of a batch for [`Gcm::seal_batch`]: a 12-byte nonce (used
 /// once), additional data, and the data encrypted in place.
+///
+/// ```
+/// use galois::{AesGcm, BatchPacket};
+/// let gcm = AesGcm::new(&[1u8; 16])?;
+/// let mut data = *b"payload";
+/// let mut batch = [BatchPacket::new([9; 12], b"", &mut data)];
+/// gcm.seal_batch(&mut batch)?;
+/// let sealed = [batch[0].data(), batch[0].tag().unwrap().as_bytes()].concat();
+/// assert_eq!(sealed, gcm.seal(&[9; 12], b"", b"payload")?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct BatchPacket<'a> {
     pub(crate) nonce: [u8; 12],
     pub(crate) aad: &'a [u8],
@@ -211,6 +297,12 @@ pub struct BatchPacket<'a> {
 
 impl<'a> BatchPacket<'a> {
     /// A packet to seal in place.
+    ///
+    /// ```
+    /// let mut data = [0u8; 3];
+    /// let p = galois::BatchPacket::new([0; 12], b"aad", &mut data);
+    /// assert!(p.tag().is_none());
+    /// ```
     pub fn new(nonce: [u8; 12], aad: &'a [u8], data: &'a mut [u8]) -> Self {
         BatchPacket {
             nonce,
@@ -221,11 +313,29 @@ impl<'a> BatchPacket<'a> {
     }
 
     /// The tag, once the batch is sealed.
+    ///
+    /// ```
+    /// use galois::{AesGcm, BatchPacket};
+    /// let gcm = AesGcm::new(&[1u8; 16])?;
+    /// let mut batch = [BatchPacket::new([2; 12], b"", &mut [])];
+    /// gcm.seal_batch(&mut batch)?;
+    /// assert_eq!(batch[0].tag(), Some(gcm.seal_in_place_detached(&[2; 12], b"", &mut [])?));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn tag(&self) -> Option<Tag> {
         self.tag
     }
 
     /// The (encrypted, once sealed) data.
+    ///
+    /// ```
+    /// use galois::{AesGcm, BatchPacket};
+    /// let mut data = *b"plain";
+    /// let mut batch = [BatchPacket::new([2; 12], b"", &mut data)];
+    /// AesGcm::new(&[1u8; 16])?.seal_batch(&mut batch)?;
+    /// assert_ne!(batch[0].data(), b"plain");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn data(&self) -> &[u8] {
         self.data
     }
@@ -233,6 +343,15 @@ impl<'a> BatchPacket<'a> {
 
 /// Values of equation (1) and (2) for one message, for step-by-step checks
 /// against the spec's test cases.
+///
+/// ```
+/// let gcm = galois::AesGcm::new(&[0u8; 16])?;
+/// let i = gcm.intermediates(&[0; 12], b"", b"")?;
+/// // Test case 1 of the GCM specification: H and Y0.
+/// assert_eq!(i.h[..4], [0x66, 0xe9, 0x4b, 0xd4]);
+/// assert_eq!(i.y0, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Intermediates {
     /// H = E(K, 0^128).
@@ -321,6 +440,12 @@ impl AesGcm {
     }
 
     /// The AES backend in use.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[0u8; 16])?;
+    /// assert_eq!(gcm.aes_backend(), galois::detect::aes_backend());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn aes_backend(&self) -> AesBackend {
         self.cipher.backend()
     }
@@ -331,6 +456,14 @@ const CTR_BATCH: usize = 8;
 
 impl<C: BlockCipher128> Gcm<C> {
     /// GCM over `cipher`, set up as `opts` says (its AES choice is ignored).
+    ///
+    /// ```
+    /// use galois::{Aes, AesGcm, Gcm, Options};
+    /// let gcm = Gcm::from_cipher(Aes::new(&[4u8; 24])?, Options::new().tag_len(12)?)?;
+    /// let other = AesGcm::with_tag_len(&[4u8; 24], 12)?;
+    /// assert_eq!(gcm.seal(&[0; 12], b"", b"m")?, other.seal(&[0; 12], b"", b"m")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn from_cipher(cipher: C, opts: Options) -> Result<Self> {
         let mut h = [0u8; 16];
         cipher.encrypt_block(&mut h);
@@ -354,11 +487,22 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// The tag length of this key, in bytes.
+    ///
+    /// ```
+    /// assert_eq!(galois::AesGcm::with_tag_len(&[0u8; 16], 15)?.tag_len(), 15);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn tag_len(&self) -> usize {
         self.tag_len as usize
     }
 
     /// The GHASH backend in use.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[0u8; 16])?;
+    /// assert!(gcm.backend().is_constant_time());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn backend(&self) -> Backend {
         self.ghash.backend()
     }
@@ -366,12 +510,25 @@ impl<C: BlockCipher128> Gcm<C> {
     /// True if H = E(K, 0) is zero: GHASH then ignores the data and every
     /// tag is E(K, Y0). It happens with probability 2^-128 for a real
     /// cipher (paper 001 section 5); callers may refuse such keys.
+    ///
+    /// ```
+    /// assert!(!galois::AesGcm::new(&[0u8; 16])?.h_is_zero());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn h_is_zero(&self) -> bool {
         // Public by design: callers refuse such keys.
         ct::declassify(self.h_is_zero)
     }
 
     /// The underlying block cipher.
+    ///
+    /// ```
+    /// use galois::BlockCipher128;
+    /// let gcm = galois::AesGcm::new(&[0u8; 16])?;
+    /// assert_eq!(gcm.cipher().key_len(), 16);
+    /// assert!(gcm.cipher().name().starts_with("aes-128"));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn cipher(&self) -> &C {
         &self.cipher
     }
@@ -548,6 +705,17 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Encrypts `pt` into `out` (same length) and returns the detached tag.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut ct = [0u8; 5];
+    /// let tag = gcm.seal_detached_into(&[0; 12], b"", b"hello", &mut ct)?;
+    /// let mut pt = [0u8; 5];
+    /// gcm.open_detached_into(&[0; 12], b"", &ct, tag.as_bytes(), &mut pt)?;
+    /// assert_eq!(&pt, b"hello");
+    /// assert!(gcm.seal_detached_into(&[0; 12], b"", b"hello", &mut [0u8; 4]).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_detached_into(
         &self,
         iv: &[u8],
@@ -567,6 +735,17 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Decrypts `ct` into `out` (same length) if `tag` verifies; on failure
     /// `out` is wiped.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut ct = [0u8; 5];
+    /// let tag = gcm.seal_detached_into(&[0; 12], b"", b"hello", &mut ct)?;
+    /// let mut pt = [0u8; 5];
+    /// let r = gcm.open_detached_into(&[0; 12], b"aad?", &ct, tag.as_bytes(), &mut pt);
+    /// assert_eq!(r, Err(galois::Error::AuthenticationFailed));
+    /// assert_eq!(pt, [0; 5]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open_detached_into(
         &self,
         iv: &[u8],
@@ -588,6 +767,14 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Encrypts `pt` into `out`, which must hold `pt.len() + tag_len()`
     /// bytes: ciphertext then tag.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut out = [0u8; 3 + 16];
+    /// gcm.seal_into(&[0; 12], b"", b"abc", &mut out)?;
+    /// assert_eq!(out.to_vec(), gcm.seal(&[0; 12], b"", b"abc")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_into(&self, iv: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
         let need = pt.len() + self.tag_len as usize;
         if out.len() != need {
@@ -604,6 +791,15 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Opens ciphertext-then-tag `input` into `out`, which must hold
     /// `input.len() - tag_len()` bytes; on failure `out` is wiped.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[0; 12], b"", b"abc")?;
+    /// let mut out = [0u8; 3];
+    /// gcm.open_into(&[0; 12], b"", &sealed, &mut out)?;
+    /// assert_eq!(&out, b"abc");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open_into(&self, iv: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
         let t = self.tag_len as usize;
         if input.len() < t {
@@ -722,6 +918,16 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Encrypts the vector's contents in place and appends the tag.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut buf = b"abc".to_vec();
+    /// gcm.seal_in_place_append_tag(&[0; 12], b"", &mut buf)?;
+    /// assert_eq!(buf, gcm.seal(&[0; 12], b"", b"abc")?);
+    /// gcm.open_in_place(&[0; 12], b"", &mut buf)?;
+    /// assert_eq!(buf, b"abc");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_in_place_append_tag(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
         let tag = self.seal_in_place_detached(iv, aad, buf)?;
         buf.extend_from_slice(tag.as_bytes());
@@ -730,6 +936,15 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Verifies and strips the appended tag, decrypting in place. On
     /// failure the vector is wiped and emptied.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut buf = gcm.seal(&[0; 12], b"", b"abc")?;
+    /// buf[0] ^= 0x80;
+    /// assert!(gcm.open_in_place(&[0; 12], b"", &mut buf).is_err());
+    /// assert!(buf.is_empty());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open_in_place(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
         let t = self.tag_len as usize;
         if buf.len() < t {
@@ -751,6 +966,15 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// The values of equations (1) and (2) for (IV, A, C), for checking an
     /// implementation step by step against the spec.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[0u8; 16])?;
+    /// let i = gcm.intermediates(&[0; 12], b"", &[0; 16])?;
+    /// // Test case 2 of the GCM specification: one X per block, then the length block.
+    /// assert_eq!(i.x.len(), 2);
+    /// assert_eq!(i.len_block, 128u128.to_be_bytes());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn intermediates(&self, iv: &[u8], aad: &[u8], ct_: &[u8]) -> Result<Intermediates> {
         self.check_iv(iv)?;
         Self::check_lengths(aad, ct_.len())?;

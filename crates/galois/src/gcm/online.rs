@@ -158,17 +158,48 @@ impl<'k, C: BlockCipher128> Core<'k, C> {
 }
 
 /// On-line encryption: AAD pieces, then text pieces, then the tag.
+///
+/// ```
+/// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+/// let mut e = gcm.encryptor(&[0; 12])?;
+/// e.aad(b"head")?;
+/// let (mut a, mut b) = (*b"split ", *b"anywhere");
+/// e.encrypt(&mut a)?;
+/// e.encrypt(&mut b)?;
+/// let sealed = [&a[..], &b, e.finish().as_bytes()].concat();
+/// assert_eq!(sealed, gcm.seal(&[0; 12], b"head", b"split anywhere")?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Encryptor<'k, C: BlockCipher128> {
     core: Core<'k, C>,
 }
 
 impl<'k, C: BlockCipher128> Encryptor<'k, C> {
     /// Absorbs a piece of additional data (only before any text).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut e = gcm.encryptor(&[0; 12])?;
+    /// e.aad(b"he")?;
+    /// e.aad(b"ad")?;
+    /// let tag = e.finish();
+    /// assert_eq!(tag.as_bytes(), gcm.seal(&[0; 12], b"head", b"")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn aad(&mut self, data: &[u8]) -> Result<()> {
         self.core.aad(data)
     }
 
     /// Encrypts a piece of plaintext in place (any length).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut e = gcm.encryptor(&[0; 12])?;
+    /// let mut buf = *b"text";
+    /// e.encrypt(&mut buf)?;
+    /// assert!(e.aad(b"too late").is_err()); // AAD comes first
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn encrypt(&mut self, buf: &mut [u8]) -> Result<()> {
         self.core.count_text(buf.len())?;
         let c = &mut self.core;
@@ -178,6 +209,13 @@ impl<'k, C: BlockCipher128> Encryptor<'k, C> {
     }
 
     /// The tag over everything given.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let tag = gcm.encryptor(&[0; 12])?.finish();
+    /// assert_eq!(tag, gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn finish(mut self) -> Tag {
         self.core.tag()
     }
@@ -185,6 +223,17 @@ impl<'k, C: BlockCipher128> Encryptor<'k, C> {
 
 /// On-line decryption that releases nothing before the tag verifies: it
 /// keeps the ciphertext and decrypts it in [`Decryptor::finish`].
+///
+/// ```
+/// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+/// let sealed = gcm.seal(&[0; 12], b"", b"in pieces")?;
+/// let (ct, tag) = sealed.split_at(9);
+/// let mut d = gcm.decryptor(&[0; 12])?;
+/// d.update(&ct[..4])?;
+/// d.update(&ct[4..])?;
+/// assert_eq!(d.finish(tag)?, b"in pieces");
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Decryptor<'k, C: BlockCipher128> {
     core: Core<'k, C>,
     ct: Vec<u8>,
@@ -192,11 +241,32 @@ pub struct Decryptor<'k, C: BlockCipher128> {
 
 impl<'k, C: BlockCipher128> Decryptor<'k, C> {
     /// Absorbs a piece of additional data (only before any ciphertext).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[0; 12], b"header", b"")?;
+    /// let mut d = gcm.decryptor(&[0; 12])?;
+    /// d.aad(b"head")?;
+    /// d.aad(b"er")?;
+    /// assert_eq!(d.finish(&sealed)?, b"");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn aad(&mut self, data: &[u8]) -> Result<()> {
         self.core.aad(data)
     }
 
     /// Takes a piece of ciphertext (kept until the tag is checked).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[0; 12], b"", b"xyz")?;
+    /// let mut d = gcm.decryptor(&[0; 12])?;
+    /// for byte in &sealed[..3] {
+    ///     d.update(std::slice::from_ref(byte))?;
+    /// }
+    /// assert_eq!(d.finish(&sealed[3..])?, b"xyz");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn update(&mut self, ct_: &[u8]) -> Result<()> {
         self.core.count_text(ct_.len())?;
         self.core.hash.update(&self.core.gcm.ghash, ct_);
@@ -206,6 +276,16 @@ impl<'k, C: BlockCipher128> Decryptor<'k, C> {
 
     /// Verifies `tag` in constant time; returns the plaintext only if it
     /// verifies (the kept ciphertext is wiped either way).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut sealed = gcm.seal(&[0; 12], b"", b"xyz")?;
+    /// sealed[0] ^= 1;
+    /// let mut d = gcm.decryptor(&[0; 12])?;
+    /// d.update(&sealed[..3])?;
+    /// assert_eq!(d.finish(&sealed[3..]), Err(galois::Error::AuthenticationFailed));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn finish(mut self, tag: &[u8]) -> Result<Vec<u8>> {
         let mut ct_ = core::mem::take(&mut self.ct);
         if tag.len() != self.core.gcm.tag_len() {
@@ -231,17 +311,47 @@ impl<C: BlockCipher128> Drop for Decryptor<'_, C> {
 /// On-line decryption that releases plaintext **before** it is verified.
 /// See the module docs: treat all output as untrusted until
 /// [`UnverifiedDecryptor::finish`] returns `Ok`, and discard it otherwise.
+///
+/// ```
+/// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+/// let mut sealed = gcm.seal(&[0; 12], b"", b"untrusted")?;
+/// let (ct, tag) = sealed.split_at_mut(9);
+/// let mut d = gcm.unverified_decryptor(&[0; 12])?;
+/// d.decrypt_unverified(ct)?; // plaintext out, not yet authentic
+/// d.finish(tag)?; // now it is
+/// assert_eq!(ct, b"untrusted");
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct UnverifiedDecryptor<'k, C: BlockCipher128> {
     core: Core<'k, C>,
 }
 
 impl<'k, C: BlockCipher128> UnverifiedDecryptor<'k, C> {
     /// Absorbs a piece of additional data (only before any ciphertext).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[0; 12], b"aad", b"")?;
+    /// let mut d = gcm.unverified_decryptor(&[0; 12])?;
+    /// d.aad(b"aad")?;
+    /// d.finish(&sealed)?;
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn aad(&mut self, data: &[u8]) -> Result<()> {
         self.core.aad(data)
     }
 
     /// Decrypts a piece of ciphertext in place, UNVERIFIED.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut sealed = gcm.seal(&[0; 12], b"", b"abcdef")?;
+    /// let mut d = gcm.unverified_decryptor(&[0; 12])?;
+    /// d.decrypt_unverified(&mut sealed[..2])?;
+    /// d.decrypt_unverified(&mut sealed[2..6])?;
+    /// assert_eq!(&sealed[..6], b"abcdef");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn decrypt_unverified(&mut self, buf: &mut [u8]) -> Result<()> {
         self.core.count_text(buf.len())?;
         let c = &mut self.core;
@@ -252,6 +362,16 @@ impl<'k, C: BlockCipher128> UnverifiedDecryptor<'k, C> {
 
     /// Whether everything released was authentic: `Ok` only if `tag`
     /// verifies (constant-time comparison).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut sealed = gcm.seal(&[0; 12], b"", b"abc")?;
+    /// sealed[4] ^= 1; // a tag byte
+    /// let mut d = gcm.unverified_decryptor(&[0; 12])?;
+    /// d.decrypt_unverified(&mut sealed[..3])?;
+    /// assert_eq!(d.finish(&sealed[3..]), Err(galois::Error::AuthenticationFailed)); // discard the output
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn finish(mut self, tag: &[u8]) -> Result<()> {
         if tag.len() != self.core.gcm.tag_len() {
             return Err(Error::InvalidTagLength { got: tag.len() });
@@ -267,6 +387,18 @@ impl<'k, C: BlockCipher128> UnverifiedDecryptor<'k, C> {
 
 impl<C: BlockCipher128> Gcm<C> {
     /// Starts an on-line encryption under `iv` (checked as for `seal`).
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut buf = *b"data";
+    /// let mut e = gcm.encryptor(&[0; 12])?;
+    /// e.encrypt(&mut buf)?;
+    /// let tag = e.finish();
+    /// gcm.open_in_place_detached(&[0; 12], b"", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"data");
+    /// assert!(gcm.encryptor(&[]).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn encryptor(&self, iv: &[u8]) -> Result<Encryptor<'_, C>> {
         Ok(Encryptor {
             core: Core::new(self, iv)?,
@@ -275,6 +407,15 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Starts an on-line decryption that buffers the ciphertext and
     /// releases plaintext only after the tag verifies.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[0; 12], b"", b"data")?;
+    /// let mut d = gcm.decryptor(&[0; 12])?;
+    /// d.update(&sealed[..4])?;
+    /// assert_eq!(d.finish(&sealed[4..])?, b"data");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn decryptor(&self, iv: &[u8]) -> Result<Decryptor<'_, C>> {
         Ok(Decryptor {
             core: Core::new(self, iv)?,
@@ -284,6 +425,16 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Starts an on-line decryption that releases plaintext before it is
     /// verified. Read the module docs before using it.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut sealed = gcm.seal(&[0; 12], b"", b"data")?;
+    /// let mut d = gcm.unverified_decryptor(&[0; 12])?;
+    /// d.decrypt_unverified(&mut sealed[..4])?;
+    /// d.finish(&sealed[4..])?;
+    /// assert_eq!(&sealed[..4], b"data");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn unverified_decryptor(&self, iv: &[u8]) -> Result<UnverifiedDecryptor<'_, C>> {
         Ok(UnverifiedDecryptor {
             core: Core::new(self, iv)?,

@@ -39,6 +39,17 @@ fn same_key<C: BlockCipher128>(gcm: &Gcm<C>, check: u128) -> Result<()> {
 }
 
 /// GHASH state after a fixed AAD prefix.
+///
+/// ```
+/// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+/// let prefix = gcm.precompute_aad(b"fixed header|")?;
+/// let mut buf = *b"body";
+/// let iv = galois::gcm::precompute::IvInput::Full(&[0; 12]);
+/// let tag = gcm.seal_in_place_precomputed(iv, Some(&prefix), b"seq 1", &mut buf)?;
+/// let whole = gcm.seal(&[0; 12], b"fixed header|seq 1", b"body")?;
+/// assert_eq!([&buf[..], tag.as_bytes()].concat(), whole);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct AadPrefix {
     hash: Hasher,
@@ -48,17 +59,40 @@ pub struct AadPrefix {
 
 impl AadPrefix {
     /// The prefix length in bytes.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// assert_eq!(gcm.precompute_aad(b"seven b")?.len(), 7);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.len
     }
 
     /// Whether the prefix is empty.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// assert!(gcm.precompute_aad(b"")?.is_empty());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 }
 
 /// GHASH state after the fixed part of an IV.
+///
+/// ```
+/// use galois::gcm::precompute::IvInput;
+/// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+/// let fixed = gcm.precompute_iv(&[7; 20])?; // the fixed part of a 24-byte IV
+/// let mut buf = *b"msg";
+/// let tag = gcm.seal_in_place_precomputed(IvInput::Prefixed(&fixed, &[1, 2, 3, 4]), None, b"", &mut buf)?;
+/// let iv = [&[7u8; 20][..], &[1, 2, 3, 4]].concat();
+/// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&iv, b"", b"msg")?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct IvPrefix {
     hash: Hasher,
@@ -75,6 +109,19 @@ impl Drop for IvPrefix {
 }
 
 /// An IV given whole or as a precomputed prefix plus the rest.
+///
+/// ```
+/// use galois::gcm::precompute::IvInput;
+/// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+/// let salt = gcm.precompute_iv(&[9; 4])?; // 4 + 8 bytes still make a 96-bit IV
+/// let (mut a, mut b) = (*b"m", *b"m");
+/// let ta = gcm.seal_in_place_precomputed(IvInput::Prefixed(&salt, &[0; 8]), None, b"", &mut a)?;
+/// let mut iv = [0u8; 12];
+/// iv[..4].copy_from_slice(&[9; 4]);
+/// let tb = gcm.seal_in_place_precomputed(IvInput::Full(&iv), None, b"", &mut b)?;
+/// assert_eq!((a, ta), (b, tb));
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub enum IvInput<'a> {
     /// The whole IV.
@@ -84,6 +131,15 @@ pub enum IvInput<'a> {
 }
 
 /// Keystream for one known IV, computed ahead of the data.
+///
+/// ```
+/// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+/// let ks = gcm.keystream(&[5; 12], 64)?; // before the data arrives
+/// let mut buf = *b"late data";
+/// let tag = ks.seal_in_place(b"", &mut buf)?;
+/// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&[5; 12], b"", b"late data")?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Keystream<'k, C: BlockCipher128> {
     gcm: &'k Gcm<C>,
     ks: Vec<u8>,
@@ -100,6 +156,17 @@ impl<C: BlockCipher128> Drop for Keystream<'_, C> {
 impl<C: BlockCipher128> Gcm<C> {
     /// Hashes a fixed AAD prefix once, for reuse with
     /// [`Gcm::seal_in_place_precomputed`].
+    ///
+    /// ```
+    /// use galois::gcm::precompute::IvInput;
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let p = gcm.precompute_aad(b"0123456789abcdefXY")?; // any length
+    /// let mut buf = *b"x";
+    /// let tag = gcm.seal_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&p), b"Z", &mut buf)?;
+    /// gcm.open_in_place_detached(&[0; 12], b"0123456789abcdefXYZ", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"x");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn precompute_aad(&self, prefix: &[u8]) -> Result<AadPrefix> {
         if prefix.len() as u64 > MAX_AAD_BYTES {
             return Err(Error::AadTooLong);
@@ -114,6 +181,18 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Hashes the fixed part of an IV once.
+    ///
+    /// ```
+    /// use galois::gcm::precompute::IvInput;
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let p = gcm.precompute_iv(&[3; 32])?;
+    /// let mut buf = *b"x";
+    /// let tag = gcm.seal_in_place_precomputed(IvInput::Prefixed(&p, &[4]), None, b"", &mut buf)?;
+    /// let iv = [&[3u8; 32][..], &[4]].concat();
+    /// gcm.open_in_place_detached(&iv, b"", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"x");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn precompute_iv(&self, prefix: &[u8]) -> Result<IvPrefix> {
         if prefix.len() as u64 > MAX_IV_BYTES {
             return Err(Error::InvalidIvLength { got: prefix.len() });
@@ -191,6 +270,18 @@ impl<C: BlockCipher128> Gcm<C> {
     /// Seals `buf` in place with AAD = prefix (precomputed, optional) ||
     /// `aad_rest` and an IV given whole or by prefix. Same result as
     /// [`Gcm::seal_in_place_detached`] on the concatenations.
+    ///
+    /// ```
+    /// use galois::gcm::precompute::IvInput;
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut buf = *b"abc";
+    /// let tag = gcm.seal_in_place_precomputed(IvInput::Full(&[0; 12]), None, b"ad", &mut buf)?;
+    /// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&[0; 12], b"ad", b"abc")?);
+    /// // A prefix made under another key is refused.
+    /// let other = galois::AesGcm::new(&[2u8; 16])?.precompute_aad(b"")?;
+    /// assert!(gcm.seal_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&other), b"", &mut buf).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_in_place_precomputed(
         &self,
         iv: IvInput<'_>,
@@ -209,6 +300,17 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// Opens in place with precomputed prefixes; on failure `buf` is wiped.
+    ///
+    /// ```
+    /// use galois::gcm::precompute::IvInput;
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let p = gcm.precompute_aad(b"hdr")?;
+    /// let sealed = gcm.seal(&[0; 12], b"hdr:1", b"abc")?;
+    /// let (mut buf, tag) = (sealed[..3].to_vec(), &sealed[3..]);
+    /// gcm.open_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&p), b":1", &mut buf, tag)?;
+    /// assert_eq!(buf, b"abc");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open_in_place_precomputed(
         &self,
         iv: IvInput<'_>,
@@ -238,6 +340,16 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// Computes E(K, Y0) and `max_len` bytes of keystream for `iv` now,
     /// before the data arrives.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[5; 12], b"", b"abc")?;
+    /// let ks = gcm.keystream(&[5; 12], 16)?;
+    /// let mut buf = sealed[..3].to_vec();
+    /// ks.open_in_place(b"", &mut buf, &sealed[3..])?;
+    /// assert_eq!(buf, b"abc");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn keystream(&self, iv: &[u8], max_len: usize) -> Result<Keystream<'_, C>> {
         self.check_iv(iv)?;
         Self::check_lengths(&[], max_len)?;
@@ -254,11 +366,23 @@ impl<C: BlockCipher128> Gcm<C> {
 
 impl<C: BlockCipher128> Keystream<'_, C> {
     /// Bytes of keystream available.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// assert_eq!(gcm.keystream(&[5; 12], 100)?.len(), 100);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.ks.len()
     }
 
     /// Whether no keystream was computed.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// assert!(gcm.keystream(&[5; 12], 0)?.is_empty());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.ks.is_empty()
     }
@@ -285,6 +409,14 @@ impl<C: BlockCipher128> Keystream<'_, C> {
 
     /// Seals `buf` (at most [`Keystream::len`] bytes) in place; the
     /// keystream is used up.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let mut long = [0u8; 17];
+    /// let r = gcm.keystream(&[5; 12], 16)?.seal_in_place(b"", &mut long);
+    /// assert!(matches!(r, Err(galois::Error::BufferLength { .. }))); // more than computed
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn seal_in_place(self, aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
         self.fits(buf.len())?;
         for (d, k) in buf.iter_mut().zip(self.ks.iter()) {
@@ -294,6 +426,16 @@ impl<C: BlockCipher128> Keystream<'_, C> {
     }
 
     /// Opens `buf` in place if `tag` verifies; wiped on failure.
+    ///
+    /// ```
+    /// let gcm = galois::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[5; 12], b"", b"abc")?;
+    /// let mut buf = sealed[..3].to_vec();
+    /// let r = gcm.keystream(&[5; 12], 3)?.open_in_place(b"x", &mut buf, &sealed[3..]);
+    /// assert_eq!(r, Err(galois::Error::AuthenticationFailed));
+    /// assert_eq!(buf, [0; 3]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn open_in_place(self, aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<()> {
         let r = (|| {
             self.fits(buf.len())?;

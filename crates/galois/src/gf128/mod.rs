@@ -1,24 +1,28 @@
 //! GF(2^128) in GCM's bit order, and the GHASH backends that multiply in it.
 //!
-//! The field is GF(2)[x] / (x^128 + x^7 + x^2 + x + 1). GCM writes an
+//! The field is GF(2)\[x\] / (x^128 + x^7 + x^2 + x + 1). GCM writes an
 //! element as a 128-bit string whose *leftmost* bit is the coefficient of
 //! x^0 (spec 000 sections 2.5 and 3). Every backend here holds an element as
 //! `u128::from_be_bytes(block)`, so the most significant bit of the integer
 //! is the coefficient of x^0 and the least significant bit that of x^127.
 //! In that representation multiplying by x is a right shift by one, and the
 //! bit shifted out (x^128) comes back as x^7 + x^2 + x + 1, the constant
-//! [`R`] = 0xE1 || 0^120.
+//! `R` = 0xE1 || 0^120.
 //!
 //! Each backend lives in its own file, opens with the math it uses, and
-//! implements [`GhashBackend`]. The [`Backend`] enum names them; automatic
+//! implements the crate-internal `GhashBackend` trait. The [`Backend`] enum names them; automatic
 //! selection (in `detect.rs`) only ever picks constant-time ones.
 
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod aesni_clmul;
 mod bitserial;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ctmul64;
@@ -26,10 +30,13 @@ mod shoup4_vartime;
 mod shoup8_vartime;
 mod table4_vartime;
 mod table8_vartime;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod vaes_avx2;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod vaes_avx512;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod wide;
 
@@ -98,6 +105,15 @@ macro_rules! backends {
         /// A GHASH strategy: every one the GCM papers give. Pin one with
         /// the builders of [`crate::Gcm`] and [`crate::Ghash`]; automatic
         /// selection picks the fastest constant-time one this CPU has.
+        ///
+        /// ```
+        /// use galois::{AesGcm, Backend, Options};
+        /// for b in Backend::available() {
+        ///     let gcm = AesGcm::with_options(&[1u8; 16], Options::new().backend(b))?;
+        ///     assert_eq!(gcm.seal(&[0; 12], b"", b"same")?, AesGcm::new(&[1u8; 16])?.seal(&[0; 12], b"", b"same")?);
+        /// }
+        /// # Ok::<(), galois::Error>(())
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
         pub enum Backend {
@@ -109,16 +125,33 @@ macro_rules! backends {
             pub const ALL: &'static [Backend] = &[$(Backend::$variant),*];
 
             /// The backend's name, as the CLI spells it.
+            ///
+            /// ```
+            /// assert_eq!(galois::Backend::Bitserial.name(), "bitserial");
+            /// assert_eq!(galois::Backend::Ctmul64.to_string(), "ctmul64");
+            /// ```
             pub fn name(self) -> &'static str {
                 match self { $(Backend::$variant => $name,)* }
             }
 
             /// Whether the backend runs in time independent of secrets.
+            ///
+            /// ```
+            /// use galois::Backend;
+            /// assert!(Backend::Ctmul64.is_constant_time());
+            /// assert!(!Backend::Table8Vartime.is_constant_time());
+            /// ```
             pub fn is_constant_time(self) -> bool {
                 match self { $(Backend::$variant => $ct,)* }
             }
 
             /// Key-dependent and key-independent storage in bytes.
+            ///
+            /// ```
+            /// use galois::Backend;
+            /// assert_eq!(Backend::Table8Vartime.storage(), (65536, 0));
+            /// assert_eq!(Backend::Bitserial.storage(), (16, 0));
+            /// ```
             pub fn storage(self) -> (usize, usize) {
                 match self {
                     $( $(#[$cfg])* Backend::$variant =>
@@ -215,11 +248,24 @@ impl Backend {
     }
 
     /// Whether this CPU can run the backend.
+    ///
+    /// ```
+    /// use galois::{Backend, Ghash};
+    /// assert!(Backend::Ctmul64.is_available());
+    /// let b = Backend::VaesAvx512;
+    /// assert_eq!(Ghash::with_backend(&[1; 16], b).is_ok(), b.is_available());
+    /// ```
     pub fn is_available(self) -> bool {
         crate::detect::ghash_backend_available(self)
     }
 
     /// The backends this CPU can run.
+    ///
+    /// ```
+    /// use galois::Backend;
+    /// let bs = Backend::available();
+    /// assert!(bs.contains(&Backend::Bitserial) && bs.contains(&galois::detect::ghash_backend()));
+    /// ```
     pub fn available() -> Vec<Backend> {
         Self::ALL
             .iter()
@@ -384,11 +430,26 @@ impl Drop for Ghash {
 impl Ghash {
     /// Keys GHASH with H (spec bit order) on the fastest constant-time
     /// backend this CPU has.
+    ///
+    /// ```
+    /// use galois::{gf128_mul, Ghash};
+    /// let (h, c) = ([0x42u8; 16], [7u8; 16]);
+    /// let mut g = Ghash::new(&h);
+    /// g.update(&c);
+    /// assert_eq!(g.finalize(), gf128_mul(&c, &h)); // one block: X_1 = C_1 * H
+    /// ```
     pub fn new(h: &[u8; 16]) -> Self {
         Self::with_backend(h, crate::detect::ghash_backend()).expect("auto backend is available")
     }
 
     /// Keys GHASH with a pinned backend; fails if the CPU lacks it.
+    ///
+    /// ```
+    /// use galois::{Backend, Ghash};
+    /// let g = Ghash::with_backend(&[3; 16], Backend::Shoup4Vartime)?;
+    /// assert_eq!(g.backend(), Backend::Shoup4Vartime);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_backend(h: &[u8; 16], backend: Backend) -> Result<Self> {
         let key = GhashKey::new(u128::from_be_bytes(*h), backend)?;
         Ok(Ghash {
@@ -398,32 +459,78 @@ impl Ghash {
     }
 
     /// The backend in use.
+    ///
+    /// ```
+    /// let g = galois::Ghash::new(&[3; 16]);
+    /// assert_eq!(g.backend(), galois::detect::ghash_backend());
+    /// ```
     pub fn backend(&self) -> Backend {
         self.key.backend()
     }
 
     /// Absorbs bytes; calls may split the input anywhere.
+    ///
+    /// ```
+    /// let mut a = galois::Ghash::new(&[9; 16]);
+    /// a.update(b"0123456789");
+    /// a.update(b"abcdef"); // completes the first block
+    /// let mut b = galois::Ghash::new(&[9; 16]);
+    /// b.update(b"0123456789abcdef");
+    /// assert_eq!(a.state(), b.state());
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         self.acc.update(&self.key, data);
     }
 
     /// Zero-pads any partial block, closing the current string.
+    ///
+    /// ```
+    /// let mut a = galois::Ghash::new(&[9; 16]);
+    /// a.update(b"abc");
+    /// a.pad();
+    /// let mut b = galois::Ghash::new(&[9; 16]);
+    /// b.update(b"abc\0\0\0\0\0\0\0\0\0\0\0\0\0");
+    /// assert_eq!(a.state(), b.state());
+    /// ```
     pub fn pad(&mut self) {
         self.acc.pad(&self.key);
     }
 
     /// Absorbs `data` and zero-pads it to a block boundary.
+    ///
+    /// ```
+    /// let mut a = galois::Ghash::new(&[9; 16]);
+    /// a.update_padded(b"A");
+    /// a.update_padded(b"C");
+    /// let mut b = galois::Ghash::new(&[9; 16]);
+    /// b.update(b"AC");
+    /// assert_ne!(a.finalize(), b.finalize()); // two padded blocks, not one
+    /// ```
     pub fn update_padded(&mut self, data: &[u8]) {
         self.acc.update_padded(&self.key, data);
     }
 
     /// The accumulator X_i after the whole blocks absorbed so far (spec
     /// equation (2)), for step-by-step checks.
+    ///
+    /// ```
+    /// use galois::{gf128_mul, Ghash};
+    /// let h = [5u8; 16];
+    /// let mut g = Ghash::new(&h);
+    /// g.update(&[1; 20]); // one whole block, four bytes pending
+    /// assert_eq!(g.state(), gf128_mul(&[1; 16], &h));
+    /// ```
     pub fn state(&self) -> [u8; 16] {
         self.acc.y().to_be_bytes()
     }
 
     /// Pads and returns the hash. GCM's length block is the caller's to add.
+    ///
+    /// ```
+    /// let mut g = galois::Ghash::new(&[5u8; 16]);
+    /// g.update(&[0; 48]);
+    /// assert_eq!(g.finalize(), [0; 16]); // (0 * H + 0) * H ... = 0
+    /// ```
     pub fn finalize(mut self) -> [u8; 16] {
         self.pad();
         self.acc.y().to_be_bytes()
@@ -432,6 +539,18 @@ impl Ghash {
 
 /// Multiplies two field elements given in GCM's byte order with the
 /// bit-serial reference (Algorithm 1). For tests and tools.
+///
+/// ```
+/// use galois::gf128_mul;
+/// let one = [0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]; // x^0 is the leftmost bit
+/// let x = [0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// let mut x127 = [0u8; 16];
+/// x127[15] = 1;
+/// assert_eq!(gf128_mul(&[0x5a; 16], &one), [0x5a; 16]);
+/// let mut r = [0u8; 16];
+/// r[0] = 0xe1; // x^128 = x^7 + x^2 + x + 1
+/// assert_eq!(gf128_mul(&x, &x127), r);
+/// ```
 pub fn gf128_mul(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
     mul_reference(u128::from_be_bytes(*a), u128::from_be_bytes(*b)).to_be_bytes()
 }

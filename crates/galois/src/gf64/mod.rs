@@ -18,6 +18,9 @@ use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
 mod bitserial;
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ctmul;
@@ -69,6 +72,16 @@ pub(crate) trait Gf64Mul: Zeroize + Sized {
 }
 
 /// A GF(2^64) multiplication backend for GCM-64. All are constant time.
+///
+/// ```
+/// use galois::gf64::{gf64_mul_with, Gf64Backend};
+/// let (a, b) = (*b"abcdefgh", *b"12345678");
+/// let want = gf64_mul_with(Gf64Backend::Bitserial, &a, &b)?;
+/// for backend in Gf64Backend::available() {
+///     assert_eq!(gf64_mul_with(backend, &a, &b)?, want);
+/// }
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Gf64Backend {
@@ -90,6 +103,10 @@ impl Gf64Backend {
     ];
 
     /// The name, as the CLI spells it.
+    ///
+    /// ```
+    /// assert_eq!(galois::gf64::Gf64Backend::Ctmul.name(), "gf64-ctmul");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Gf64Backend::Bitserial => "gf64-bitserial",
@@ -99,6 +116,13 @@ impl Gf64Backend {
     }
 
     /// Parses a name given by [`Gf64Backend::name`].
+    ///
+    /// ```
+    /// use galois::gf64::Gf64Backend;
+    /// assert_eq!(Gf64Backend::from_name("gf64-clmul")?, Gf64Backend::Clmul);
+    /// assert_eq!(Gf64Backend::from_name("clmul"), Err(galois::Error::UnknownBackend));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn from_name(name: &str) -> Result<Self> {
         Self::ALL
             .iter()
@@ -108,6 +132,12 @@ impl Gf64Backend {
     }
 
     /// Whether this CPU can run it.
+    ///
+    /// ```
+    /// use galois::gf64::Gf64Backend;
+    /// assert!(Gf64Backend::Ctmul.is_available());
+    /// assert_eq!(Gf64Backend::Clmul.is_available(), galois::detect::has_pclmul());
+    /// ```
     pub fn is_available(self) -> bool {
         match self {
             Gf64Backend::Clmul => cfg!(target_arch = "x86_64") && crate::detect::has_pclmul(),
@@ -116,6 +146,11 @@ impl Gf64Backend {
     }
 
     /// The backends this CPU can run.
+    ///
+    /// ```
+    /// use galois::gf64::Gf64Backend;
+    /// assert!(Gf64Backend::available().contains(&Gf64Backend::Bitserial));
+    /// ```
     pub fn available() -> Vec<Gf64Backend> {
         Self::ALL
             .iter()
@@ -125,6 +160,12 @@ impl Gf64Backend {
     }
 
     /// The fastest backend this CPU can run.
+    ///
+    /// ```
+    /// use galois::gf64::Gf64Backend;
+    /// let b = Gf64Backend::auto();
+    /// assert!(b.is_available() && b != Gf64Backend::Bitserial);
+    /// ```
     pub fn auto() -> Gf64Backend {
         if Gf64Backend::Clmul.is_available() {
             Gf64Backend::Clmul
@@ -198,11 +239,26 @@ impl Gf64Key {
 
 /// Multiplies two GF(2^64) elements (8-byte blocks, GCM bit order) with the
 /// bit-serial reference. For tests and tools.
+///
+/// ```
+/// use galois::gf64::gf64_mul;
+/// let one = [0x80, 0, 0, 0, 0, 0, 0, 0]; // a^0 is the leftmost bit
+/// assert_eq!(gf64_mul(b"anything", &one), *b"anything");
+/// // a * a^63 = a^64 = 1 + a + a^3 + a^4.
+/// assert_eq!(gf64_mul(&[0x40, 0, 0, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 0, 0, 1]), [0xd8, 0, 0, 0, 0, 0, 0, 0]);
+/// ```
 pub fn gf64_mul(a: &[u8; 8], b: &[u8; 8]) -> [u8; 8] {
     bitserial::mul(u64::from_be_bytes(*a), u64::from_be_bytes(*b)).to_be_bytes()
 }
 
 /// Multiplies two elements with a pinned backend (for cross-checks).
+///
+/// ```
+/// use galois::gf64::{gf64_mul, gf64_mul_with, Gf64Backend};
+/// let (a, b) = ([3u8; 8], [0x81u8; 8]);
+/// assert_eq!(gf64_mul_with(Gf64Backend::Ctmul, &a, &b)?, gf64_mul(&a, &b));
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn gf64_mul_with(backend: Gf64Backend, a: &[u8; 8], b: &[u8; 8]) -> Result<[u8; 8]> {
     let k = Gf64Key::new(u64::from_be_bytes(*b), backend)?;
     Ok(k.mul_h(u64::from_be_bytes(*a)).to_be_bytes())

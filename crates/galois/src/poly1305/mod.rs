@@ -52,8 +52,12 @@ use crate::error::{Error, Result};
 use crate::Aes;
 use zeroize::{Zeroize, Zeroizing};
 
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 pub mod nonce;
@@ -65,6 +69,16 @@ use radix44::Limbs;
 
 /// A Poly1305 implementation. Automatic selection (`detect.rs`) picks the
 /// fastest one the CPU has; each can be pinned by name.
+///
+/// ```
+/// use galois::poly1305::{Backend, Poly1305Aes};
+/// let key = [0u8; 32];
+/// let want = Poly1305Aes::with_backend(&key, Backend::Portable)?.authenticate(&[1; 16], &[7; 3000])?;
+/// for b in Backend::available() {
+///     assert_eq!(Poly1305Aes::with_backend(&key, b)?.authenticate(&[1; 16], &[7; 3000])?, want);
+/// }
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
@@ -81,6 +95,10 @@ impl Backend {
     pub const ALL: &'static [Backend] = &[Backend::Ifma, Backend::Avx2, Backend::Portable];
 
     /// The backend's name, as the CLI spells it.
+    ///
+    /// ```
+    /// assert_eq!(galois::poly1305::Backend::Ifma.name(), "ifma");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Backend::Portable => "portable",
@@ -90,6 +108,13 @@ impl Backend {
     }
 
     /// Parses a name given by [`Backend::name`].
+    ///
+    /// ```
+    /// use galois::poly1305::Backend;
+    /// assert_eq!(Backend::from_name("avx2")?, Backend::Avx2);
+    /// assert!(Backend::from_name("neon").is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn from_name(name: &str) -> Result<Self> {
         Self::ALL
             .iter()
@@ -99,11 +124,22 @@ impl Backend {
     }
 
     /// Whether this CPU can run the backend.
+    ///
+    /// ```
+    /// use galois::poly1305::{Backend, Poly1305};
+    /// assert!(Backend::Portable.is_available());
+    /// assert_eq!(Poly1305::with_backend(&[0; 32], Backend::Ifma).is_ok(), Backend::Ifma.is_available());
+    /// ```
     pub fn is_available(self) -> bool {
         crate::detect::poly1305_backend_available(self)
     }
 
     /// The backends this CPU can run, fastest first.
+    ///
+    /// ```
+    /// use galois::poly1305::Backend;
+    /// assert_eq!(Backend::available()[0], galois::detect::poly1305_backend());
+    /// ```
     pub fn available() -> Vec<Backend> {
         Self::ALL
             .iter()
@@ -373,11 +409,28 @@ const CLAMP: u128 = 0x0fff_fffc_0fff_fffc_0fff_fffc_0fff_ffff;
 /// Clamps r in place (the paper's constraints), for r derived from other
 /// material. Random keys from [`Poly1305Aes::generate_key`] are clamped
 /// already.
+///
+/// ```
+/// use galois::poly1305::{clamp_r, is_clamped};
+/// let mut r = [0xff; 16];
+/// clamp_r(&mut r);
+/// assert!(is_clamped(&r));
+/// assert_eq!(r[3..5], [0x0f, 0xfc]);
+/// ```
 pub fn clamp_r(r: &mut [u8; 16]) {
     *r = (u128::from_le_bytes(*r) & CLAMP).to_le_bytes();
 }
 
 /// Clamps the r half (bytes 16..32) of a Poly1305-AES key k || r.
+///
+/// ```
+/// use galois::poly1305::{clamp, Poly1305Aes};
+/// let mut key = [0xff; 32];
+/// assert!(Poly1305Aes::new(&key).is_err());
+/// clamp(&mut key);
+/// assert_eq!(key[..16], [0xff; 16]); // k is untouched
+/// assert!(Poly1305Aes::new(&key).is_ok());
+/// ```
 pub fn clamp(key: &mut [u8; 32]) {
     let r: &mut [u8; 16] = (&mut key[16..]).try_into().unwrap();
     clamp_r(r);
@@ -386,6 +439,13 @@ pub fn clamp(key: &mut [u8; 32]) {
 /// Whether r meets the constraints of section 2: `r[3]`, `r[7]`, `r[11]`, `r[15]`
 /// below 16 and `r[4]`, `r[8]`, `r[12]` divisible by 4. Evaluated without
 /// branches on the key bytes.
+///
+/// ```
+/// use galois::poly1305::is_clamped;
+/// let r = hex::decode("851fc40c3467ac0be05cc20404f3f700").unwrap(); // the paper's example 1
+/// assert!(is_clamped(r.as_slice().try_into().unwrap()));
+/// assert!(!is_clamped(&[0x10; 16]));
+/// ```
 pub fn is_clamped(r: &[u8; 16]) -> bool {
     let v = u128::from_le_bytes(*r);
     // Public by design: an unclamped key is refused.
@@ -401,6 +461,13 @@ const UNCLAMPED: &str = "Poly1305 r is not clamped: r[3], r[7], r[11], r[15] mus
 /// The 16-byte chunks of a message as the paper's c_i: the chunk read
 /// little-endian plus 2^(8 len), as 17 little-endian bytes. For checking
 /// known-answer intermediates; the MAC itself never builds this list.
+///
+/// ```
+/// let c = galois::poly1305::chunk_values(&[0xf3, 0xf6]);
+/// // The paper's example 1: c_1 = 0x1f6f3.
+/// assert_eq!(c, [[0xf3, 0xf6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]);
+/// assert_eq!(galois::poly1305::chunk_values(&[0; 33]).len(), 3);
+/// ```
 pub fn chunk_values(msg: &[u8]) -> Vec<[u8; 17]> {
     msg.chunks(16)
         .map(|c| {
@@ -426,6 +493,16 @@ fn check_len(got: usize, want: usize, e: fn(usize) -> Error) -> Result<()> {
 ///
 /// r is kept in limbs and wiped on drop; AES keys wipe themselves, another
 /// cipher `C` is responsible for its own key.
+///
+/// ```
+/// use galois::poly1305::Poly1305Aes;
+/// // Example 1 of the paper's Appendix B.
+/// let key = hex::decode("ec074c835580741701425b623235add6851fc40c3467ac0be05cc20404f3f700").unwrap();
+/// let nonce = hex::decode("fb447350c4e868c52ac3275cf9d4327e").unwrap();
+/// let tag = Poly1305Aes::new(&key)?.authenticate(&nonce, &[0xf3, 0xf6])?;
+/// assert_eq!(hex::encode(tag), "f4c633c3044fc145f84f335cb81953de");
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Poly1305Mac<C: BlockCipher128 = Aes> {
     cipher: C,
     k: Key64,
@@ -438,11 +515,25 @@ pub type Poly1305Aes = Poly1305Mac<Aes>;
 impl Poly1305Mac<Aes> {
     /// A Poly1305-AES key k || r (32 bytes: 16-byte AES-128 key, then r).
     /// An unclamped r is refused with [`Error::InvalidKey`].
+    ///
+    /// ```
+    /// use galois::{poly1305::Poly1305Aes, Error};
+    /// assert!(Poly1305Aes::new(&[0u8; 32]).is_ok());
+    /// assert!(matches!(Poly1305Aes::new(&[0xffu8; 32]), Err(Error::InvalidKey { .. }))); // r not clamped
+    /// assert_eq!(Poly1305Aes::new(&[0u8; 16]).err(), Some(Error::InvalidKeyLength { got: 16 }));
+    /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::with_backend(key, crate::detect::poly1305_backend())
     }
 
     /// As [`Poly1305Mac::new`] with a pinned backend.
+    ///
+    /// ```
+    /// use galois::poly1305::{Backend, Poly1305Aes};
+    /// let mac = Poly1305Aes::with_backend(&[0u8; 32], Backend::Portable)?;
+    /// assert_eq!(mac.backend(), Backend::Portable);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self> {
         check_len(key.len(), 32, |got| Error::InvalidKeyLength { got })?;
         let r: &[u8; 16] = key[16..].try_into().unwrap();
@@ -454,6 +545,15 @@ impl Poly1305Mac<Aes> {
     }
 
     /// A fresh random key k || r from the operating system, r clamped.
+    ///
+    /// ```
+    /// use galois::poly1305::{is_clamped, Poly1305Aes};
+    /// let key = Poly1305Aes::generate_key()?;
+    /// assert!(is_clamped(key[16..].try_into().unwrap()));
+    /// let mac = Poly1305Aes::new(&key[..])?;
+    /// # let _ = mac;
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn generate_key() -> Result<Zeroizing<[u8; 32]>> {
         let mut key = Zeroizing::new([0u8; 32]);
         getrandom::fill(&mut key[..]).map_err(|_| Error::RandomSourceFailed)?;
@@ -465,11 +565,30 @@ impl Poly1305Mac<Aes> {
 impl<C: BlockCipher128> Poly1305Mac<C> {
     /// Poly1305 with any 128-bit block cipher for the nonce pad, and r (16
     /// bytes, which must be clamped).
+    ///
+    /// ```
+    /// use galois::{poly1305::{Poly1305Aes, Poly1305Mac}, Aes};
+    /// // Poly1305 with AES-256 for the nonce pad.
+    /// let mac = Poly1305Mac::with_cipher(Aes::new(&[1u8; 32])?, &[0u8; 16])?;
+    /// let tag = mac.authenticate(&[0; 16], b"msg")?;
+    /// mac.verify(&[0; 16], b"msg", &tag)?;
+    /// // With AES-128 it is Poly1305-AES.
+    /// let a = Poly1305Mac::with_cipher(Aes::new(&[1u8; 16])?, &[0u8; 16])?;
+    /// assert_eq!(a.authenticate(&[0; 16], b"m")?, Poly1305Aes::new(&[[1u8; 16], [0u8; 16]].concat())?.authenticate(&[0; 16], b"m")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_cipher(cipher: C, r: &[u8]) -> Result<Self> {
         Self::with_cipher_and_backend(cipher, r, crate::detect::poly1305_backend())
     }
 
     /// As [`Poly1305Mac::with_cipher`] with a pinned backend.
+    ///
+    /// ```
+    /// use galois::{poly1305::{Backend, Poly1305Mac}, Aes};
+    /// let mac = Poly1305Mac::with_cipher_and_backend(Aes::new(&[1u8; 16])?, &[0u8; 16], Backend::Portable)?;
+    /// assert_eq!(mac.backend(), Backend::Portable);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_cipher_and_backend(cipher: C, r: &[u8], backend: Backend) -> Result<Self> {
         check_len(r.len(), 16, |got| Error::InvalidKeyLength { got })?;
         let r: &[u8; 16] = r.try_into().unwrap();
@@ -485,6 +604,12 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
     }
 
     /// The backend this key runs.
+    ///
+    /// ```
+    /// let mac = galois::poly1305::Poly1305Aes::new(&[0u8; 32])?;
+    /// assert_eq!(mac.backend(), galois::detect::poly1305_backend());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn backend(&self) -> Backend {
         self.imp.backend()
     }
@@ -499,6 +624,15 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
 
     /// The 16-byte authenticator of `msg` under the 16-byte `nonce`. Never
     /// authenticate two different messages with the same nonce.
+    ///
+    /// ```
+    /// use galois::{poly1305::Poly1305Aes, Error};
+    /// let mac = Poly1305Aes::new(&[0u8; 32])?;
+    /// let (a, b) = (mac.authenticate(&[1; 16], b"m")?, mac.authenticate(&[2; 16], b"m")?);
+    /// assert_ne!(a, b);
+    /// assert_eq!(mac.authenticate(&[1; 12], b"m"), Err(Error::InvalidNonceLength { got: 12 }));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn authenticate(&self, nonce: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
         check_len(nonce.len(), 16, |got| Error::InvalidNonceLength { got })?;
         let h = poly_oneshot(self.imp, &self.k, msg);
@@ -512,6 +646,16 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
 
     /// Checks a tag in constant time; [`Error::AuthenticationFailed`] if it
     /// does not match.
+    ///
+    /// ```
+    /// use galois::{poly1305::Poly1305Aes, Error};
+    /// let mac = Poly1305Aes::new(&[0u8; 32])?;
+    /// let mut tag = mac.authenticate(&[1; 16], b"m")?;
+    /// mac.verify(&[1; 16], b"m", &tag)?;
+    /// tag[15] ^= 0x80;
+    /// assert_eq!(mac.verify(&[1; 16], b"m", &tag), Err(Error::AuthenticationFailed));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn verify(&self, nonce: &[u8], msg: &[u8], tag: &[u8]) -> Result<()> {
         check_len(tag.len(), 16, |got| Error::InvalidTagLength { got })?;
         let t = Zeroizing::new(self.authenticate(nonce, msg)?);
@@ -524,6 +668,14 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
 
     /// Starts a streaming computation: feed the message in pieces split
     /// anywhere with [`Poly1305MacStream::update`].
+    ///
+    /// ```
+    /// let mac = galois::poly1305::Poly1305Aes::new(&[0u8; 32])?;
+    /// let mut s = mac.stream(&[1; 16])?;
+    /// s.update(b"split ").update(b"anywhere");
+    /// assert_eq!(s.finalize(), mac.authenticate(&[1; 16], b"split anywhere")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn stream(&self, nonce: &[u8]) -> Result<Poly1305MacStream<'_, C>> {
         let pad = self.pad(nonce)?;
         Ok(Poly1305MacStream {
@@ -535,6 +687,15 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
 
     /// (c_1 r^q + ... + c_q r) mod 2^130 - 5 as 17 little-endian bytes: the
     /// paper's intermediate value, for known-answer checks.
+    ///
+    /// ```
+    /// use galois::poly1305::Poly1305Aes;
+    /// let key = hex::decode("ec074c835580741701425b623235add6851fc40c3467ac0be05cc20404f3f700").unwrap();
+    /// let mut v = Poly1305Aes::new(&key)?.poly_value(&[0xf3, 0xf6]);
+    /// v.reverse(); // the paper's example 1, as a big-endian number
+    /// assert_eq!(hex::encode(v), "0321e58e25a69d7f8f27060770b3f8bb9c");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn poly_value(&self, msg: &[u8]) -> [u8; 17] {
         portable::to_bytes17(&poly_oneshot(self.imp, &self.k, msg))
     }
@@ -557,6 +718,16 @@ impl Drop for Pad {
 }
 
 /// A Poly1305-AES (or Poly1305-E) computation in progress.
+///
+/// ```
+/// let mac = galois::poly1305::Poly1305Aes::new(&[0u8; 32])?;
+/// let mut s = mac.stream(&[1; 16])?;
+/// for piece in [&b"a"[..], b"bc", b"def"] {
+///     s.update(piece);
+/// }
+/// s.verify(&mac.authenticate(&[1; 16], b"abcdef")?)?;
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Poly1305MacStream<'a, C: BlockCipher128> {
     _mac: &'a Poly1305Mac<C>,
     pad: Pad,
@@ -565,18 +736,40 @@ pub struct Poly1305MacStream<'a, C: BlockCipher128> {
 
 impl<C: BlockCipher128> Poly1305MacStream<'_, C> {
     /// Appends message bytes.
+    ///
+    /// ```
+    /// let mac = galois::poly1305::Poly1305Aes::new(&[0u8; 32])?;
+    /// let mut s = mac.stream(&[1; 16])?;
+    /// s.update(&[9; 100]).update(&[9; 1900]);
+    /// assert_eq!(s.finalize(), mac.authenticate(&[1; 16], &[9; 2000])?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn update(&mut self, data: &[u8]) -> &mut Self {
         self.st.update(data);
         self
     }
 
     /// The tag of everything fed so far.
+    ///
+    /// ```
+    /// let mac = galois::poly1305::Poly1305Aes::new(&[0u8; 32])?;
+    /// assert_eq!(mac.stream(&[1; 16])?.finalize(), mac.authenticate(&[1; 16], b"")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn finalize(mut self) -> [u8; 16] {
         let h = self.st.finish();
         portable::finalize(&h, &self.pad.0)
     }
 
     /// Checks a tag in constant time.
+    ///
+    /// ```
+    /// let mac = galois::poly1305::Poly1305Aes::new(&[0u8; 32])?;
+    /// let mut s = mac.stream(&[1; 16])?;
+    /// s.update(b"abc");
+    /// assert_eq!(s.verify(&[0; 16]), Err(galois::Error::AuthenticationFailed));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn verify(self, tag: &[u8]) -> Result<()> {
         check_len(tag.len(), 16, |got| Error::InvalidTagLength { got })?;
         let t = Zeroizing::new(self.finalize());
@@ -591,6 +784,15 @@ impl<C: BlockCipher128> Poly1305MacStream<'_, C> {
 /// The one-time Poly1305 of RFC 8439: key r || s (32 bytes), r clamped by
 /// the MAC itself, tag = (poly_r(m) + s) mod 2^128. A key must authenticate
 /// one message only. Same core as [`Poly1305Aes`].
+///
+/// ```
+/// use galois::poly1305::Poly1305;
+/// // RFC 8439 section 2.5.2.
+/// let key = hex::decode("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b").unwrap();
+/// let tag = Poly1305::mac(&key, b"Cryptographic Forum Research Group")?;
+/// assert_eq!(hex::encode(tag), "a8061dc1305136c6c22b8baf0c0127a9");
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct Poly1305 {
     st: State,
     s: Pad,
@@ -598,11 +800,25 @@ pub struct Poly1305 {
 
 impl Poly1305 {
     /// Starts a one-time MAC with key r || s.
+    ///
+    /// ```
+    /// let mut p = galois::poly1305::Poly1305::new(&[1u8; 32])?;
+    /// p.update(b"one message per key");
+    /// assert_eq!(p.finalize(), galois::poly1305::Poly1305::mac(&[1u8; 32], b"one message per key")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::with_backend(key, crate::detect::poly1305_backend())
     }
 
     /// As [`Poly1305::new`] with a pinned backend.
+    ///
+    /// ```
+    /// use galois::poly1305::{Backend, Poly1305};
+    /// let p = Poly1305::with_backend(&[1u8; 32], Backend::Portable)?;
+    /// assert_eq!(p.backend(), Backend::Portable);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self> {
         let (k, s) = Self::split(key)?;
         let imp = Imp::new(backend)?;
@@ -623,11 +839,26 @@ impl Poly1305 {
     }
 
     /// The tag of `msg` under the one-time key r || s, in one call.
+    ///
+    /// ```
+    /// use galois::poly1305::Poly1305;
+    /// // r = 0: the tag is s.
+    /// let key = [[0u8; 16], [0xab; 16]].concat();
+    /// assert_eq!(Poly1305::mac(&key, b"anything")?, [0xab; 16]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn mac(key: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
         Self::mac_with_backend(key, msg, crate::detect::poly1305_backend())
     }
 
     /// As [`Poly1305::mac`] with a pinned backend.
+    ///
+    /// ```
+    /// use galois::poly1305::{Backend, Poly1305};
+    /// let a = Poly1305::mac_with_backend(&[3u8; 32], &[1; 5000], Backend::Portable)?;
+    /// assert_eq!(a, Poly1305::mac(&[3u8; 32], &[1; 5000])?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn mac_with_backend(key: &[u8], msg: &[u8], backend: Backend) -> Result<[u8; 16]> {
         let (mut k, s) = Self::split(key)?;
         let imp = Imp::new(backend)?;
@@ -637,28 +868,66 @@ impl Poly1305 {
     }
 
     /// The backend in use.
+    ///
+    /// ```
+    /// let p = galois::poly1305::Poly1305::new(&[3u8; 32])?;
+    /// assert!(p.backend().is_available());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn backend(&self) -> Backend {
         self.st.imp.backend()
     }
 
     /// Appends message bytes.
+    ///
+    /// ```
+    /// let mut p = galois::poly1305::Poly1305::new(&[3u8; 32])?;
+    /// p.update(b"Cryptographic ").update(b"Forum");
+    /// assert_eq!(p.finalize(), galois::poly1305::Poly1305::mac(&[3u8; 32], b"Cryptographic Forum")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn update(&mut self, data: &[u8]) -> &mut Self {
         self.st.update(data);
         self
     }
 
     /// The tag.
+    ///
+    /// ```
+    /// let key = [[0u8; 16], [7; 16]].concat();
+    /// let mut p = galois::poly1305::Poly1305::new(&key)?;
+    /// p.update(b"r = 0 ignores the message");
+    /// assert_eq!(p.finalize(), [7; 16]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn finalize(mut self) -> [u8; 16] {
         let h = self.st.finish();
         portable::finalize(&h, &self.s.0)
     }
 
     /// poly_r(m) mod 2^130 - 5 as 17 little-endian bytes (no s added).
+    ///
+    /// ```
+    /// let key = [[0u8; 16], [7; 16]].concat();
+    /// let mut p = galois::poly1305::Poly1305::new(&key)?;
+    /// p.update(b"r = 0");
+    /// assert_eq!(p.poly_value(), [0; 17]); // s not added
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn poly_value(mut self) -> [u8; 17] {
         portable::to_bytes17(&self.st.finish())
     }
 
     /// Checks a tag in constant time.
+    ///
+    /// ```
+    /// use galois::poly1305::Poly1305;
+    /// let tag = Poly1305::mac(&[3u8; 32], b"m")?;
+    /// let mut p = Poly1305::new(&[3u8; 32])?;
+    /// p.update(b"m");
+    /// p.verify(&tag)?;
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn verify(self, tag: &[u8]) -> Result<()> {
         check_len(tag.len(), 16, |got| Error::InvalidTagLength { got })?;
         let t = Zeroizing::new(self.finalize());

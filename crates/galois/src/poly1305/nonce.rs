@@ -24,6 +24,15 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// An in-memory, strictly increasing nonce counter.
+///
+/// ```
+/// use galois::poly1305::{nonce::NonceSequence, Poly1305Aes};
+/// let mac = Poly1305Aes::new(&[0u8; 32])?;
+/// let mut nonces = NonceSequence::new();
+/// let (n1, n2) = (nonces.next_nonce()?, nonces.next_nonce()?);
+/// assert_ne!(mac.authenticate(&n1, b"m")?, mac.authenticate(&n2, b"m")?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct NonceSequence {
     next: Option<u128>,
@@ -31,17 +40,38 @@ pub struct NonceSequence {
 
 impl NonceSequence {
     /// A sequence whose first nonce is `first` (little-endian).
+    ///
+    /// ```
+    /// use galois::poly1305::nonce::NonceSequence;
+    /// let mut s = NonceSequence::starting_at(256);
+    /// assert_eq!(s.next_nonce()?, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]); // little-endian
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn starting_at(first: u128) -> Self {
         NonceSequence { next: Some(first) }
     }
 
     /// A sequence starting at nonce 0.
+    ///
+    /// ```
+    /// let mut s = galois::poly1305::nonce::NonceSequence::new();
+    /// assert_eq!(s.next_nonce()?, [0; 16]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new() -> Self {
         Self::starting_at(0)
     }
 
     /// The next nonce, or [`Error::LimitReached`] once 2^128 - 1 has been
     /// issued: the sequence never wraps.
+    ///
+    /// ```
+    /// use galois::poly1305::nonce::NonceSequence;
+    /// let mut s = NonceSequence::starting_at(u128::MAX);
+    /// assert_eq!(s.next_nonce()?, [0xff; 16]);
+    /// assert!(matches!(s.next_nonce(), Err(galois::Error::LimitReached { .. }))); // never wraps
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn next_nonce(&mut self) -> crate::Result<[u8; 16]> {
         let n = self.next.ok_or(Error::LimitReached {
             what: "nonce sequence exhausted (2^128 nonces)",
@@ -51,6 +81,13 @@ impl NonceSequence {
     }
 
     /// The value the next nonce will have, if any.
+    ///
+    /// ```
+    /// let mut s = galois::poly1305::nonce::NonceSequence::new();
+    /// s.next_nonce()?;
+    /// assert_eq!(s.peek(), Some(1));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn peek(&self) -> Option<u128> {
         self.next
     }
@@ -69,6 +106,20 @@ const MAGIC: &str = "galois-poly1305-nonce-store-v1";
 /// The file holds one number, the *safe nonce*: every nonce issued so far is
 /// below it. Nonces are reserved `block` at a time, so a store costs two
 /// fsyncs per `block` nonces.
+///
+/// ```
+/// use galois::poly1305::nonce::NonceStore;
+/// let path = std::env::temp_dir().join(format!("galois-doc-store-{}", std::process::id()));
+/// # let _ = std::fs::remove_file(&path);
+/// let mut store = NonceStore::create(&path, 100)?;
+/// assert_eq!(store.next_nonce()?, 0u128.to_le_bytes());
+/// drop(store); // a crash here loses the rest of the block, never reuses a nonce
+/// let mut store = NonceStore::open(&path, 100)?;
+/// assert_eq!(store.next_nonce()?, 100u128.to_le_bytes());
+/// # drop(store);
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct NonceStore {
     path: PathBuf,
@@ -89,6 +140,18 @@ fn invalid(msg: String) -> io::Error {
 impl NonceStore {
     /// Creates a new store at `path` (which must not exist) starting at
     /// nonce 0, reserving `block` nonces at a time.
+    ///
+    /// ```
+    /// use galois::poly1305::nonce::NonceStore;
+    /// let path = std::env::temp_dir().join(format!("galois-doc-create-{}", std::process::id()));
+    /// # let _ = std::fs::remove_file(&path);
+    /// let store = NonceStore::create(&path, 1)?;
+    /// assert!(NonceStore::open(&path, 1).is_err()); // locked while `store` is open
+    /// drop(store);
+    /// assert!(NonceStore::create(&path, 1).is_err()); // exists already
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn create(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
         let path = path.as_ref().to_path_buf();
         let lock = lock(&path)?;
@@ -103,6 +166,17 @@ impl NonceStore {
     }
 
     /// Opens an existing store. Its first nonce is the persisted safe value.
+    ///
+    /// ```
+    /// use galois::poly1305::nonce::NonceStore;
+    /// let path = std::env::temp_dir().join(format!("galois-doc-open-{}", std::process::id()));
+    /// # let _ = std::fs::remove_file(&path);
+    /// assert_eq!(NonceStore::open(&path, 8).unwrap_err().kind(), std::io::ErrorKind::NotFound);
+    /// NonceStore::create(&path, 8)?.next_nonce()?;
+    /// assert_eq!(NonceStore::open(&path, 8)?.next_nonce()?, 8u128.to_le_bytes());
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn open(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
         let lock = lock(path.as_ref())?;
         Self::open_locked(path.as_ref().to_path_buf(), block, lock)
@@ -132,6 +206,16 @@ impl NonceStore {
     }
 
     /// Opens the store at `path`, creating it (at nonce 0) if it is missing.
+    ///
+    /// ```
+    /// use galois::poly1305::nonce::NonceStore;
+    /// let path = std::env::temp_dir().join(format!("galois-doc-ooc-{}", std::process::id()));
+    /// # let _ = std::fs::remove_file(&path);
+    /// assert_eq!(NonceStore::open_or_create(&path, 4)?.next_nonce()?, [0; 16]);
+    /// assert_eq!(NonceStore::open_or_create(&path, 4)?.next_nonce()?, 4u128.to_le_bytes());
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn open_or_create(path: impl AsRef<Path>, block: u64) -> io::Result<Self> {
         match Self::open(path.as_ref(), block) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Self::create(path, block),
@@ -142,6 +226,18 @@ impl NonceStore {
     /// The next nonce. The safe value on disk is already above it when it is
     /// returned. Fails (without issuing anything) if the disk write fails or
     /// the nonce space is exhausted.
+    ///
+    /// ```
+    /// use galois::poly1305::nonce::NonceStore;
+    /// let path = std::env::temp_dir().join(format!("galois-doc-next-{}", std::process::id()));
+    /// # let _ = std::fs::remove_file(&path);
+    /// let mut store = NonceStore::create(&path, 2)?;
+    /// let n: Vec<_> = (0..3).map(|_| store.next_nonce()).collect::<Result<_, _>>()?;
+    /// assert_eq!(n[2], 2u128.to_le_bytes());
+    /// # drop(store);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn next_nonce(&mut self) -> io::Result<[u8; 16]> {
         if self.next == self.reserved_end {
             let end = self
@@ -166,6 +262,17 @@ impl NonceStore {
     }
 
     /// The path of the store.
+    ///
+    /// ```
+    /// use galois::poly1305::nonce::NonceStore;
+    /// let path = std::env::temp_dir().join(format!("galois-doc-path-{}", std::process::id()));
+    /// # let _ = std::fs::remove_file(&path);
+    /// let store = NonceStore::create(&path, 1)?;
+    /// assert_eq!(store.path(), path);
+    /// # drop(store);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -8,6 +8,13 @@ use crate::error::Error;
 use std::io::{Read, Write};
 
 /// A stream failed: an I/O error, or a cryptographic one.
+///
+/// ```
+/// use galois::stream::{open_stream, StreamError};
+/// let mut out = Vec::new();
+/// let r = open_stream(&[1u8; 32], &mut &b"not a stream"[..], &mut out);
+/// assert!(matches!(r, Err(StreamError::Crypto(galois::Error::StreamBadHeader { .. }))));
+/// ```
 #[derive(Debug)]
 pub enum StreamError {
     /// Reading or writing failed.
@@ -106,6 +113,17 @@ fn batch_len(seg_size: usize) -> usize {
 
 /// Seals everything `r` gives into `w` as a stream with fresh random salt
 /// and prefix; returns the plaintext bytes read.
+///
+/// ```
+/// use galois::stream::{open_stream, seal_stream};
+/// let data = vec![42u8; 100_000];
+/// let mut sealed = Vec::new();
+/// assert_eq!(seal_stream(&[1u8; 32], 4096, &mut &data[..], &mut sealed)?, 100_000);
+/// let mut back = Vec::new();
+/// open_stream(&[1u8; 32], &mut &sealed[..], &mut back)?;
+/// assert_eq!(back, data);
+/// # Ok::<(), galois::stream::StreamError>(())
+/// ```
 pub fn seal_stream<R: Read, W: Write>(
     key: &[u8],
     segment_size: usize,
@@ -117,6 +135,16 @@ pub fn seal_stream<R: Read, W: Write>(
 
 /// [`seal_stream`] with associated data: authenticated in every segment,
 /// not stored; [`open_stream_with_aad`] needs the same bytes.
+///
+/// ```
+/// use galois::stream::{open_stream_with_aad, seal_stream_with_aad};
+/// let mut sealed = Vec::new();
+/// seal_stream_with_aad(&[1u8; 32], b"file name", 1024, &mut &b"contents"[..], &mut sealed)?;
+/// let mut back = Vec::new();
+/// open_stream_with_aad(&[1u8; 32], b"file name", &mut &sealed[..], &mut back)?;
+/// assert_eq!(back, b"contents");
+/// # Ok::<(), galois::stream::StreamError>(())
+/// ```
 pub fn seal_stream_with_aad<R: Read, W: Write>(
     key: &[u8],
     aad: &[u8],
@@ -173,6 +201,18 @@ pub fn seal_stream_with_aad<R: Read, W: Write>(
 /// Opens a stream from `r` into `w`, writing each segment only after its
 /// tag verifies; returns the plaintext bytes written. On error, what was
 /// written is verified but incomplete: discard it.
+///
+/// ```
+/// use galois::stream::{open_stream, seal_stream, StreamError};
+/// let mut sealed = Vec::new();
+/// seal_stream(&[1u8; 32], 16, &mut &[0u8; 64][..], &mut sealed)?;
+/// let last = sealed.len() - 1;
+/// sealed[last] ^= 1;
+/// let mut out = Vec::new();
+/// let r = open_stream(&[1u8; 32], &mut &sealed[..], &mut out);
+/// assert!(matches!(r, Err(StreamError::Crypto(galois::Error::AuthenticationFailed))));
+/// # Ok::<(), StreamError>(())
+/// ```
 pub fn open_stream<R: Read, W: Write>(
     key: &[u8],
     r: &mut R,
@@ -183,6 +223,15 @@ pub fn open_stream<R: Read, W: Write>(
 
 /// [`open_stream`] for a stream sealed with associated data: a different
 /// `aad` fails like a tampered segment.
+///
+/// ```
+/// use galois::stream::{open_stream_with_aad, seal_stream_with_aad};
+/// let mut sealed = Vec::new();
+/// seal_stream_with_aad(&[1u8; 32], b"v1", 1024, &mut &b"x"[..], &mut sealed)?;
+/// let r = open_stream_with_aad(&[1u8; 32], b"v2", &mut &sealed[..], &mut Vec::new());
+/// assert!(r.is_err());
+/// # Ok::<(), galois::stream::StreamError>(())
+/// ```
 pub fn open_stream_with_aad<R: Read, W: Write>(
     key: &[u8],
     aad: &[u8],

@@ -395,6 +395,14 @@ pub(crate) fn par_each<T: Send, F: Fn(usize, &mut T) + Sync>(items: &mut [T], f:
 }
 
 /// Seals `pt` as a stream with fresh random salt and nonce prefix.
+///
+/// ```
+/// use galois::stream::{self, HEADER_LEN, TAG_LEN};
+/// let sealed = stream::seal(&[1u8; 32], 16, &[7u8; 40])?; // three segments
+/// assert_eq!(sealed.len(), HEADER_LEN + 40 + 3 * TAG_LEN);
+/// assert_eq!(stream::open(&[1u8; 32], &sealed)?, [7u8; 40]);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn seal(key: &[u8], segment_size: usize, pt: &[u8]) -> Result<Vec<u8>> {
     seal_ctx(&Ctx::seal_random(key, segment_size)?, pt)
 }
@@ -402,6 +410,14 @@ pub fn seal(key: &[u8], segment_size: usize, pt: &[u8]) -> Result<Vec<u8>> {
 /// Seals with a given salt and nonce prefix. **For test vectors only**:
 /// reusing a salt and prefix under one key breaks confidentiality and
 /// authenticity.
+///
+/// ```
+/// use galois::stream;
+/// let a = stream::seal_with_salt_for_tests(&[1u8; 32], 64, [2; 15], [3; 7], b"vector")?;
+/// let b = stream::seal_with_salt_for_tests(&[1u8; 32], 64, [2; 15], [3; 7], b"vector")?;
+/// assert_eq!(a, b); // deterministic: never do this with real data
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn seal_with_salt_for_tests(
     key: &[u8],
     segment_size: usize,
@@ -444,6 +460,15 @@ fn seal_ctx(ctx: &Ctx, pt: &[u8]) -> Result<Vec<u8>> {
 
 /// Opens a whole stream; returns the plaintext only if every segment
 /// verifies and the stream is complete, else the specific error.
+///
+/// ```
+/// use galois::{stream, Error};
+/// let sealed = stream::seal(&[1u8; 32], 16, &[7u8; 40])?;
+/// let cut = &sealed[..sealed.len() - 8 - 16]; // drop the final segment
+/// assert_eq!(stream::open(&[1u8; 32], cut), Err(Error::StreamTruncated));
+/// assert_eq!(stream::open(&[2u8; 32], &sealed), Err(Error::StreamWrongKey));
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub fn open(key: &[u8], data: &[u8]) -> Result<Vec<u8>> {
     let ctx = Ctx::open(key, data)?;
     let body = &data[HEADER_LEN..];

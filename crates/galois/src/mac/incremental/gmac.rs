@@ -11,6 +11,17 @@ use crate::gcm::{Gcm, Options, Tag, MAX_AAD_BYTES};
 use zeroize::Zeroize;
 
 /// Incremental GMAC over any 128-bit block cipher.
+///
+/// ```
+/// use galois::{mac::incremental::AesIncrementalGmac, AesGmac};
+/// let mut doc = vec![b'a'; 1000];
+/// let mut mac = AesIncrementalGmac::with_key(&[1u8; 16], &doc)?;
+/// mac.replace(500, b"edit")?; // cheap: no rehash of the other blocks
+/// doc[500..504].copy_from_slice(b"edit");
+/// let tag = mac.tag(&[9; 12])?;
+/// assert_eq!(tag, AesGmac::new(&[1u8; 16])?.authenticate(&[9; 12], &doc)?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct IncrementalGmac<C: BlockCipher128> {
     gcm: Gcm<C>,
     mul: Mul,
@@ -41,6 +52,12 @@ impl<C: BlockCipher128> Drop for IncrementalGmac<C> {
 
 impl AesIncrementalGmac {
     /// AES key (16, 24 or 32 bytes), 16-byte tags, initial message `msg`.
+    ///
+    /// ```
+    /// let mac = galois::mac::incremental::AesIncrementalGmac::with_key(&[1u8; 32], b"start")?;
+    /// assert_eq!(mac.message(), b"start");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn with_key(key: &[u8], msg: &[u8]) -> Result<Self> {
         Self::new(Gcm::<Aes>::new(key)?, msg)
     }
@@ -64,6 +81,14 @@ fn padded(data: &[u8]) -> Vec<u8> {
 impl<C: BlockCipher128> IncrementalGmac<C> {
     /// Starts from `msg` under `gcm`'s key. Keys with H = 0 are refused
     /// (truncation divides by powers of H).
+    ///
+    /// ```
+    /// use galois::{mac::incremental::IncrementalGmac, AesGcm};
+    /// let gcm = AesGcm::with_tag_len(&[1u8; 16], 12)?;
+    /// let mut mac = IncrementalGmac::new(gcm, b"msg")?;
+    /// assert_eq!(mac.tag(&[0; 12])?.as_bytes().len(), 12);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn new(gcm: Gcm<C>, msg: &[u8]) -> Result<Self> {
         if gcm.h_is_zero() {
             return Err(Error::InvalidKey {
@@ -94,17 +119,39 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     }
 
     /// Starts over any block cipher with default options.
+    ///
+    /// ```
+    /// use galois::{mac::incremental::IncrementalGmac, Aes, AesGmac};
+    /// let mut mac = IncrementalGmac::from_cipher(Aes::new(&[2u8; 16])?, b"msg")?;
+    /// assert_eq!(mac.tag(&[0; 12])?, AesGmac::new(&[2u8; 16])?.authenticate(&[0; 12], b"msg")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn from_cipher(cipher: C, msg: &[u8]) -> Result<Self> {
         Self::new(Gcm::from_cipher(cipher, Options::new())?, msg)
     }
 
     /// Chooses how IV freshness is enforced ([`IvPolicy::AnyOnce`] by
     /// default); only before the first tag.
+    ///
+    /// ```
+    /// use galois::mac::incremental::{AesIncrementalGmac, IvPolicy};
+    /// let mut mac = AesIncrementalGmac::with_key(&[1u8; 16], b"m")?;
+    /// mac.tag(&[1; 12])?;
+    /// assert!(mac.set_iv_policy(IvPolicy::Increasing).is_err()); // only before the first tag
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn set_iv_policy(&mut self, p: IvPolicy) -> Result<()> {
         self.guard.set_policy(p)
     }
 
     /// The current message.
+    ///
+    /// ```
+    /// let mut mac = galois::mac::incremental::AesIncrementalGmac::with_key(&[1u8; 16], b"abc")?;
+    /// mac.append(b"def")?;
+    /// assert_eq!(mac.message(), b"abcdef");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn message(&self) -> &[u8] {
         &self.msg
     }
@@ -149,6 +196,15 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
 
     /// Overwrites `data.len()` bytes at `offset` (inside the message).
     /// Costs O(changed blocks + log(message blocks)).
+    ///
+    /// ```
+    /// use galois::{mac::incremental::AesIncrementalGmac, AesGmac};
+    /// let mut mac = AesIncrementalGmac::with_key(&[1u8; 16], b"hello world")?;
+    /// mac.replace(6, b"there")?;
+    /// assert_eq!(mac.tag(&[0; 12])?, AesGmac::new(&[1u8; 16])?.authenticate(&[0; 12], b"hello there")?);
+    /// assert!(mac.replace(10, b"past the end").is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn replace(&mut self, offset: usize, data: &[u8]) -> Result<()> {
         let end = offset
             .checked_add(data.len())
@@ -193,11 +249,27 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     }
 
     /// Replaces whole block `i` (0-based; not the partial last block).
+    ///
+    /// ```
+    /// let mut mac = galois::mac::incremental::AesIncrementalGmac::with_key(&[1u8; 16], &[0; 48])?;
+    /// mac.replace_block(1, &[7; 16])?;
+    /// assert_eq!(mac.message()[16..32], [7; 16]);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn replace_block(&mut self, i: usize, new: &[u8; 16]) -> Result<()> {
         self.replace(i.saturating_mul(16), new)
     }
 
     /// Appends bytes. Costs O(appended blocks).
+    ///
+    /// ```
+    /// use galois::{mac::incremental::AesIncrementalGmac, AesGmac};
+    /// let mut mac = AesIncrementalGmac::with_key(&[1u8; 16], b"log: ")?;
+    /// mac.append(b"line 1;")?;
+    /// mac.append(b"line 2;")?;
+    /// assert_eq!(mac.tag(&[0; 12])?, AesGmac::new(&[1u8; 16])?.authenticate(&[0; 12], b"log: line 1;line 2;")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn append(&mut self, mut data: &[u8]) -> Result<()> {
         if (self.msg.len() + data.len()) as u64 > MAX_AAD_BYTES {
             return Err(Error::AadTooLong);
@@ -229,6 +301,14 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
 
     /// Truncates the message to `len` bytes. Costs O(dropped blocks +
     /// log(message blocks)).
+    ///
+    /// ```
+    /// use galois::{mac::incremental::AesIncrementalGmac, AesGmac};
+    /// let mut mac = AesIncrementalGmac::with_key(&[1u8; 16], &[5; 100])?;
+    /// mac.truncate(33)?;
+    /// assert_eq!(mac.tag(&[0; 12])?, AesGmac::new(&[1u8; 16])?.authenticate(&[0; 12], &[5; 33])?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn truncate(&mut self, len: usize) -> Result<()> {
         if len > self.msg.len() {
             return Err(Error::BufferLength {
@@ -272,6 +352,14 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     /// The GMAC tag of the current message under `iv`. Refuses an IV this
     /// object has already tagged under, or under [`IvPolicy::Increasing`]
     /// one not above the last ([`Error::IvReused`]).
+    ///
+    /// ```
+    /// let mut mac = galois::mac::incremental::AesIncrementalGmac::with_key(&[1u8; 16], b"m")?;
+    /// mac.tag(&[1; 12])?;
+    /// mac.append(b"ore")?;
+    /// assert_eq!(mac.tag(&[1; 12]), Err(galois::Error::IvReused)); // would leak H
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn tag(&mut self, iv: &[u8]) -> Result<Tag> {
         let t = self.compute(iv)?;
         self.guard.claim(iv)?;
@@ -280,6 +368,15 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
 
     /// Checks `tag` for the current message under `iv` (constant-time
     /// comparison; verifying under a used IV is harmless).
+    ///
+    /// ```
+    /// let mut mac = galois::mac::incremental::AesIncrementalGmac::with_key(&[1u8; 16], b"v1")?;
+    /// let tag = mac.tag(&[1; 12])?;
+    /// mac.verify(&[1; 12], tag.as_bytes())?;
+    /// mac.replace(1, b"2")?;
+    /// assert!(mac.verify(&[1; 12], tag.as_bytes()).is_err());
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn verify(&self, iv: &[u8], tag: &[u8]) -> Result<()> {
         let t = self.compute(iv)?;
         if ct::eq(t.as_bytes(), tag) {

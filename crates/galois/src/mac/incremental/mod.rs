@@ -29,6 +29,9 @@
 
 use zeroize::Zeroize;
 
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
 mod gfmul;
 mod gmac;
 mod poly;
@@ -40,6 +43,15 @@ use std::collections::HashSet;
 
 /// How an incremental MAC object makes sure it never tags twice under one
 /// IV (GMAC) or nonce (Poly1305-AES).
+///
+/// ```
+/// use galois::mac::incremental::{AesIncrementalGmac, IvPolicy};
+/// let mut mac = AesIncrementalGmac::with_key(&[1u8; 16], b"message")?;
+/// mac.set_iv_policy(IvPolicy::Increasing)?;
+/// mac.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2])?;
+/// assert!(mac.tag(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]).is_err()); // not above the last
+/// # Ok::<(), galois::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum IvPolicy {
     /// Any IVs, each at most once: the object remembers every IV it has

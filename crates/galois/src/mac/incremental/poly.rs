@@ -128,6 +128,17 @@ fn inverse(x: &Fe) -> Fe {
 
 /// Incremental Poly1305-AES: Bernstein's key k || r (32 bytes), 16-byte
 /// nonces, each nonce used for at most one tag by this object.
+///
+/// ```
+/// use galois::{mac::incremental::IncrementalPoly1305Aes, poly1305::Poly1305Aes};
+/// let key = [[1u8; 16], [4u8; 16]].concat(); // k || r, r clamped
+/// let mut mac = IncrementalPoly1305Aes::new(&key, &[0; 64])?;
+/// mac.replace(10, b"xyz")?;
+/// let mut msg = [0u8; 64];
+/// msg[10..13].copy_from_slice(b"xyz");
+/// assert_eq!(mac.tag(&[3; 16])?, Poly1305Aes::new(&key)?.authenticate(&[3; 16], &msg)?);
+/// # Ok::<(), galois::Error>(())
+/// ```
 pub struct IncrementalPoly1305Aes {
     aes: Aes,
     r: Fe,
@@ -149,6 +160,12 @@ impl Drop for IncrementalPoly1305Aes {
 impl IncrementalPoly1305Aes {
     /// Key k || r (r clamped as the paper requires; r = 0 is refused) and
     /// the initial message.
+    ///
+    /// ```
+    /// use galois::mac::incremental::IncrementalPoly1305Aes;
+    /// assert!(IncrementalPoly1305Aes::new(&[[1u8; 16], [4u8; 16]].concat(), b"m").is_ok());
+    /// assert!(IncrementalPoly1305Aes::new(&[0u8; 32], b"m").is_err()); // r = 0
+    /// ```
     pub fn new(key: &[u8], msg: &[u8]) -> Result<Self> {
         if key.len() != 32 {
             return Err(Error::InvalidKeyLength { got: key.len() });
@@ -188,11 +205,28 @@ impl IncrementalPoly1305Aes {
 
     /// Chooses how nonce freshness is enforced ([`IvPolicy::AnyOnce`] by
     /// default); only before the first tag.
+    ///
+    /// ```
+    /// use galois::mac::incremental::{IncrementalPoly1305Aes, IvPolicy};
+    /// let mut mac = IncrementalPoly1305Aes::new(&[[1u8; 16], [4u8; 16]].concat(), b"m")?;
+    /// mac.set_iv_policy(IvPolicy::Increasing)?;
+    /// mac.tag(&[5; 16])?;
+    /// assert!(mac.tag(&[4; 16]).is_err()); // below the last nonce
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn set_iv_policy(&mut self, p: IvPolicy) -> Result<()> {
         self.guard.set_policy(p)
     }
 
     /// The current message.
+    ///
+    /// ```
+    /// use galois::mac::incremental::IncrementalPoly1305Aes;
+    /// let mut mac = IncrementalPoly1305Aes::new(&[[1u8; 16], [4u8; 16]].concat(), b"abcdef")?;
+    /// mac.truncate(3)?;
+    /// assert_eq!(mac.message(), b"abc");
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn message(&self) -> &[u8] {
         &self.msg
     }
@@ -217,6 +251,15 @@ impl IncrementalPoly1305Aes {
     }
 
     /// Overwrites `data.len()` bytes at `offset` (inside the message).
+    ///
+    /// ```
+    /// use galois::{mac::incremental::IncrementalPoly1305Aes, poly1305::Poly1305Aes};
+    /// let key = [[1u8; 16], [4u8; 16]].concat();
+    /// let mut mac = IncrementalPoly1305Aes::new(&key, b"hello world")?;
+    /// mac.replace(0, b"J")?;
+    /// assert_eq!(mac.tag(&[0; 16])?, Poly1305Aes::new(&key)?.authenticate(&[0; 16], b"Jello world")?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn replace(&mut self, offset: usize, data: &[u8]) -> Result<()> {
         let end = offset
             .checked_add(data.len())
@@ -267,6 +310,16 @@ impl IncrementalPoly1305Aes {
     }
 
     /// Appends bytes; cost proportional to them.
+    ///
+    /// ```
+    /// use galois::{mac::incremental::IncrementalPoly1305Aes, poly1305::Poly1305Aes};
+    /// let key = [[1u8; 16], [4u8; 16]].concat();
+    /// let mut mac = IncrementalPoly1305Aes::new(&key, b"")?;
+    /// mac.append(&[1; 20]);
+    /// mac.append(&[1; 20]);
+    /// assert_eq!(mac.tag(&[0; 16])?, Poly1305Aes::new(&key)?.authenticate(&[0; 16], &[1; 40])?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn append(&mut self, mut data: &[u8]) {
         let rem = self.msg.len() % 16;
         if rem != 0 && !data.is_empty() {
@@ -290,6 +343,15 @@ impl IncrementalPoly1305Aes {
 
     /// Truncates to `len` bytes; cost proportional to the dropped chunks
     /// plus O(log) for the power.
+    ///
+    /// ```
+    /// use galois::{mac::incremental::IncrementalPoly1305Aes, poly1305::Poly1305Aes};
+    /// let key = [[1u8; 16], [4u8; 16]].concat();
+    /// let mut mac = IncrementalPoly1305Aes::new(&key, &[9; 50])?;
+    /// mac.truncate(17)?;
+    /// assert_eq!(mac.tag(&[0; 16])?, Poly1305Aes::new(&key)?.authenticate(&[0; 16], &[9; 17])?);
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn truncate(&mut self, len: usize) -> Result<()> {
         if len > self.msg.len() {
             return Err(Error::BufferLength {
@@ -333,6 +395,14 @@ impl IncrementalPoly1305Aes {
 
     /// The tag of the current message under a 16-byte `nonce`; refuses a
     /// nonce this object already used ([`Error::IvReused`]).
+    ///
+    /// ```
+    /// use galois::mac::incremental::IncrementalPoly1305Aes;
+    /// let mut mac = IncrementalPoly1305Aes::new(&[[1u8; 16], [4u8; 16]].concat(), b"m")?;
+    /// mac.tag(&[7; 16])?;
+    /// assert_eq!(mac.tag(&[7; 16]), Err(galois::Error::IvReused));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn tag(&mut self, nonce: &[u8]) -> Result<[u8; 16]> {
         let t = self.compute(nonce)?;
         self.guard.claim(nonce)?;
@@ -340,6 +410,15 @@ impl IncrementalPoly1305Aes {
     }
 
     /// Checks a tag for the current message (constant-time comparison).
+    ///
+    /// ```
+    /// use galois::mac::incremental::IncrementalPoly1305Aes;
+    /// let mut mac = IncrementalPoly1305Aes::new(&[[1u8; 16], [4u8; 16]].concat(), b"m")?;
+    /// let tag = mac.tag(&[7; 16])?;
+    /// mac.verify(&[7; 16], &tag)?;
+    /// assert_eq!(mac.verify(&[8; 16], &tag), Err(galois::Error::AuthenticationFailed));
+    /// # Ok::<(), galois::Error>(())
+    /// ```
     pub fn verify(&self, nonce: &[u8], tag: &[u8]) -> Result<()> {
         let t = self.compute(nonce)?;
         if ct::eq(&t, tag) {
