@@ -89,6 +89,8 @@ pub fn list() -> (Vec<Check>, Vec<(String, String)>) {
     }
     add("gcm64/gf64-ctmul/tdea".into(), &["seal"], true);
     add("incremental/gmac".into(), INCR_OPS, false);
+    add("packet/aes-gcm".into(), GCM64_OPS, false);
+    add("stream/aes-gcm".into(), GCM64_OPS, false);
     add("incremental/poly1305-aes".into(), INCR_OPS, false);
     (out, skipped)
 }
@@ -181,6 +183,8 @@ pub fn run(target: &str, op: &str) -> Result<(), String> {
             op,
         )?,
         ["incremental", m] => incremental(m, op)?,
+        ["packet", "aes-gcm"] => packet(op)?,
+        ["stream", "aes-gcm"] => stream(op)?,
         ["gcm64", b, c] => gcm64(Gf64Backend::from_name(b).map_err(|e| e.to_string())?, c, op)?,
         _ => return Err(format!("unknown target {target}")),
     }
@@ -729,6 +733,90 @@ fn incremental(mac: &str, op: &str) -> Result<(), String> {
                 sink(&out);
             }
             _ => assert_eq!(ok, op == "verify-ok", "incremental {mac} {len} {op}"),
+        }
+    }
+    Ok(())
+}
+
+/// The packet sealer and opener (`galois::packet`): key and payload
+/// secret when sealing, key secret when opening (the packet is public).
+fn packet(op: &str) -> Result<(), String> {
+    use galois::packet::{PacketOpener, PacketSealer};
+    let mut rng = Rng::new(8);
+    let key0 = rng.bytes(16);
+    let salt = [1, 2, 3, 4];
+    let mut key = key0.clone();
+    vg::secret(&mut key);
+    let mut tx0 = PacketSealer::new(&key0, salt).unwrap();
+    let mut tx = PacketSealer::new(&key, salt).unwrap();
+    let mut rx = PacketOpener::new(&key, salt, 3).unwrap();
+    for (i, len) in [0usize, 1, 16, 100, 700].into_iter().enumerate() {
+        let header = rng.bytes(3);
+        let pt = rng.bytes(len);
+        let mut want = tx0.seal(&header, &pt).unwrap();
+        match op {
+            "seal" => {
+                let mut p = pt.clone();
+                vg::secret(&mut p);
+                let mut got = tx.seal(&header, &p).unwrap();
+                vg::reveal(&mut got);
+                assert_eq!(got, want);
+                sink(&got);
+            }
+            "open-ok" => {
+                let mut o = rx.open(&want).unwrap();
+                if len > 0 {
+                    vg::reveal(&mut o.payload);
+                }
+                assert_eq!(o.payload, pt);
+                sink(&o.payload);
+            }
+            "open-fail" => {
+                let n = want.len();
+                want[n - 1 - i] ^= 1;
+                assert_eq!(rx.open(&want), Err(galois::Error::AuthenticationFailed));
+            }
+            _ => return Err(format!("unknown op {op}")),
+        }
+    }
+    Ok(())
+}
+
+/// The segmented stream format (`galois::stream`), 64-byte segments: key
+/// and plaintext secret when sealing, key secret when opening.
+fn stream(op: &str) -> Result<(), String> {
+    use galois::stream;
+    let mut rng = Rng::new(9);
+    for (i, len) in [0usize, 1, 64, 200].into_iter().enumerate() {
+        let key0 = rng.bytes(32);
+        let pt = rng.bytes(len);
+        let (salt, prefix) = ([i as u8; 15], [7; 7]);
+        let mut want = stream::seal_with_salt_for_tests(&key0, 64, salt, prefix, &pt).unwrap();
+        let mut key = key0.clone();
+        vg::secret(&mut key);
+        match op {
+            "seal" => {
+                let mut p = pt.clone();
+                vg::secret(&mut p);
+                let mut got = stream::seal_with_salt_for_tests(&key, 64, salt, prefix, &p).unwrap();
+                vg::reveal(&mut got);
+                assert_eq!(got, want);
+                sink(&got);
+            }
+            "open-ok" => {
+                let mut got = stream::open(&key, &want).unwrap();
+                if len > 0 {
+                    vg::reveal(&mut got);
+                }
+                assert_eq!(got, pt);
+                sink(&got);
+            }
+            "open-fail" => {
+                let n = want.len();
+                want[n - 1 - i] ^= 1;
+                assert!(stream::open(&key, &want).is_err());
+            }
+            _ => return Err(format!("unknown op {op}")),
         }
     }
     Ok(())
