@@ -23,7 +23,7 @@ ROOT=$PWD
 
 MODE=${1:---ci}
 case "$MODE" in
-  --ci) shift || true; AMOUNT=7 ;;
+  --ci) shift || true; AMOUNT=6 ;;
   --long|--time) shift; AMOUNT=${1:?"$MODE needs a number"}; shift ;;
   *) echo "usage: $0 --ci | --long RUNS [target...] | --time SECONDS [target...]"; exit 2 ;;
 esac
@@ -53,15 +53,19 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   env -u CARGO_TARGET_DIR cargo install cargo-fuzz --locked
 fi
 
-export CARGO_TARGET_DIR="$ROOT/fuzz/target"
-echo "fuzz: building the targets"
+export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$ROOT/fuzz/target}"
+# The seed generator (stable Rust) builds alongside the targets (nightly):
+# the targets' build is serial in places, so the two share the cores well.
+echo "fuzz: building the targets and the seed generator"
+CARGO_TARGET_DIR="$CARGO_TARGET_DIR/seed" cargo build --release --quiet --manifest-path fuzz/seed/Cargo.toml &
+seed_build=$!
 cargo +nightly fuzz build -s none --no-trace-compares
+wait "$seed_build"
 BIN="$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release"
 
 VECTORS="${GALOIS_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}"
 echo "fuzz: seed corpora from $VECTORS"
-cargo build --release --quiet --manifest-path fuzz/seed/Cargo.toml
-"$CARGO_TARGET_DIR/release/galois-fuzz-seed" "$VECTORS" fuzz/corpus >/dev/null
+"$CARGO_TARGET_DIR/seed/release/galois-fuzz-seed" "$VECTORS" fuzz/corpus >/dev/null
 
 LOGS="$ROOT/fuzz/artifacts/logs"
 mkdir -p "$LOGS"
