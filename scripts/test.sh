@@ -29,6 +29,18 @@ cargo test -p galois --release --locked --features rustcrypto
 echo "== docs: an example on every public item (nightly rustdoc lint)"
 bash scripts/check-docs.sh
 
+echo "== hardening: constant time (valgrind memcheck with secrets undefined, short timing test)"
+bash scripts/ct.sh --ci
+
+echo "== hardening: Miri over the portable backends, streams and packets"
+bash scripts/miri.sh
+
+echo "== hardening: differential fuzzing, short run (long runs: scripts/fuzz.sh --long N)"
+bash scripts/fuzz.sh --ci
+
+echo "== hardening: soak, short (full run: scripts/soak.sh)"
+CARGO_TARGET_DIR=target bash scripts/soak.sh --short
+
 for t in scripts/test-c.sh scripts/test-py.sh scripts/test-cli.sh; do
   if [ -f "$t" ]; then echo "== $t"; bash "$t"; fi
 done
