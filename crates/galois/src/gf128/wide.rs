@@ -778,6 +778,21 @@ unsafe fn full_tag(y: __m128i, ek: __m128i) -> u128 {
 /// How a message splits: whole batches, the tail, and whether the AAD fits
 /// in the final GHASH batch (short packets: one reduction for everything).
 #[inline(always)]
+/// How many blocks (0 or 1) to take before the batches so that their
+/// vector loads and stores start on a 32-byte boundary: on this CPU a
+/// 512-bit access is two 256-bit halves, and a half that crosses a cache
+/// line (buffers at 16 or 48 mod 64) costs about 12% of the 16 KiB rate.
+/// Only for buffers at a multiple of 16 bytes (block boundaries cannot
+/// move) and of at least eight batches, where the gain outweighs the extra
+/// block and tail; the plan below then still has whole batches and never
+/// merges the AAD. The address is public.
+fn aligning_head<V: Lanes>(p: *const u8, len: usize) -> usize {
+    if V::L == 1 || len < 8 * 128 * V::L {
+        return 0;
+    }
+    usize::from(p as usize % 32 == 16)
+}
+
 fn plan<V: Lanes>(aad: &[u8], len: usize) -> (usize, usize, usize, bool) {
     let bb = 128 * V::L;
     let full = len / bb;
@@ -850,13 +865,24 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         return seal_tiny::<V, NR>(pw, &rk, y0, buf);
     }
-    let (bb, full, nv, merged) = plan::<V>(aad, buf.len());
+    let head = aligning_head::<V>(buf.as_ptr(), buf.len());
+    let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
     let mut y = if merged {
         _mm_setzero_si128()
     } else {
         ghash_padded::<V>(pw, _mm_setzero_si128(), aad)
     };
-    let mut ctr = Ctr::<V>::new(y0, 1);
+    if head > 0 {
+        let mut hctr = Ctr::<V>::new(y0, 1);
+        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut y, None);
+        let q = buf.as_mut_ptr();
+        let ct = V::keep(V::xor(V::load_partial(q, 16 * head), ks[0]), 16 * head);
+        V::store_partial(q, 16 * head, ct);
+        y = absorb_vector::<V>(pw, y, V::bswap(ct), head);
+    }
+    let ct_len = buf.len();
+    let buf = &mut buf[16 * head..];
+    let mut ctr = Ctr::<V>::new(y0, 1 + head as u32);
     let p = buf.as_mut_ptr();
     let mut prev: Option<*const u8> = None;
     for i in 0..full {
@@ -868,7 +894,6 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut y, nv, &mut ek);
-    let ct_len = buf.len();
     let tail = &mut buf[full * bb..];
     xor_tail::<V>(tail, &ks);
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
@@ -890,20 +915,30 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         return open_tiny::<V, NR>(pw, &rk, y0, buf);
     }
-    let (bb, full, nv, merged) = plan::<V>(aad, buf.len());
+    let head = aligning_head::<V>(buf.as_ptr(), buf.len());
+    let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
     let mut y = if merged {
         _mm_setzero_si128()
     } else {
         ghash_padded::<V>(pw, _mm_setzero_si128(), aad)
     };
-    let mut ctr = Ctr::<V>::new(y0, 1);
+    if head > 0 {
+        let q = buf.as_mut_ptr();
+        let ct = V::load_partial(q, 16 * head);
+        y = absorb_vector::<V>(pw, y, V::bswap(ct), head);
+        let mut hctr = Ctr::<V>::new(y0, 1);
+        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut y, None);
+        V::store_partial(q, 16 * head, V::xor(ct, ks[0]));
+    }
+    let ct_len = buf.len();
+    let buf = &mut buf[16 * head..];
+    let mut ctr = Ctr::<V>::new(y0, 1 + head as u32);
     let p = buf.as_mut_ptr();
     for i in 0..full {
         let chunk = p.add(i * bb);
         let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, Some(chunk), &mut y, None);
         xor_batch::<V>(chunk, &ks);
     }
-    let ct_len = buf.len();
     let tail = &mut buf[full * bb..];
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
