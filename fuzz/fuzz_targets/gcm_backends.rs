@@ -12,7 +12,7 @@
 #![no_main]
 
 use galois::{AesBackend, AesGcm, Backend, BatchPacket, Error, Options};
-use galois_fuzz::{check, check_eq, mismatch, Reader, Rng};
+use galois_fuzz::{check, check_eq, mismatch, tamper, Reader, Rng};
 use libfuzzer_sys::fuzz_target;
 
 fn gcm(key: &[u8], tag_len: usize, b: Backend, a: AesBackend) -> AesGcm {
@@ -65,14 +65,7 @@ fuzz_target!(|data: &[u8]| {
     let (ct, tag) = sealed.split_at(pt.len());
 
     // A tampered copy: flip one bit of the ciphertext, tag, AAD or IV.
-    let bit = 1u8 << (flags >> 5);
-    let (mut t_iv, mut t_aad, mut t_sealed) = (iv.to_vec(), aad.to_vec(), sealed.clone());
-    match flags & 3 {
-        0 if !ct.is_empty() => t_sealed[pos % ct.len()] ^= bit,
-        2 if !aad.is_empty() => t_aad[pos % aad.len()] ^= bit,
-        3 => t_iv[pos % iv.len()] ^= bit,
-        _ => t_sealed[pt.len() + pos % tag_len] ^= bit,
-    }
+    let (t_iv, t_aad, t_sealed) = tamper(iv, aad, &sealed, tag_len, flags, pos);
 
     // Batches (12-byte nonces): the plaintext cut into packets.
     let batch_sizes = if iv.len() == 12 {

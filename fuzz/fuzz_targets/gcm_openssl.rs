@@ -9,7 +9,7 @@
 #![no_main]
 
 use galois::{AesGcm, Error, Options};
-use galois_fuzz::{check, check_eq, mismatch, Reader};
+use galois_fuzz::{check, check_eq, mismatch, tamper, Reader};
 use libfuzzer_sys::fuzz_target;
 use openssl::symm::{decrypt_aead, encrypt_aead, Cipher};
 
@@ -57,14 +57,7 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // One flipped bit: both refuse.
-    let bit = 1u8 << (flags >> 5);
-    let (mut t_iv, mut t_aad, mut t_sealed) = (iv.to_vec(), aad.to_vec(), sealed.clone());
-    match flags & 3 {
-        0 if !ct.is_empty() => t_sealed[pos % ct.len()] ^= bit,
-        2 if !aad.is_empty() => t_aad[pos % aad.len()] ^= bit,
-        3 => t_iv[pos % iv.len()] ^= bit,
-        _ => t_sealed[pt.len() + pos % tag_len] ^= bit,
-    }
+    let (t_iv, t_aad, t_sealed) = tamper(iv, aad, &sealed, tag_len, flags, pos);
     let (t_ct, t_tag) = t_sealed.split_at(pt.len());
     check!(
         decrypt_aead(cipher, key, Some(&t_iv), &t_aad, t_ct, t_tag).is_err(),

@@ -164,3 +164,26 @@ pub fn pieces<'a>(data: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
     }
     out
 }
+
+/// A GCM input with one bit flipped, chosen by `flags` and `pos`: in the
+/// ciphertext (flags & 3 == 0), the AAD (2), the IV (3) or else the tag.
+/// `sealed` is ciphertext || tag; returns (iv, aad, sealed), tampered.
+pub fn tamper(
+    iv: &[u8],
+    aad: &[u8],
+    sealed: &[u8],
+    tag_len: usize,
+    flags: u8,
+    pos: usize,
+) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let ct_len = sealed.len() - tag_len;
+    let bit = 1u8 << (flags >> 5);
+    let (mut t_iv, mut t_aad, mut t_sealed) = (iv.to_vec(), aad.to_vec(), sealed.to_vec());
+    match flags & 3 {
+        0 if ct_len > 0 => t_sealed[pos % ct_len] ^= bit,
+        2 if !aad.is_empty() => t_aad[pos % aad.len()] ^= bit,
+        3 => t_iv[pos % iv.len()] ^= bit,
+        _ => t_sealed[ct_len + pos % tag_len] ^= bit,
+    }
+    (t_iv, t_aad, t_sealed)
+}
