@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p galois --example soak -- [--packets N] [--stream-bytes N[K|M|G]]
-//!     [--segment N] [--rss-slack-mib N]
+//!     [--segment N] [--rss-slack-mib N] [--gcm-limit]
 //! ```
 //!
 //! Packets: sizes from an Internet-like mix (44, 552, 576 and 1500 bytes,
@@ -16,6 +16,10 @@
 //! Stream: a pseudo-random source is sealed by one thread into an OS pipe
 //! and opened from the pipe by another; both sides keep a checksum of the
 //! plaintext and a byte count, which must agree at the end.
+//!
+//! GCM limit (`--gcm-limit`): 2^36 - 32 bytes (64 GiB) through the on-line
+//! encryptor; the last allowed byte is accepted, one more is refused with
+//! `MessageTooLong` before any work.
 //!
 //! Resident memory (VmRSS of /proc/self/status) is sampled throughout; each
 //! phase reports its first sample (after warm-up), maximum and last. The
@@ -382,7 +386,33 @@ fn parse_size(s: &str) -> Result<u64, String> {
     Ok((n * mul as f64) as u64)
 }
 
+/// GCM's plaintext limit reached for real through the on-line encryptor.
+fn gcm_limit() -> Result<(), String> {
+    let max = galois::gcm::MAX_PLAINTEXT_BYTES;
+    let t = Instant::now();
+    let g = galois::AesGcm::new(&[0x41u8; 16]).map_err(|e| e.to_string())?;
+    let mut e = g.encryptor(&[1; 12]).map_err(|e| e.to_string())?;
+    let mut buf = vec![0u8; 1 << 22];
+    let mut done = 0u64;
+    while done < max {
+        let n = (max - done).min(buf.len() as u64) as usize;
+        e.encrypt(&mut buf[..n])
+            .map_err(|err| format!("refused at {done} of {max} bytes: {err}"))?;
+        done += n as u64;
+    }
+    let over = e.encrypt(&mut [0u8; 1]);
+    if over != Err(Error::MessageTooLong { len: max + 1, max }) {
+        return Err(format!("byte {} past the limit gave {over:?}", max + 1));
+    }
+    println!(
+        "gcm limit: {max} bytes accepted, one more refused, {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn main() {
+    let mut limit = false;
     let mut packets = 1_000_000u64;
     let mut stream_bytes = 256u64 << 20;
     let mut seg = galois::stream::DEFAULT_SEGMENT_SIZE;
@@ -396,6 +426,7 @@ fn main() {
                 "--stream-bytes" => stream_bytes = parse_size(&v()?)?,
                 "--segment" => seg = parse_size(&v()?)? as usize,
                 "--rss-slack-mib" => slack = parse_size(&v()?)? << 20,
+                "--gcm-limit" => limit = true,
                 _ => return Err(format!("unknown argument {a}")),
             }
         }
@@ -410,6 +441,9 @@ fn main() {
         }
         if stream_bytes > 0 {
             soak_stream(stream_bytes, seg, slack)?;
+        }
+        if limit {
+            gcm_limit()?;
         }
         println!(
             "soak: passed in {:.1} s, rss at end {:.1} MiB",

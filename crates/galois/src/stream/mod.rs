@@ -68,7 +68,11 @@ pub const MAX_SEGMENTS: u64 = (1 << 32) - 1;
 /// trial tags of a full search for many minutes, and in fuzzing builds
 /// (`cfg(fuzzing)`, set by cargo-fuzz), where the search would take most of
 /// each execution, the window is 16 segments; the code run is the same.
-const SEARCH: u64 = if cfg!(any(miri, fuzzing)) { 1 << 4 } else { 1 << 16 };
+const SEARCH: u64 = if cfg!(any(miri, fuzzing)) {
+    1 << 4
+} else {
+    1 << 16
+};
 
 /// A stream's keys and header, shared by the sealer and the opener.
 pub(crate) struct Ctx {
