@@ -614,14 +614,8 @@ impl<C: BlockCipher128> Gcm<C> {
         t
     }
 
-    /// The stitched kernel and the AES-NI round keys, for 96-bit IVs only.
-    /// The kernels branch on the low byte of the counter, which is public
-    /// for Y0 = IV || 1 but secret for the Y0 = GHASH(H, {}, IV) of any
-    /// other IV length; those take the generic (branch-free) path.
-    fn stitched_for(&self, iv: &[u8]) -> Option<(&dyn crate::gf128::Stitched, &[[u8; 16]])> {
-        if iv.len() != 12 {
-            return None;
-        }
+    /// The stitched kernel and the AES-NI round keys, where both exist.
+    fn stitched(&self) -> Option<(&dyn crate::gf128::Stitched, &[[u8; 16]])> {
         Some((self.ghash.stitched()?, self.cipher.aesni_round_keys()?))
     }
 
@@ -646,8 +640,8 @@ impl<C: BlockCipher128> Gcm<C> {
         self.check_iv(iv)?;
         Self::check_lengths(aad, buf.len())?;
         let y0 = self.y0(iv, None);
-        if let Some((k, rk)) = self.stitched_for(iv) {
-            return Ok(self.make_tag(k.seal(rk, &y0, aad, buf)));
+        if let Some((k, rk)) = self.stitched() {
+            return Ok(self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, buf)));
         }
         self.ctr_xor(&y0, 1, buf);
         Ok(self.make_tag(self.tag_for(&y0, aad, buf)))
@@ -685,10 +679,10 @@ impl<C: BlockCipher128> Gcm<C> {
             return Err(e);
         }
         let y0 = self.y0(iv, None);
-        if let Some((k, rk)) = self.stitched_for(iv) {
+        if let Some((k, rk)) = self.stitched() {
             // One pass: decrypt while hashing, then release only if the tag
             // verifies (else wipe).
-            let expected = self.make_tag(k.open(rk, &y0, aad, buf));
+            let expected = self.make_tag(k.open(rk, &y0, iv.len() == 12, aad, buf));
             if !ct::eq(expected.as_bytes(), tag) {
                 ct::wipe(buf);
                 return Err(Error::AuthenticationFailed);
@@ -870,7 +864,7 @@ impl<C: BlockCipher128> Gcm<C> {
             self.check_iv(&p.nonce)?;
             Self::check_lengths(p.aad, p.data.len())?;
         }
-        if let (Some(k), Some(rk)) = (self.ghash.stitched(), self.cipher.aesni_round_keys()) {
+        if let Some((k, rk)) = self.stitched() {
             // Short packets gain from sharing AES batches; from a few hundred
             // bytes on, each packet fills the stitched kernel by itself.
             let short = packets
@@ -905,7 +899,7 @@ impl<C: BlockCipher128> Gcm<C> {
                 }
                 for p in long {
                     let y0 = self.y0(&p.nonce, None);
-                    p.tag = Some(self.make_tag(k.seal(rk, &y0, p.aad, p.data)));
+                    p.tag = Some(self.make_tag(k.seal(rk, &y0, true, p.aad, p.data)));
                 }
                 return Ok(());
             }
@@ -1023,16 +1017,19 @@ mod tests {
             for low in [0xffff_ffffu32, 0xffff_fff0, 0xffff_ff00, 0x7fff_ffff] {
                 let mut y0 = [0x5au8; 16];
                 y0[12..].copy_from_slice(&low.to_be_bytes());
-                for len in [1, 16, 100, 511, 512, 2000, 4100] {
+                for (len, public) in [1, 16, 100, 511, 512, 2000, 4100]
+                    .into_iter()
+                    .flat_map(|l| [(l, true), (l, false)])
+                {
                     let pt: Vec<u8> = (0..len).map(|i| i as u8).collect();
                     let mut a = pt.clone();
-                    let ta = k.seal(rk, &y0, b"aad", &mut a);
+                    let ta = k.seal(rk, &y0, public, b"aad", &mut a);
                     let mut b = pt.clone();
                     g.ctr_xor(&y0, 1, &mut b);
                     let tb = g.tag_for(&y0, b"aad", &b);
-                    assert_eq!(a, b, "{backend} {low:x} {len}");
-                    assert_eq!(ta, tb, "{backend} {low:x} {len}");
-                    let tc = k.open(rk, &y0, b"aad", &mut a);
+                    assert_eq!(a, b, "{backend} {low:x} {len} {public}");
+                    assert_eq!(ta, tb, "{backend} {low:x} {len} {public}");
+                    let tc = k.open(rk, &y0, public, b"aad", &mut a);
                     assert_eq!(a, pt);
                     assert_eq!(tc, tb);
                 }

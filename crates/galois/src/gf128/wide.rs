@@ -545,20 +545,31 @@ static LANE_STEPS: [[u32; 16]; 5] = {
 pub(crate) struct Ctr<V> {
     next: V,
     step: V,
-    /// The counter of lane 0 of `next`, as a plain number (public data).
+    /// The counter of lane 0 of `next`, as a plain number (0 if secret).
     low: u32,
+    /// Whether the counters are public (Y0 = IV || 1 from a 96-bit IV),
+    /// so that `take_n` may branch on `low`; a longer IV's Y0 = GHASH(H, IV)
+    /// is secret.
+    public: bool,
 }
 
 impl<V: Lanes> Ctr<V> {
-    /// Counters Y0 + first, Y0 + first + 1, ... in the lanes.
+    /// Counters Y0 + first, Y0 + first + 1, ... in the lanes; `public`:
+    /// whether Y0 is public (see the field).
     #[inline(always)]
-    pub(crate) unsafe fn new(y0: &[u8; 16], first: u32) -> Self {
+    pub(crate) unsafe fn new(y0: &[u8; 16], first: u32, public: bool) -> Self {
         let base = <__m128i as Lanes>::bswap(_mm_loadu_si128(y0.as_ptr().cast()));
         let base = _mm_add_epi32(base, _mm_cvtsi32_si128(first as i32));
         Ctr {
             next: V::add32(V::broadcast(base), V::load(LANE_OFFSETS.as_ptr().cast())),
             step: V::load(LANE_STEPS[V::L].as_ptr().cast()),
-            low: u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]).wrapping_add(first),
+            // A secret counter is never copied out of the vectors.
+            low: if public {
+                u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]).wrapping_add(first)
+            } else {
+                0
+            },
+            public,
         }
     }
 
@@ -566,13 +577,12 @@ impl<V: Lanes> Ctr<V> {
     /// low byte cannot overflow within them (true for 7 of 8 batches),
     /// the blocks are built in byte order with one byte swap in all
     /// (adding to the last byte, which sits in the top of dword 3) rather
-    /// than one per vector. Branching on the counter is fine: it is public,
-    /// because GCM calls the kernels only with Y0 = IV || 1 from a 96-bit
-    /// IV (`Gcm::stitched_for`); a longer IV's Y0 = GHASH(H, IV) is secret.
+    /// than one per vector. Only for public counters: the branch is on the
+    /// counter; secret ones always take the per-vector path.
     #[inline(always)]
     unsafe fn take_n<const N: usize>(&mut self, out: &mut [V; 8]) {
         let n = (N * V::L) as u32;
-        if (self.low & 0xff) + n <= 256 {
+        if self.public && (self.low & 0xff) + n <= 256 {
             let mut c = V::bswap(self.next);
             let be_step = V::load(LANE_STEPS_BE[V::L].as_ptr().cast());
             for o in out.iter_mut().take(N) {
@@ -816,11 +826,12 @@ unsafe fn seal_tiny<V: Lanes, const NR: usize>(
     pw: &Powers,
     rk: &RoundKeys<V>,
     y0: &[u8; 16],
+    y0_public: bool,
     buf: &mut [u8],
 ) -> u128 {
     let n = buf.len();
     let nb = n.div_ceil(16);
-    let mut ctr = Ctr::<V>::new(y0, 1);
+    let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let mut y = _mm_setzero_si128();
     let ks = batch::<V, NR, 1>(rk, &mut ctr, pw, None, &mut y, Some(&mut ek));
@@ -837,6 +848,7 @@ unsafe fn open_tiny<V: Lanes, const NR: usize>(
     pw: &Powers,
     rk: &RoundKeys<V>,
     y0: &[u8; 16],
+    y0_public: bool,
     buf: &mut [u8],
 ) -> u128 {
     let n = buf.len();
@@ -844,7 +856,7 @@ unsafe fn open_tiny<V: Lanes, const NR: usize>(
     let c = V::load_partial(buf.as_ptr(), n);
     let g = V::with_lane(V::bswap(c), nb, len_block(0, n));
     let mut y = absorb_vector::<V>(pw, _mm_setzero_si128(), g, nb + 1);
-    let mut ctr = Ctr::<V>::new(y0, 1);
+    let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = batch::<V, NR, 1>(rk, &mut ctr, pw, None, &mut y, Some(&mut ek));
     V::store_partial(buf.as_mut_ptr(), n, V::xor(c, ks[0]));
@@ -858,12 +870,13 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     pw: &Powers,
     rk: &[[u8; 16]],
     y0: &[u8; 16],
+    y0_public: bool,
     aad: &[u8],
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new(rk);
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
-        return seal_tiny::<V, NR>(pw, &rk, y0, buf);
+        return seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
     let head = aligning_head::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
@@ -873,7 +886,7 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
         ghash_padded::<V>(pw, _mm_setzero_si128(), aad)
     };
     if head > 0 {
-        let mut hctr = Ctr::<V>::new(y0, 1);
+        let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
         let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut y, None);
         let q = buf.as_mut_ptr();
         let ct = V::keep(V::xor(V::load_partial(q, 16 * head), ks[0]), 16 * head);
@@ -882,7 +895,7 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     }
     let ct_len = buf.len();
     let buf = &mut buf[16 * head..];
-    let mut ctr = Ctr::<V>::new(y0, 1 + head as u32);
+    let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = buf.as_mut_ptr();
     let mut prev: Option<*const u8> = None;
     for i in 0..full {
@@ -908,12 +921,13 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     pw: &Powers,
     rk: &[[u8; 16]],
     y0: &[u8; 16],
+    y0_public: bool,
     aad: &[u8],
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new(rk);
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
-        return open_tiny::<V, NR>(pw, &rk, y0, buf);
+        return open_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
     let head = aligning_head::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
@@ -926,13 +940,13 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
         let q = buf.as_mut_ptr();
         let ct = V::load_partial(q, 16 * head);
         y = absorb_vector::<V>(pw, y, V::bswap(ct), head);
-        let mut hctr = Ctr::<V>::new(y0, 1);
+        let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
         let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut y, None);
         V::store_partial(q, 16 * head, V::xor(ct, ks[0]));
     }
     let ct_len = buf.len();
     let buf = &mut buf[16 * head..];
-    let mut ctr = Ctr::<V>::new(y0, 1 + head as u32);
+    let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = buf.as_mut_ptr();
     for i in 0..full {
         let chunk = p.add(i * bb);
@@ -1089,13 +1103,14 @@ macro_rules! wide_backend {
             pw: &Powers,
             rk: &[[u8; 16]],
             y0: &[u8; 16],
+            y0_public: bool,
             aad: &[u8],
             buf: &mut [u8],
         ) -> u128 {
             match rk.len() {
-                11 => wide::seal::<$v, 10>(pw, rk, y0, aad, buf),
-                13 => wide::seal::<$v, 12>(pw, rk, y0, aad, buf),
-                _ => wide::seal::<$v, 14>(pw, rk, y0, aad, buf),
+                11 => wide::seal::<$v, 10>(pw, rk, y0, y0_public, aad, buf),
+                13 => wide::seal::<$v, 12>(pw, rk, y0, y0_public, aad, buf),
+                _ => wide::seal::<$v, 14>(pw, rk, y0, y0_public, aad, buf),
             }
         }
 
@@ -1104,13 +1119,14 @@ macro_rules! wide_backend {
             pw: &Powers,
             rk: &[[u8; 16]],
             y0: &[u8; 16],
+            y0_public: bool,
             aad: &[u8],
             buf: &mut [u8],
         ) -> u128 {
             match rk.len() {
-                11 => wide::open::<$v, 10>(pw, rk, y0, aad, buf),
-                13 => wide::open::<$v, 12>(pw, rk, y0, aad, buf),
-                _ => wide::open::<$v, 14>(pw, rk, y0, aad, buf),
+                11 => wide::open::<$v, 10>(pw, rk, y0, y0_public, aad, buf),
+                13 => wide::open::<$v, 12>(pw, rk, y0, y0_public, aad, buf),
+                _ => wide::open::<$v, 14>(pw, rk, y0, y0_public, aad, buf),
             }
         }
 
@@ -1157,14 +1173,28 @@ macro_rules! wide_backend {
         }
 
         impl Stitched for Key {
-            fn seal(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128 {
+            fn seal(
+                &self,
+                rk: &[[u8; 16]],
+                y0: &[u8; 16],
+                y0_public: bool,
+                aad: &[u8],
+                buf: &mut [u8],
+            ) -> u128 {
                 // SAFETY: as in mul_h; rk holds 11, 13 or 15 AES-NI round keys.
-                unsafe { seal(&self.pw, rk, y0, aad, buf) }
+                unsafe { seal(&self.pw, rk, y0, y0_public, aad, buf) }
             }
 
-            fn open(&self, rk: &[[u8; 16]], y0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> u128 {
+            fn open(
+                &self,
+                rk: &[[u8; 16]],
+                y0: &[u8; 16],
+                y0_public: bool,
+                aad: &[u8],
+                buf: &mut [u8],
+            ) -> u128 {
                 // SAFETY: as in seal.
-                unsafe { open(&self.pw, rk, y0, aad, buf) }
+                unsafe { open(&self.pw, rk, y0, y0_public, aad, buf) }
             }
 
             fn seal_batch(
