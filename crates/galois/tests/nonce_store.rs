@@ -20,11 +20,8 @@ const ENV_STORE: &str = "GALOIS_NONCE_CHILD_STORE";
 const ENV_MODE: &str = "GALOIS_NONCE_CHILD_MODE";
 
 fn scratch(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "nonce-{name}-{}-{}",
-        std::process::id(),
-        Instant::now().elapsed().as_nanos()
-    ));
+    let d =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("nonce-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -84,6 +81,34 @@ fn store_reopens_above_every_issued_nonce() {
     drop(st);
     let e = NonceStore::open(&path, 0).unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+}
+
+/// A dropped store reopens even while another thread spawns processes: each
+/// child holds a copy of the lock's descriptor between fork and exec, which
+/// once made the reopen fail with WouldBlock (seen in CI).
+#[test]
+fn store_reopens_while_another_thread_spawns_children() {
+    let d = scratch("spawn");
+    let path = d.join("store");
+    drop(NonceStore::create(&path, 1).unwrap());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spawner = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = Command::new("true").status();
+            }
+        })
+    };
+    let mut last = None;
+    for _ in 0..300 {
+        let mut st = NonceStore::open(&path, 1).unwrap();
+        let n = u128::from_le_bytes(st.next_nonce().unwrap());
+        assert!(last.is_none_or(|l| n > l));
+        last = Some(n);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spawner.join().unwrap();
 }
 
 #[test]

@@ -16,7 +16,8 @@
 //!   and only then hands out nonces of the block. After a crash or power
 //!   loss the store restarts at the persisted end, so no nonce is issued
 //!   twice (at most one block is skipped). An advisory lock keeps a second
-//!   handle (in this or another process) from opening the same store.
+//!   handle (in this or another process) from opening the same store; a
+//!   held lock is waited for up to one second before the open is refused.
 
 use crate::error::Error;
 use std::fs::{self, File};
@@ -278,7 +279,16 @@ impl NonceStore {
     }
 }
 
-/// Takes the store's lock file, or fails if another handle holds it.
+/// How long [`lock`] waits for a held lock before refusing. A store just
+/// dropped by this process can stay locked for a moment: a child being
+/// spawned by another thread holds a copy of the lock's descriptor between
+/// its fork and its exec (which closes it), and flock locks belong to the
+/// shared open file. A genuinely live second handle is refused after this
+/// wait.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Takes the store's lock file, or fails if another handle holds it for
+/// longer than [`LOCK_WAIT`].
 fn lock(path: &Path) -> io::Result<File> {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
@@ -287,16 +297,26 @@ fn lock(path: &Path) -> io::Result<File> {
         .truncate(false)
         .write(true)
         .open(PathBuf::from(name))?;
-    match f.try_lock() {
-        Ok(()) => Ok(f),
-        Err(fs::TryLockError::WouldBlock) => Err(io::Error::new(
-            io::ErrorKind::WouldBlock,
-            format!(
-                "nonce store {} is already open in another handle or process",
-                path.display()
-            ),
-        )),
-        Err(fs::TryLockError::Error(e)) => Err(e),
+    let start = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(1);
+    loop {
+        match f.try_lock() {
+            Ok(()) => return Ok(f),
+            Err(fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_millis(50));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    format!(
+                        "nonce store {} is already open in another handle or process",
+                        path.display()
+                    ),
+                ));
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+        }
     }
 }
 
