@@ -272,3 +272,39 @@ fn aligning_head_at_every_offset() {
         }
     }
 }
+
+/// The stitched kernels reduce once per 256 blocks (4 KiB), carrying the
+/// unreduced sums across batches: every batch count up to three groups and
+/// more, with tails and AAD, in each position of a group and with a short
+/// last group.
+#[test]
+fn lengths_across_reduction_groups() {
+    let mut r = rng(18);
+    for key_len in [16, 32] {
+        let key = bytes(&mut r, key_len);
+        let iv = bytes(&mut r, 12);
+        let long_iv = bytes(&mut r, 20);
+        let refg = reference(&key);
+        let pt = bytes(&mut r, 26 * 512 + 300);
+        let mut lens: Vec<usize> = Vec::new();
+        for k in 0..=26 {
+            lens.extend(
+                [k * 512, k * 512 + 16, k * 512 + 300]
+                    .into_iter()
+                    .filter(|&n| n > 0),
+            );
+        }
+        for (aad_len, iv) in [(0usize, &iv), (37, &iv), (0, &long_iv)] {
+            let aad = bytes(&mut r, aad_len);
+            for &n in &lens {
+                let want = refg.seal(iv, &aad, &pt[..n]).unwrap();
+                for opts in implementations() {
+                    let g = AesGcm::with_options(&key, opts).unwrap();
+                    let sealed = g.seal(iv, &aad, &pt[..n]).unwrap();
+                    assert_eq!(sealed, want, "{opts:?} key {key_len} aad {aad_len} len {n}");
+                    assert_eq!(g.open(iv, &aad, &sealed).unwrap(), &pt[..n]);
+                }
+            }
+        }
+    }
+}

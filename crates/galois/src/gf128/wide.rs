@@ -22,10 +22,12 @@
 //! X2 ^= U0, X3 ^= U1 ^ X1; the result is [X3:X2]. (The shift-and-XOR
 //! reduction of the paper's Algorithm 2 computes the same folds.)
 //!
-//! Aggregation: a batch of n <= 32 blocks X_1..X_n is absorbed as
+//! Aggregation: a group of n <= 256 blocks X_1..X_n is absorbed as
 //! Y' = (Y^X_1) H^n ^ X_2 H^(n-1) ^ ... ^ X_n H: all n products are summed
-//! unreduced, lane-wise, and reduced once. Powers H^32..H^1 are stored in
-//! descending order, so lanes line up with consecutive blocks.
+//! unreduced, lane-wise, and reduced once. Powers H^256..H^1 are stored in
+//! descending order, so lanes line up with consecutive blocks. The stitched
+//! loops carry the unreduced sums across batches and reduce once per group
+//! (4 KiB at every width).
 //!
 //! Stitching: AES-CTR on 8 vectors of counter blocks runs round by round,
 //! and between rounds the GHASH of one vector of ciphertext is multiplied
@@ -58,12 +60,23 @@ pub(crate) trait Lanes: Copy {
     }
     /// Swaps the 64-bit halves of each lane.
     unsafe fn swap64(a: Self) -> Self;
+    /// Shifts each lane left (towards its high half) by 64 bits.
+    unsafe fn shl64(a: Self) -> Self;
+    /// Shifts each lane right by 64 bits.
+    unsafe fn shr64(a: Self) -> Self;
     unsafe fn broadcast(x: __m128i) -> Self;
     /// `x` in lane 0, zeros elsewhere.
     unsafe fn low(x: __m128i) -> Self;
     unsafe fn add32(a: Self, b: Self) -> Self;
     /// XOR of all lanes.
     unsafe fn fold(a: Self) -> __m128i;
+    /// Emits nothing, but makes the compiler treat the AES states and `x`
+    /// as rewritten here: instructions using them cannot move across it.
+    /// `batch` puts one after each round so that each vector's multiplies
+    /// stay between the rounds they were written between (left alone, LLVM
+    /// hoists all of a batch's multiplies together, and the core's window
+    /// then sees long runs of one kind).
+    unsafe fn fence(s: &mut [Self; 8], x: &mut Self);
     /// Keeps the first n (< 16 L) bytes of v, zeros after.
     #[inline(always)]
     unsafe fn keep(v: Self, n: usize) -> Self {
@@ -94,6 +107,21 @@ pub(crate) trait Lanes: Copy {
         Self::store(t.as_mut_ptr(), v);
         core::ptr::copy_nonoverlapping(t.as_ptr(), p, n);
     }
+}
+
+/// The empty `asm!` behind [`Lanes::fence`], for one register class.
+macro_rules! fence_asm {
+    ($reg:ident, $s:ident, $x:ident) => {
+        // SAFETY: the template is empty; it only marks the operands as
+        // read and rewritten (with their own values).
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} */",
+            inout($reg) $s[0], inout($reg) $s[1], inout($reg) $s[2], inout($reg) $s[3],
+            inout($reg) $s[4], inout($reg) $s[5], inout($reg) $s[6], inout($reg) $s[7],
+            inout($reg) *$x,
+            options(nomem, nostack, preserves_flags)
+        )
+    };
 }
 
 impl Lanes for __m128i {
@@ -142,6 +170,14 @@ impl Lanes for __m128i {
         _mm_shuffle_epi32::<0x4e>(a)
     }
     #[inline(always)]
+    unsafe fn shl64(a: Self) -> Self {
+        _mm_slli_si128::<8>(a)
+    }
+    #[inline(always)]
+    unsafe fn shr64(a: Self) -> Self {
+        _mm_srli_si128::<8>(a)
+    }
+    #[inline(always)]
     unsafe fn broadcast(x: __m128i) -> Self {
         x
     }
@@ -157,13 +193,18 @@ impl Lanes for __m128i {
     unsafe fn fold(a: Self) -> __m128i {
         a
     }
+    #[inline(always)]
+    unsafe fn fence(s: &mut [Self; 8], x: &mut Self) {
+        fence_asm!(xmm_reg, s, x);
+    }
 }
 
 /// The `Lanes` impl of a 256- or 512-bit vector type: the same operations
 /// under each width's intrinsic names.
 macro_rules! wide_lanes {
     ($t:ty, $l:expr, $zero:ident, $load:ident, $store:ident, $xor:ident, $clmul:ident, $enc:ident,
-     $encl:ident, $sh8:ident, $sh32:ident, $bcast:ident, $zext:ident, $add:ident, |$f:ident| $fold:expr,
+     $encl:ident, $sh8:ident, $sh32:ident, $bcast:ident, $zext:ident, $add:ident, $bsl:ident, $bsr:ident, $reg:ident, $feat:literal,
+     |$f:ident| $fold:expr,
      { $($extra:item)* }) => {
         impl Lanes for $t {
             const L: usize = $l;
@@ -208,6 +249,14 @@ macro_rules! wide_lanes {
                 $sh32::<0x4e>(a)
             }
             #[inline(always)]
+            unsafe fn shl64(a: Self) -> Self {
+                $bsl::<8>(a)
+            }
+            #[inline(always)]
+            unsafe fn shr64(a: Self) -> Self {
+                $bsr::<8>(a)
+            }
+            #[inline(always)]
             unsafe fn broadcast(x: __m128i) -> Self {
                 $bcast(x)
             }
@@ -222,6 +271,11 @@ macro_rules! wide_lanes {
             #[inline(always)]
             unsafe fn fold($f: Self) -> __m128i {
                 $fold
+            }
+            #[inline]
+            #[target_feature(enable = $feat)]
+            unsafe fn fence(s: &mut [Self; 8], x: &mut Self) {
+                fence_asm!($reg, s, x);
             }
             $($extra)*
         }
@@ -243,6 +297,10 @@ wide_lanes!(
     _mm256_broadcastsi128_si256,
     _mm256_zextsi128_si256,
     _mm256_add_epi32,
+    _mm256_bslli_epi128,
+    _mm256_bsrli_epi128,
+    ymm_reg,
+    "avx",
     |a| _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)),
     {}
 );
@@ -262,6 +320,10 @@ wide_lanes!(
     _mm512_broadcast_i32x4,
     _mm512_zextsi128_si512,
     _mm512_add_epi32,
+    _mm512_bslli_epi128,
+    _mm512_bsrli_epi128,
+    zmm_reg,
+    "avx512f",
     |a| _mm_xor_si128(
         _mm_xor_si128(_mm512_castsi512_si128(a), _mm512_extracti32x4_epi32::<1>(a)),
         _mm_xor_si128(
@@ -289,15 +351,27 @@ wide_lanes!(
     }
 );
 
-/// Most blocks per aggregated reduction (and powers of H kept).
-pub(crate) const MAX_BATCH: usize = 32;
+/// Most blocks per aggregated reduction (and powers of H kept). The
+/// stitched loops run 8 vectors of AES per batch and reduce once per
+/// MAX_BATCH blocks (every eight batches for 512-bit vectors): the lane
+/// fold and reduction are about 30 instructions, and on this CPU every
+/// vector instruction beside the AES rounds and multiplies costs
+/// throughput (docs/speed.md: 32 blocks per reduction ran AES-128-GCM at
+/// 12.2 GB/s, 64 at 13.1, 128 at 13.15, 256 at 13.75). The price is the
+/// key: 8.3 KiB of powers instead of 1.1, and about 1.1 us more setup.
+pub(crate) const MAX_BATCH: usize = 256;
 
-/// H^32..H^1, each times x^-1, and the XOR of each one's halves.
+/// Most blocks (AAD, tail and length block together) hashed from the stack
+/// copy that ends a message; short messages hash everything there at once.
+const MERGE_MAX: usize = 32;
+
+/// H^64..H^1, each times x^-1, and the XOR of each one's halves.
 #[derive(Zeroize)]
 #[repr(C, align(64))]
 pub(crate) struct Powers {
-    /// hd[i] = H^(32-i) * x^-1.
-    /// Three zero entries follow, so a vector load may start at any i <= 32.
+    /// hd[i] = H^(MAX_BATCH-i) * x^-1.
+    /// Three zero entries follow, so a vector load may start at any
+    /// i <= MAX_BATCH.
     hd: [u128; MAX_BATCH + 3],
     /// hk[i] = (low half ^ high half of hd[i]) in both halves.
     hk: [u128; MAX_BATCH + 3],
@@ -312,23 +386,41 @@ fn mul_xinv(v: u128) -> u128 {
 }
 
 impl Powers {
-    /// Computes the powers of H; only call from a function that enabled
-    /// `pclmulqdq`.
+    /// Computes the powers of H, L at a time in vectors of V; only call
+    /// from a function that enabled V's features.
     #[inline(always)]
-    pub(crate) unsafe fn new(h: u128) -> Self {
+    pub(crate) unsafe fn new<V: Lanes>(h: u128) -> Self {
         let mut p = Powers {
             hd: [0; MAX_BATCH + 3],
             hk: [0; MAX_BATCH + 3],
         };
+        // Plain powers first, in hk's slots (hk[MAX_BATCH-j] = H^j): H^1..H^S
+        // (S = 2L) one after another, then H^j..H^(j+L-1) from the vector
+        // S powers below times H^S: two independent chains of vector
+        // multiplies (one chain of single multiplies would be latency-bound).
+        let at = |j: usize| MAX_BATCH - j;
+        let step = 2 * V::L;
+        p.hk[at(1)] = h;
         let hx = u128_to_xmm(mul_xinv(h));
-        let mut cur = h;
-        for i in (0..MAX_BATCH).rev() {
-            let v = mul_xinv(cur);
+        for j in 2..=step {
+            p.hk[at(j)] = xmm_to_u128(mul(u128_to_xmm(p.hk[at(j - 1)]), hx));
+        }
+        let hsx = V::broadcast(u128_to_xmm(mul_xinv(p.hk[at(step)])));
+        let mut j = step + 1;
+        while j + V::L - 1 <= MAX_BATCH {
+            // The vector at index at(j + L - 1) holds H^(j+L-1), ..., H^j.
+            let below = V::load(p.hk.as_ptr().add(at(j - step + V::L - 1)).cast());
+            V::store(
+                p.hk.as_mut_ptr().add(at(j + V::L - 1)).cast(),
+                mul(below, hsx),
+            );
+            j += V::L;
+        }
+        for i in 0..MAX_BATCH {
+            let v = mul_xinv(p.hk[i]);
             p.hd[i] = v;
             let k = ((v >> 64) as u64 ^ v as u64) as u128;
             p.hk[i] = k | (k << 64);
-            // cur <- cur * H, with the same multiply the kernels use.
-            cur = xmm_to_u128(mul1(u128_to_xmm(cur), hx));
         }
         p
     }
@@ -390,6 +482,21 @@ impl<V: Lanes> Sums<V> {
     }
 }
 
+impl<V: Lanes> Sums<V> {
+    /// Karatsuba recombination and the two-fold reduction, in every lane.
+    #[inline(always)]
+    unsafe fn reduce(self) -> V {
+        let mid = V::xor(self.mid, V::xor(self.lo, self.hi));
+        let hi = V::xor(self.hi, V::shr64(mid));
+        let lo = V::xor(self.lo, V::shl64(mid));
+        let c = V::broadcast(_mm_cvtsi64_si128(0xC200_0000_0000_0000u64 as i64));
+        let t = V::clmul00(lo, c);
+        let v = V::xor(V::swap64(lo), t);
+        let u = V::clmul00(v, c);
+        V::xor(hi, V::xor(V::swap64(v), u))
+    }
+}
+
 impl Sums<__m128i> {
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
@@ -399,26 +506,13 @@ impl Sums<__m128i> {
             mid: _mm_xor_si128(self.mid, o.mid),
         }
     }
-
-    /// Karatsuba recombination and the two-fold reduction.
-    #[inline(always)]
-    unsafe fn reduce(self) -> __m128i {
-        let mid = _mm_xor_si128(self.mid, _mm_xor_si128(self.lo, self.hi));
-        let hi = _mm_xor_si128(self.hi, _mm_srli_si128::<8>(mid));
-        let lo = _mm_xor_si128(self.lo, _mm_slli_si128::<8>(mid));
-        let c = _mm_cvtsi64_si128(0xC200_0000_0000_0000u64 as i64);
-        let t = _mm_clmulepi64_si128::<0x00>(lo, c);
-        let v = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), t);
-        let u = _mm_clmulepi64_si128::<0x00>(v, c);
-        _mm_xor_si128(hi, _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(v), u))
-    }
 }
 
-/// x * y, for y given premultiplied by x^-1.
+/// x * y in every lane, for y given premultiplied by x^-1.
 #[inline(always)]
-unsafe fn mul1(x: __m128i, yx: __m128i) -> __m128i {
-    let k = _mm_xor_si128(yx, _mm_shuffle_epi32::<0x4e>(yx));
-    let mut s = Sums::<__m128i>::zero();
+unsafe fn mul<V: Lanes>(x: V, yx: V) -> V {
+    let k = V::xor(yx, V::swap64(yx));
+    let mut s = Sums::<V>::zero();
     s.mul_add(x, yx, k);
     s.reduce()
 }
@@ -611,16 +705,65 @@ impl<V: Lanes> Ctr<V> {
     }
 }
 
+/// Runs `$body` for `$r` = 1, 2, ... while below `$nr` (at most 13),
+/// each copy with `$r` a constant.
+macro_rules! unroll_rounds {
+    ($r:ident, $nr:expr, $body:block) => {
+        unroll_rounds!(@ $r, $nr, $body, 1 2 3 4 5 6 7 8 9 10 11 12 13)
+    };
+    (@ $r:ident, $nr:expr, $body:block, $($n:literal)*) => {
+        $(
+            if $n < $nr {
+                let $r: usize = $n;
+                $body
+            }
+        )*
+    };
+}
+
+/// Where a batch's GHASH input sits in its reduction group: whole chunks
+/// of 8 vectors are hashed in order, and every `MAX_BATCH / (8 L)` of them
+/// (fewer for the last group) share one reduction.
+#[derive(Clone, Copy)]
+struct HashStep {
+    p: *const u8,
+    /// Index in `Powers` of the power for the chunk's first block.
+    base: usize,
+    /// First of its group: starts the sums and takes in y.
+    first: bool,
+    /// Last of its group: reduces the sums into y.
+    last: bool,
+}
+
+impl HashStep {
+    /// The step for chunk `c` (at p) of `n` chunks hashed in order.
+    #[inline(always)]
+    fn new<V: Lanes>(p: *const u8, c: usize, n: usize) -> Self {
+        let per = MAX_BATCH / (8 * V::L);
+        let start = c - c % per;
+        let size = per.min(n - start);
+        let pos = c - start;
+        HashStep {
+            p,
+            base: MAX_BATCH - 8 * V::L * (size - pos),
+            first: pos == 0,
+            last: pos + 1 == size,
+        }
+    }
+}
+
 /// One batch: AES-CTR keystream for `nv` (0..=8) vectors, with the GHASH
-/// of the 8 vectors at `hash` (if any) multiplied in between the rounds,
-/// and E(K, Y0) for `ek` (if any: Y0 in, E(K, Y0) out) in the same rounds.
-/// Returns the keystream; updates y if hashing.
+/// of the 8 vectors at `hash` (if any) multiplied in between the rounds
+/// into `sums` (reduced into y at the end of a group), and E(K, Y0) for
+/// `ek` (if any: Y0 in, E(K, Y0) out) in the same rounds. Returns the
+/// keystream.
 #[inline(always)]
 unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
     rk: &RoundKeys<V>,
     ctr: &mut Ctr<V>,
     pw: &Powers,
-    hash: Option<*const u8>,
+    hash: Option<HashStep>,
+    sums: &mut Sums<V>,
     y: &mut __m128i,
     ek: Option<&mut __m128i>,
 ) -> [V; 8] {
@@ -632,9 +775,11 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
         *v = V::xor(*v, k0);
     }
     let mut e = ek.as_ref().map(|b| _mm_xor_si128(**b, rk.k1(0)));
-    let base = MAX_BATCH - 8 * V::L;
-    let mut sums = Sums::<V>::zero();
-    for r in 1..NR {
+    if hash.is_some_and(|h| h.first) {
+        *sums = Sums::zero();
+    }
+    // Rounds 1..NR, unrolled (a `for` loop stays rolled around the fences).
+    unroll_rounds!(r, NR, {
         let k = rk.k(r);
         for v in s[..nv].iter_mut() {
             *v = V::aesenc(*v, k);
@@ -642,18 +787,22 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
         if let Some(b) = e.as_mut() {
             *b = _mm_aesenc_si128(*b, rk.k1(r));
         }
-        if let Some(p) = hash {
-            if r <= 8 {
-                let g = r - 1;
-                let mut x = V::bswap(V::load(p.add(16 * V::L * g)));
-                if g == 0 {
+        if let Some(st) = hash {
+            // Vector g is hashed in round 1 + g (NR-1) / 8: spread evenly
+            // over the rounds (rounds 1..=8 for AES-128).
+            let g = ((r - 1) * 8).div_ceil(NR - 1);
+            if g < 8 && 1 + g * (NR - 1) / 8 == r {
+                let mut x = V::load(st.p.add(16 * V::L * g));
+                V::fence(&mut s, &mut x);
+                let mut x = V::bswap(x);
+                if g == 0 && st.first {
                     x = V::xor(x, V::low(*y));
                 }
-                let (h, hk) = pw.h::<V>(base + V::L * g);
+                let (h, hk) = pw.h::<V>(st.base + V::L * g);
                 sums.mul_add(x, h, hk);
             }
         }
-    }
+    });
     let k = rk.k(NR);
     for v in s[..nv].iter_mut() {
         *v = V::aesenclast(*v, k);
@@ -661,7 +810,7 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
     if let (Some(out), Some(b)) = (ek, e) {
         *out = _mm_aesenclast_si128(b, rk.k1(NR));
     }
-    if hash.is_some() {
+    if hash.is_some_and(|h| h.last) {
         *y = sums.fold().reduce();
     }
     s
@@ -674,17 +823,18 @@ unsafe fn last_batch<V: Lanes, const NR: usize>(
     rk: &RoundKeys<V>,
     ctr: &mut Ctr<V>,
     pw: &Powers,
-    hash: Option<*const u8>,
+    hash: Option<HashStep>,
+    sums: &mut Sums<V>,
     y: &mut __m128i,
     nv: usize,
     ek: &mut __m128i,
 ) -> [V; 8] {
     match nv {
-        0 => batch::<V, NR, 0>(rk, ctr, pw, hash, y, Some(ek)),
-        1 => batch::<V, NR, 1>(rk, ctr, pw, hash, y, Some(ek)),
-        2 => batch::<V, NR, 2>(rk, ctr, pw, hash, y, Some(ek)),
-        3 | 4 => batch::<V, NR, 4>(rk, ctr, pw, hash, y, Some(ek)),
-        _ => batch::<V, NR, 8>(rk, ctr, pw, hash, y, Some(ek)),
+        0 => batch::<V, NR, 0>(rk, ctr, pw, hash, sums, y, Some(ek)),
+        1 => batch::<V, NR, 1>(rk, ctr, pw, hash, sums, y, Some(ek)),
+        2 => batch::<V, NR, 2>(rk, ctr, pw, hash, sums, y, Some(ek)),
+        3 | 4 => batch::<V, NR, 4>(rk, ctr, pw, hash, sums, y, Some(ek)),
+        _ => batch::<V, NR, 8>(rk, ctr, pw, hash, sums, y, Some(ek)),
     }
 }
 
@@ -732,7 +882,7 @@ unsafe fn xor_tail<V: Lanes>(tail: &mut [u8], ks: &[V; 8]) {
 /// number of bytes written (whole blocks).
 #[inline(always)]
 fn final_blocks(
-    b: &mut [MaybeUninit<u8>; 16 * (MAX_BATCH + 1)],
+    b: &mut [MaybeUninit<u8>; 16 * (MERGE_MAX + 1)],
     aad: &[u8],
     with_aad: bool,
     tail: &[u8],
@@ -771,7 +921,7 @@ unsafe fn absorb_final<V: Lanes>(
     tail: &[u8],
     ct_len: usize,
 ) -> __m128i {
-    let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MAX_BATCH + 1)];
+    let mut fb = [MaybeUninit::<u8>::uninit(); 16 * (MERGE_MAX + 1)];
     let n = final_blocks(&mut fb, aad, with_aad, tail, ct_len);
     // SAFETY: final_blocks initialized the first n bytes.
     ghash::<V>(pw, y, unsafe {
@@ -808,7 +958,7 @@ fn plan<V: Lanes>(aad: &[u8], len: usize) -> (usize, usize, usize, bool) {
     let full = len / bb;
     let rest = len - full * bb;
     let nv = rest.div_ceil(16 * V::L);
-    let merged = full == 0 && aad.len().div_ceil(16) + rest.div_ceil(16) < MAX_BATCH;
+    let merged = full == 0 && aad.len().div_ceil(16) + rest.div_ceil(16) < MERGE_MAX;
     (bb, full, nv, merged)
 }
 
@@ -834,7 +984,15 @@ unsafe fn seal_tiny<V: Lanes, const NR: usize>(
     let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let mut y = _mm_setzero_si128();
-    let ks = batch::<V, NR, 1>(rk, &mut ctr, pw, None, &mut y, Some(&mut ek));
+    let ks = batch::<V, NR, 1>(
+        rk,
+        &mut ctr,
+        pw,
+        None,
+        &mut Sums::zero(),
+        &mut y,
+        Some(&mut ek),
+    );
     let c = V::keep(V::xor(V::load_partial(buf.as_ptr(), n), ks[0]), n);
     V::store_partial(buf.as_mut_ptr(), n, c);
     let g = V::with_lane(V::bswap(c), nb, len_block(0, n));
@@ -858,7 +1016,15 @@ unsafe fn open_tiny<V: Lanes, const NR: usize>(
     let mut y = absorb_vector::<V>(pw, _mm_setzero_si128(), g, nb + 1);
     let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
-    let ks = batch::<V, NR, 1>(rk, &mut ctr, pw, None, &mut y, Some(&mut ek));
+    let ks = batch::<V, NR, 1>(
+        rk,
+        &mut ctr,
+        pw,
+        None,
+        &mut Sums::zero(),
+        &mut y,
+        Some(&mut ek),
+    );
     V::store_partial(buf.as_mut_ptr(), n, V::xor(c, ks[0]));
     full_tag(y, ek)
 }
@@ -887,7 +1053,7 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     };
     if head > 0 {
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
-        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut y, None);
+        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut Sums::zero(), &mut y, None);
         let q = buf.as_mut_ptr();
         let ct = V::keep(V::xor(V::load_partial(q, 16 * head), ks[0]), 16 * head);
         V::store_partial(q, 16 * head, ct);
@@ -897,16 +1063,17 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     let buf = &mut buf[16 * head..];
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = buf.as_mut_ptr();
-    let mut prev: Option<*const u8> = None;
+    let mut sums = Sums::zero();
     for i in 0..full {
         let chunk = p.add(i * bb);
-        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, prev, &mut y, None);
+        let prev = (i > 0).then(|| HashStep::new::<V>(p.add((i - 1) * bb), i - 1, full));
+        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, None);
         xor_batch::<V>(chunk, &ks);
-        prev = Some(chunk);
     }
     // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
-    let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut y, nv, &mut ek);
+    let prev = (full > 0).then(|| HashStep::new::<V>(p.add((full - 1) * bb), full - 1, full));
+    let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
     let tail = &mut buf[full * bb..];
     xor_tail::<V>(tail, &ks);
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
@@ -941,22 +1108,24 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
         let ct = V::load_partial(q, 16 * head);
         y = absorb_vector::<V>(pw, y, V::bswap(ct), head);
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
-        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut y, None);
+        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut Sums::zero(), &mut y, None);
         V::store_partial(q, 16 * head, V::xor(ct, ks[0]));
     }
     let ct_len = buf.len();
     let buf = &mut buf[16 * head..];
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = buf.as_mut_ptr();
+    let mut sums = Sums::zero();
     for i in 0..full {
         let chunk = p.add(i * bb);
-        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, Some(chunk), &mut y, None);
+        let step = HashStep::new::<V>(chunk, i, full);
+        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, Some(step), &mut sums, &mut y, None);
         xor_batch::<V>(chunk, &ks);
     }
     let tail = &mut buf[full * bb..];
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
-    let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut y, nv, &mut ek);
+    let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
     xor_tail::<V>(tail, &ks);
     full_tag(y, ek)
 }
@@ -1059,7 +1228,7 @@ pub(crate) unsafe fn seal_batch<V: Lanes, const NR: usize>(
         flush::<V, NR>(&rk, &mut stage, &dest, n, packets, ek);
     }
     for (p, t) in packets.iter().zip(ek.iter_mut()) {
-        let merged = p.aad.len().div_ceil(16) + p.data.len().div_ceil(16) < MAX_BATCH;
+        let merged = p.aad.len().div_ceil(16) + p.data.len().div_ceil(16) < MERGE_MAX;
         let (mut y, tail) = if merged {
             (_mm_setzero_si128(), &p.data[..])
         } else {
@@ -1090,7 +1259,7 @@ macro_rules! wide_backend {
 
         #[target_feature(enable = $features)]
         unsafe fn powers(h: u128) -> Powers {
-            Powers::new(h)
+            Powers::new::<$v>(h)
         }
 
         #[target_feature(enable = $features)]
