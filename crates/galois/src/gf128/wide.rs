@@ -766,6 +766,7 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
     sums: &mut Sums<V>,
     y: &mut __m128i,
     ek: Option<&mut __m128i>,
+    io: Option<*mut u8>,
 ) -> [V; 8] {
     let nv = NV;
     let mut s = [V::zero(); 8];
@@ -804,8 +805,18 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
         }
     });
     let k = rk.k(NR);
-    for v in s[..nv].iter_mut() {
-        *v = V::aesenclast(*v, k);
+    if let Some(q) = io {
+        // The input XORed into the last round key: AESENCLAST's own final
+        // XOR then produces the output, which goes straight to memory.
+        for (j, v) in s[..nv].iter_mut().enumerate() {
+            let at = q.add(16 * V::L * j);
+            *v = V::aesenclast(*v, V::xor(k, V::load(at)));
+            V::store(at, *v);
+        }
+    } else {
+        for v in s[..nv].iter_mut() {
+            *v = V::aesenclast(*v, k);
+        }
     }
     if let (Some(out), Some(b)) = (ek, e) {
         *out = _mm_aesenclast_si128(b, rk.k1(NR));
@@ -830,11 +841,11 @@ unsafe fn last_batch<V: Lanes, const NR: usize>(
     ek: &mut __m128i,
 ) -> [V; 8] {
     match nv {
-        0 => batch::<V, NR, 0>(rk, ctr, pw, hash, sums, y, Some(ek)),
-        1 => batch::<V, NR, 1>(rk, ctr, pw, hash, sums, y, Some(ek)),
-        2 => batch::<V, NR, 2>(rk, ctr, pw, hash, sums, y, Some(ek)),
-        3 | 4 => batch::<V, NR, 4>(rk, ctr, pw, hash, sums, y, Some(ek)),
-        _ => batch::<V, NR, 8>(rk, ctr, pw, hash, sums, y, Some(ek)),
+        0 => batch::<V, NR, 0>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+        1 => batch::<V, NR, 1>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+        2 => batch::<V, NR, 2>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+        3 | 4 => batch::<V, NR, 4>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+        _ => batch::<V, NR, 8>(rk, ctr, pw, hash, sums, y, Some(ek), None),
     }
 }
 
@@ -849,15 +860,6 @@ unsafe fn ghash_padded<V: Lanes>(pw: &Powers, y: __m128i, data: &[u8]) -> __m128
         y = absorb::<__m128i>(pw, y, last.as_ptr(), 1);
     }
     y
-}
-
-/// XORs 8 vectors of keystream into the batch at p.
-#[inline(always)]
-unsafe fn xor_batch<V: Lanes>(p: *mut u8, ks: &[V; 8]) {
-    for (j, k) in ks.iter().enumerate() {
-        let q = p.add(16 * V::L * j);
-        V::store(q, V::xor(V::load(q), *k));
-    }
 }
 
 /// XORs the first `tail.len()` bytes of the keystream into `tail`.
@@ -992,6 +994,7 @@ unsafe fn seal_tiny<V: Lanes, const NR: usize>(
         &mut Sums::zero(),
         &mut y,
         Some(&mut ek),
+        None,
     );
     let c = V::keep(V::xor(V::load_partial(buf.as_ptr(), n), ks[0]), n);
     V::store_partial(buf.as_mut_ptr(), n, c);
@@ -1024,6 +1027,7 @@ unsafe fn open_tiny<V: Lanes, const NR: usize>(
         &mut Sums::zero(),
         &mut y,
         Some(&mut ek),
+        None,
     );
     V::store_partial(buf.as_mut_ptr(), n, V::xor(c, ks[0]));
     full_tag(y, ek)
@@ -1053,7 +1057,16 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     };
     if head > 0 {
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
-        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut Sums::zero(), &mut y, None);
+        let ks = batch::<V, NR, 1>(
+            &rk,
+            &mut hctr,
+            pw,
+            None,
+            &mut Sums::zero(),
+            &mut y,
+            None,
+            None,
+        );
         let q = buf.as_mut_ptr();
         let ct = V::keep(V::xor(V::load_partial(q, 16 * head), ks[0]), 16 * head);
         V::store_partial(q, 16 * head, ct);
@@ -1067,8 +1080,16 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     for i in 0..full {
         let chunk = p.add(i * bb);
         let prev = (i > 0).then(|| HashStep::new::<V>(p.add((i - 1) * bb), i - 1, full));
-        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, None);
-        xor_batch::<V>(chunk, &ks);
+        batch::<V, NR, 8>(
+            &rk,
+            &mut ctr,
+            pw,
+            prev,
+            &mut sums,
+            &mut y,
+            None,
+            Some(chunk),
+        );
     }
     // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
@@ -1108,7 +1129,16 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
         let ct = V::load_partial(q, 16 * head);
         y = absorb_vector::<V>(pw, y, V::bswap(ct), head);
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
-        let ks = batch::<V, NR, 1>(&rk, &mut hctr, pw, None, &mut Sums::zero(), &mut y, None);
+        let ks = batch::<V, NR, 1>(
+            &rk,
+            &mut hctr,
+            pw,
+            None,
+            &mut Sums::zero(),
+            &mut y,
+            None,
+            None,
+        );
         V::store_partial(q, 16 * head, V::xor(ct, ks[0]));
     }
     let ct_len = buf.len();
@@ -1119,8 +1149,16 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     for i in 0..full {
         let chunk = p.add(i * bb);
         let step = HashStep::new::<V>(chunk, i, full);
-        let ks = batch::<V, NR, 8>(&rk, &mut ctr, pw, Some(step), &mut sums, &mut y, None);
-        xor_batch::<V>(chunk, &ks);
+        batch::<V, NR, 8>(
+            &rk,
+            &mut ctr,
+            pw,
+            Some(step),
+            &mut sums,
+            &mut y,
+            None,
+            Some(chunk),
+        );
     }
     let tail = &mut buf[full * bb..];
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
