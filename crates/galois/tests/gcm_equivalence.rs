@@ -235,9 +235,9 @@ fn short_messages_without_aad_match_reference() {
 }
 
 /// Buffers at every 16-byte offset from a 64-byte boundary (and one that is
-/// not a multiple of 16): the kernels peel a block so their batches run on
-/// 32-byte-aligned addresses, from eight batches on (2 KiB for ymm, 4 KiB for
-/// zmm).
+/// not a multiple of 16): from eight batches on (2 KiB for ymm, 4 KiB for
+/// zmm) the kernels take a short head chunk, sized so the remaining batches
+/// run on 32-byte-aligned addresses, and hash it stitched into the next.
 #[test]
 fn aligning_head_at_every_offset() {
     let mut r = rng(17);

@@ -733,21 +733,26 @@ struct HashStep {
     first: bool,
     /// Last of its group: reduces the sums into y.
     last: bool,
+    /// Blocks in the chunk: 8 L, or fewer for a message's head chunk,
+    /// whose powers are then shifted so it ends where a whole chunk would.
+    blocks: usize,
 }
 
 impl HashStep {
-    /// The step for chunk `c` (at p) of `n` chunks hashed in order.
+    /// The step for chunk `c` (at p, `blocks` blocks) of `n` chunks hashed
+    /// in order; only chunk 0 may be short.
     #[inline(always)]
-    fn new<V: Lanes>(p: *const u8, c: usize, n: usize) -> Self {
+    fn new<V: Lanes>(p: *const u8, c: usize, n: usize, blocks: usize) -> Self {
         let per = MAX_BATCH / (8 * V::L);
         let start = c - c % per;
         let size = per.min(n - start);
         let pos = c - start;
         HashStep {
             p,
-            base: MAX_BATCH - 8 * V::L * (size - pos),
+            base: MAX_BATCH - 8 * V::L * (size - pos) + (8 * V::L - blocks),
             first: pos == 0,
             last: pos + 1 == size,
+            blocks,
         }
     }
 }
@@ -792,8 +797,15 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
             // Vector g is hashed in round 1 + g (NR-1) / 8: spread evenly
             // over the rounds (rounds 1..=8 for AES-128).
             let g = ((r - 1) * 8).div_ceil(NR - 1);
-            if g < 8 && 1 + g * (NR - 1) / 8 == r {
+            // Blocks of this chunk in vector g (L but in a head chunk).
+            let nb = st.blocks.saturating_sub(V::L * g).min(V::L);
+            if g < 8 && 1 + g * (NR - 1) / 8 == r && nb > 0 {
                 let mut x = V::load(st.p.add(16 * V::L * g));
+                if nb < V::L {
+                    // The lanes after a head chunk's end hold the next
+                    // chunk, not yet processed.
+                    x = V::keep(x, 16 * nb);
+                }
                 V::fence(&mut s, &mut x);
                 let mut x = V::bswap(x);
                 if g == 0 && st.first {
@@ -937,24 +949,36 @@ unsafe fn full_tag(y: __m128i, ek: __m128i) -> u128 {
     xmm_to_u128(_mm_xor_si128(y, <__m128i as Lanes>::bswap(ek)))
 }
 
+/// How many whole blocks (0..8L) the message's head chunk takes, for
+/// messages of at least eight chunks (below that, measured at 1500 bytes,
+/// the extra first batch costs more than the stitching saves). The head goes through AES on its own
+/// (the first batch, which has nothing to hash yet) and is hashed stitched
+/// into the next one, so the partial chunk costs nothing extra there, while
+/// at the end it would be hashed alone after the last keystream. It takes
+/// the whole blocks beyond a multiple of 8L, and one block fewer (leaving
+/// one at the end) where that is needed for the chunks to start on a
+/// 32-byte boundary: on this CPU a 512-bit access is two 256-bit halves,
+/// and a half crossing a cache line (chunks at 16 or 48 mod 64) costs about
+/// 12% of the 16 KiB rate. The address is public.
+fn head_blocks<V: Lanes>(p: *const u8, len: usize) -> usize {
+    let per = 8 * V::L;
+    let blocks = len / 16;
+    if blocks < 8 * per {
+        return 0;
+    }
+    let h = blocks % per;
+    if V::L == 1 || p as usize % 16 != 0 || (p as usize + 16 * h) % 32 == 0 {
+        h
+    } else if h == 0 {
+        per - 1
+    } else {
+        h - 1
+    }
+}
+
 /// How a message splits: whole batches, the tail, and whether the AAD fits
 /// in the final GHASH batch (short packets: one reduction for everything).
 #[inline(always)]
-/// How many blocks (0 or 1) to take before the batches so that their
-/// vector loads and stores start on a 32-byte boundary: on this CPU a
-/// 512-bit access is two 256-bit halves, and a half that crosses a cache
-/// line (buffers at 16 or 48 mod 64) costs about 12% of the 16 KiB rate.
-/// Only for buffers at a multiple of 16 bytes (block boundaries cannot
-/// move) and of at least eight batches, where the gain outweighs the extra
-/// block and tail; the plan below then still has whole batches and never
-/// merges the AAD. The address is public.
-fn aligning_head<V: Lanes>(p: *const u8, len: usize) -> usize {
-    if V::L == 1 || len < 8 * 128 * V::L {
-        return 0;
-    }
-    usize::from(p as usize % 32 == 16)
-}
-
 fn plan<V: Lanes>(aad: &[u8], len: usize) -> (usize, usize, usize, bool) {
     let bb = 128 * V::L;
     let full = len / bb;
@@ -1048,38 +1072,29 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         return seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
-    let head = aligning_head::<V>(buf.as_ptr(), buf.len());
+    let head = head_blocks::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
     let mut y = if merged {
         _mm_setzero_si128()
     } else {
         ghash_padded::<V>(pw, _mm_setzero_si128(), aad)
     };
+    let ct_len = buf.len();
+    let mut sums = Sums::zero();
+    // Chunks are hashed in order: the head chunk (if any), then the full ones.
+    let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
+    let mut prev = None;
     if head > 0 {
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
-        let ks = batch::<V, NR, 1>(
-            &rk,
-            &mut hctr,
-            pw,
-            None,
-            &mut Sums::zero(),
-            &mut y,
-            None,
-            None,
-        );
-        let q = buf.as_mut_ptr();
-        let ct = V::keep(V::xor(V::load_partial(q, 16 * head), ks[0]), 16 * head);
-        V::store_partial(q, 16 * head, ct);
-        y = absorb_vector::<V>(pw, y, V::bswap(ct), head);
+        let ks = batch::<V, NR, 8>(&rk, &mut hctr, pw, None, &mut sums, &mut y, None, None);
+        xor_tail::<V>(&mut buf[..16 * head], &ks);
+        prev = Some(HashStep::new::<V>(buf.as_ptr(), 0, chunks, head));
     }
-    let ct_len = buf.len();
     let buf = &mut buf[16 * head..];
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = buf.as_mut_ptr();
-    let mut sums = Sums::zero();
     for i in 0..full {
         let chunk = p.add(i * bb);
-        let prev = (i > 0).then(|| HashStep::new::<V>(p.add((i - 1) * bb), i - 1, full));
         batch::<V, NR, 8>(
             &rk,
             &mut ctr,
@@ -1090,10 +1105,10 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
             None,
             Some(chunk),
         );
+        prev = Some(HashStep::new::<V>(chunk, first + i, chunks, 8 * V::L));
     }
     // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
-    let prev = (full > 0).then(|| HashStep::new::<V>(p.add((full - 1) * bb), full - 1, full));
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
     let tail = &mut buf[full * bb..];
     xor_tail::<V>(tail, &ks);
@@ -1117,38 +1132,37 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         return open_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
-    let head = aligning_head::<V>(buf.as_ptr(), buf.len());
+    let head = head_blocks::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
     let mut y = if merged {
         _mm_setzero_si128()
     } else {
         ghash_padded::<V>(pw, _mm_setzero_si128(), aad)
     };
+    let ct_len = buf.len();
+    let mut sums = Sums::zero();
+    let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
     if head > 0 {
-        let q = buf.as_mut_ptr();
-        let ct = V::load_partial(q, 16 * head);
-        y = absorb_vector::<V>(pw, y, V::bswap(ct), head);
+        let step = HashStep::new::<V>(buf.as_ptr(), 0, chunks, head);
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
-        let ks = batch::<V, NR, 1>(
+        let ks = batch::<V, NR, 8>(
             &rk,
             &mut hctr,
             pw,
-            None,
-            &mut Sums::zero(),
+            Some(step),
+            &mut sums,
             &mut y,
             None,
             None,
         );
-        V::store_partial(q, 16 * head, V::xor(ct, ks[0]));
+        xor_tail::<V>(&mut buf[..16 * head], &ks);
     }
-    let ct_len = buf.len();
     let buf = &mut buf[16 * head..];
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = buf.as_mut_ptr();
-    let mut sums = Sums::zero();
     for i in 0..full {
         let chunk = p.add(i * bb);
-        let step = HashStep::new::<V>(chunk, i, full);
+        let step = HashStep::new::<V>(chunk, first + i, chunks, 8 * V::L);
         batch::<V, NR, 8>(
             &rk,
             &mut ctr,
