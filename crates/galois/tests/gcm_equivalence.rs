@@ -308,3 +308,44 @@ fn lengths_across_reduction_groups() {
         }
     }
 }
+
+/// A key computes its powers above H^32 on the first long message. Eight
+/// threads share fresh keys and start with long and short messages at
+/// once; every result must match the reference.
+#[test]
+fn high_powers_on_first_use_from_many_threads() {
+    let mut r = rng(19);
+    let key = bytes(&mut r, 16);
+    let iv = bytes(&mut r, 12);
+    let pt = bytes(&mut r, 9000);
+    let refg = reference(&key);
+    let lens = [9000usize, 16, 600, 4096, 1500, 8192];
+    let want: Vec<Vec<u8>> = lens
+        .iter()
+        .map(|&n| refg.seal(&iv, b"", &pt[..n]).unwrap())
+        .collect();
+    for opts in implementations() {
+        for _round in 0..4 {
+            let g = std::sync::Arc::new(AesGcm::with_options(&key, opts).unwrap());
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+            let handles: Vec<_> = (0..8)
+                .map(|t| {
+                    let (g, barrier, pt, want) =
+                        (g.clone(), barrier.clone(), pt.clone(), want.clone());
+                    let iv = iv.clone();
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        for k in 0..lens.len() {
+                            let i = (t + k) % lens.len();
+                            let sealed = g.seal(&iv, b"", &pt[..lens[i]]).unwrap();
+                            assert_eq!(sealed, want[i], "{opts:?} thread {t} len {}", lens[i]);
+                        }
+                    })
+                })
+                .collect();
+            for h in handles {
+                h.join().unwrap();
+            }
+        }
+    }
+}

@@ -36,7 +36,9 @@
 //! are independent, so the out-of-order core overlaps AES and PCLMULQDQ.
 
 use core::arch::x86_64::*;
+use core::cell::UnsafeCell;
 use core::mem::MaybeUninit;
+use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 /// A vector of 1, 2 or 4 blocks and the operations the kernels need.
@@ -358,23 +360,47 @@ wide_lanes!(
 /// vector instruction beside the AES rounds and multiplies costs
 /// throughput (docs/speed.md: 32 blocks per reduction ran AES-128-GCM at
 /// 12.2 GB/s, 64 at 13.1, 128 at 13.15, 256 at 13.75). The price is the
-/// key: 8.3 KiB of powers instead of 1.1, and about 1.1 us more setup.
+/// key: 8.3 KiB of powers instead of 1.1; the powers above H^32 are
+/// computed by the first message that needs them (see [`Powers`]).
 pub(crate) const MAX_BATCH: usize = 256;
 
 /// Most blocks (AAD, tail and length block together) hashed from the stack
 /// copy that ends a message; short messages hash everything there at once.
 const MERGE_MAX: usize = 32;
 
-/// H^64..H^1, each times x^-1, and the XOR of each one's halves.
-#[derive(Zeroize)]
+/// Powers every key has from setup on; the rest (up to H^MAX_BATCH) are
+/// computed by the first message long enough to use them.
+pub(crate) const LOW_POWERS: usize = 32;
+
+/// H^MAX_BATCH..H^1, each times x^-1, and the XOR of each one's halves.
+/// H^LOW_POWERS..H^1 are there from [`Powers::new`]; the higher ones from
+/// the first [`Powers::ensure_high`], so a key that only ever seals short
+/// messages keeps the short setup.
 #[repr(C, align(64))]
 pub(crate) struct Powers {
     /// hd[i] = H^(MAX_BATCH-i) * x^-1.
     /// Three zero entries follow, so a vector load may start at any
     /// i <= MAX_BATCH.
-    hd: [u128; MAX_BATCH + 3],
+    hd: UnsafeCell<[u128; MAX_BATCH + 3]>,
     /// hk[i] = (low half ^ high half of hd[i]) in both halves.
-    hk: [u128; MAX_BATCH + 3],
+    hk: UnsafeCell<[u128; MAX_BATCH + 3]>,
+    /// Set once the powers above H^LOW_POWERS are in.
+    high: OnceLock<()>,
+}
+
+// SAFETY: `new` writes the low powers before the value is shared; after
+// that the only writes are to the high powers (indices below
+// MAX_BATCH - LOW_POWERS), once, inside `high`'s initialization, and they
+// are read only after `ensure_high` has returned (which orders the writes
+// before the reads). Readers of the low powers touch other memory.
+unsafe impl Sync for Powers {}
+
+impl Zeroize for Powers {
+    fn zeroize(&mut self) {
+        self.hd.get_mut().zeroize();
+        self.hk.get_mut().zeroize();
+        self.high = OnceLock::new();
+    }
 }
 
 /// x^-1 = x^127 + x^6 + x + 1 in our representation (bits 0, 121, 126, 127).
@@ -385,51 +411,91 @@ fn mul_xinv(v: u128) -> u128 {
     (v << 1) ^ (XINV & (v >> 127).wrapping_neg())
 }
 
+/// Index of H^j (j >= 1) in the power tables.
+const fn at(j: usize) -> usize {
+    MAX_BATCH - j
+}
+
 impl Powers {
-    /// Computes the powers of H, L at a time in vectors of V; only call
-    /// from a function that enabled V's features.
+    /// Computes H^1..H^LOW_POWERS; only call from a function that enabled
+    /// V's features.
     #[inline(always)]
     pub(crate) unsafe fn new<V: Lanes>(h: u128) -> Self {
-        let mut p = Powers {
-            hd: [0; MAX_BATCH + 3],
-            hk: [0; MAX_BATCH + 3],
+        let p = Powers {
+            hd: UnsafeCell::new([0; MAX_BATCH + 3]),
+            hk: UnsafeCell::new([0; MAX_BATCH + 3]),
+            high: OnceLock::new(),
         };
-        // Plain powers first, in hk's slots (hk[MAX_BATCH-j] = H^j): H^1..H^S
-        // (S = 2L) one after another, then H^j..H^(j+L-1) from the vector
-        // S powers below times H^S: two independent chains of vector
-        // multiplies (one chain of single multiplies would be latency-bound).
-        let at = |j: usize| MAX_BATCH - j;
-        let step = 2 * V::L;
-        p.hk[at(1)] = h;
-        let hx = u128_to_xmm(mul_xinv(h));
-        for j in 2..=step {
-            p.hk[at(j)] = xmm_to_u128(mul(u128_to_xmm(p.hk[at(j - 1)]), hx));
+        // Powers times x^-1 multiply directly: mul(H^a x^-1, H^b x^-1) =
+        // H^(a+b) x^-1. H^1..H^S (S = 2L) one after another, then vectors.
+        let hd = p.hd.get().cast::<u128>();
+        let hk = p.hk.get().cast::<u128>();
+        let h1 = u128_to_xmm(mul_xinv(h));
+        _mm_storeu_si128(hd.add(at(1)).cast(), h1);
+        for j in 2..=2 * V::L {
+            let prev = _mm_loadu_si128(hd.add(at(j - 1)).cast());
+            _mm_storeu_si128(hd.add(at(j)).cast(), mul(prev, h1));
         }
-        let hsx = V::broadcast(u128_to_xmm(mul_xinv(p.hk[at(step)])));
-        let mut j = step + 1;
-        while j + V::L - 1 <= MAX_BATCH {
-            // The vector at index at(j + L - 1) holds H^(j+L-1), ..., H^j.
-            let below = V::load(p.hk.as_ptr().add(at(j - step + V::L - 1)).cast());
-            V::store(
-                p.hk.as_mut_ptr().add(at(j + V::L - 1)).cast(),
-                mul(below, hsx),
+        for j in 1..=2 * V::L {
+            let v = _mm_loadu_si128(hd.add(at(j)).cast());
+            _mm_storeu_si128(
+                hk.add(at(j)).cast(),
+                _mm_xor_si128(v, <__m128i as Lanes>::swap64(v)),
             );
+        }
+        Self::extend::<V>(hd, hk, 2 * V::L + 1, LOW_POWERS);
+        p
+    }
+
+    /// Computes H^from..H^to, L at a time: the vector S = 2L powers below
+    /// times H^S, two independent chains of vector multiplies (one chain of
+    /// single multiplies would be latency-bound). Needs H^1..H^(from-1).
+    #[inline(always)]
+    unsafe fn extend<V: Lanes>(hd: *mut u128, hk: *mut u128, from: usize, to: usize) {
+        let step = 2 * V::L;
+        let hs = V::broadcast(_mm_loadu_si128(hd.add(at(step)).cast()));
+        let mut j = from;
+        while j + V::L - 1 <= to {
+            // The vector at index at(j + L - 1) holds H^(j+L-1), ..., H^j.
+            let below = V::load(hd.add(at(j - step + V::L - 1)).cast());
+            let v = mul(below, hs);
+            V::store(hd.add(at(j + V::L - 1)).cast(), v);
+            V::store(hk.add(at(j + V::L - 1)).cast(), V::xor(v, V::swap64(v)));
             j += V::L;
         }
-        for i in 0..MAX_BATCH {
-            let v = mul_xinv(p.hk[i]);
-            p.hd[i] = v;
-            let k = ((v >> 64) as u64 ^ v as u64) as u128;
-            p.hk[i] = k | (k << 64);
-        }
-        p
+    }
+
+    /// Makes sure H^(LOW_POWERS+1)..H^MAX_BATCH are in; only call from a
+    /// function that enabled V's features.
+    #[inline(always)]
+    pub(crate) unsafe fn ensure_high<V: Lanes>(&self) {
+        self.high.get_or_init(|| {
+            // SAFETY: see `unsafe impl Sync`: this is the one write of the
+            // high powers, which nothing reads before it completes; the
+            // caller enabled V's features.
+            unsafe {
+                Self::extend::<V>(
+                    self.hd.get().cast(),
+                    self.hk.get().cast(),
+                    LOW_POWERS + 1,
+                    MAX_BATCH,
+                )
+            }
+        });
+    }
+
+    /// Whether a message of `chunks` chunks of 8 vectors needs the high
+    /// powers (a reduction group of more than LOW_POWERS blocks).
+    #[inline(always)]
+    fn needs_high<V: Lanes>(chunks: usize) -> bool {
+        chunks.min(MAX_BATCH / (8 * V::L)) * 8 * V::L > LOW_POWERS
     }
 
     #[inline(always)]
     unsafe fn h<V: Lanes>(&self, i: usize) -> (V, V) {
         (
-            V::load(self.hd.as_ptr().add(i).cast()),
-            V::load(self.hk.as_ptr().add(i).cast()),
+            V::load(self.hd.get().cast::<u128>().add(i).cast()),
+            V::load(self.hk.get().cast::<u128>().add(i).cast()),
         )
     }
 }
@@ -520,7 +586,7 @@ unsafe fn mul<V: Lanes>(x: V, yx: V) -> V {
 /// Absorbs n (1..=32) whole blocks at `p` into y with one reduction.
 #[inline(always)]
 pub(crate) unsafe fn absorb<V: Lanes>(pw: &Powers, y: __m128i, p: *const u8, n: usize) -> __m128i {
-    debug_assert!((1..=MAX_BATCH).contains(&n));
+    debug_assert!((1..=LOW_POWERS).contains(&n));
     let base = MAX_BATCH - n;
     let mut s = Sums::<V>::zero();
     let full = n / V::L * V::L;
@@ -1083,6 +1149,9 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     let mut sums = Sums::zero();
     // Chunks are hashed in order: the head chunk (if any), then the full ones.
     let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
+    if Powers::needs_high::<V>(chunks) {
+        pw.ensure_high::<V>();
+    }
     let mut prev = None;
     if head > 0 {
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
@@ -1142,6 +1211,9 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     let ct_len = buf.len();
     let mut sums = Sums::zero();
     let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
+    if Powers::needs_high::<V>(chunks) {
+        pw.ensure_high::<V>();
+    }
     if head > 0 {
         let step = HashStep::new::<V>(buf.as_ptr(), 0, chunks, head);
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
