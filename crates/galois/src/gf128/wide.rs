@@ -79,6 +79,11 @@ pub(crate) trait Lanes: Copy {
     /// hoists all of a batch's multiplies together, and the core's window
     /// then sees long runs of one kind).
     unsafe fn fence(s: &mut [Self; 8], x: &mut Self);
+    /// Computes the powers above H^LOW_POWERS: a function with the width's
+    /// features enabled, for `Powers::ensure_high` to call from its
+    /// initializer closure (a closure does not inherit target features,
+    /// and the vector code in it would not be inlined).
+    unsafe fn fill_high(pw: &Powers);
     /// Keeps the first n (< 16 L) bytes of v, zeros after.
     #[inline(always)]
     unsafe fn keep(v: Self, n: usize) -> Self {
@@ -199,13 +204,17 @@ impl Lanes for __m128i {
     unsafe fn fence(s: &mut [Self; 8], x: &mut Self) {
         fence_asm!(xmm_reg, s, x);
     }
+    #[target_feature(enable = "pclmulqdq,sse2,ssse3,sse4.1")]
+    unsafe fn fill_high(pw: &Powers) {
+        pw.fill_high::<Self>();
+    }
 }
 
 /// The `Lanes` impl of a 256- or 512-bit vector type: the same operations
 /// under each width's intrinsic names.
 macro_rules! wide_lanes {
     ($t:ty, $l:expr, $zero:ident, $load:ident, $store:ident, $xor:ident, $clmul:ident, $enc:ident,
-     $encl:ident, $sh8:ident, $sh32:ident, $bcast:ident, $zext:ident, $add:ident, $bsl:ident, $bsr:ident, $reg:ident, $feat:literal,
+     $encl:ident, $sh8:ident, $sh32:ident, $bcast:ident, $zext:ident, $add:ident, $bsl:ident, $bsr:ident, $reg:ident, $feat:literal, $hfeat:literal,
      |$f:ident| $fold:expr,
      { $($extra:item)* }) => {
         impl Lanes for $t {
@@ -279,6 +288,10 @@ macro_rules! wide_lanes {
             unsafe fn fence(s: &mut [Self; 8], x: &mut Self) {
                 fence_asm!($reg, s, x);
             }
+            #[target_feature(enable = $hfeat)]
+            unsafe fn fill_high(pw: &Powers) {
+                pw.fill_high::<Self>();
+            }
             $($extra)*
         }
     };
@@ -303,6 +316,7 @@ wide_lanes!(
     _mm256_bsrli_epi128,
     ymm_reg,
     "avx",
+    "avx2,vpclmulqdq,pclmulqdq,sse2,ssse3,sse4.1",
     |a| _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)),
     {}
 );
@@ -326,6 +340,7 @@ wide_lanes!(
     _mm512_bsrli_epi128,
     zmm_reg,
     "avx512f",
+    "avx512f,avx512bw,avx512vl,avx2,vpclmulqdq,pclmulqdq,sse2,ssse3,sse4.1",
     |a| _mm_xor_si128(
         _mm_xor_si128(_mm512_castsi512_si128(a), _mm512_extracti32x4_epi32::<1>(a)),
         _mm_xor_si128(
@@ -469,19 +484,21 @@ impl Powers {
     /// function that enabled V's features.
     #[inline(always)]
     pub(crate) unsafe fn ensure_high<V: Lanes>(&self) {
-        self.high.get_or_init(|| {
-            // SAFETY: see `unsafe impl Sync`: this is the one write of the
-            // high powers, which nothing reads before it completes; the
-            // caller enabled V's features.
-            unsafe {
-                Self::extend::<V>(
-                    self.hd.get().cast(),
-                    self.hk.get().cast(),
-                    LOW_POWERS + 1,
-                    MAX_BATCH,
-                )
-            }
-        });
+        // SAFETY: the caller enabled V's features, which fill_high needs.
+        self.high.get_or_init(|| unsafe { V::fill_high(self) });
+    }
+
+    /// The body of [`Lanes::fill_high`]: only from `ensure_high`'s
+    /// initializer (see `unsafe impl Sync`: the one write of the high
+    /// powers, which nothing reads before it completes).
+    #[inline(always)]
+    unsafe fn fill_high<V: Lanes>(&self) {
+        Self::extend::<V>(
+            self.hd.get().cast(),
+            self.hk.get().cast(),
+            LOW_POWERS + 1,
+            MAX_BATCH,
+        )
     }
 
     /// Whether a message of `chunks` chunks of 8 vectors needs the high
