@@ -1272,7 +1272,11 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
     let tail = &mut buf[full * bb..];
-    y = seal_tail::<V>(pw, y, aad, merged, tail, &ks, ct_len);
+    y = if tail.is_empty() {
+        absorb_final::<V>(pw, y, aad, merged, tail, ct_len)
+    } else {
+        seal_tail::<V>(pw, y, aad, merged, tail, &ks, ct_len)
+    };
     full_tag(y, ek)
 }
 
