@@ -446,17 +446,12 @@ impl Powers {
         let hd = p.hd.get().cast::<u128>();
         let hk = p.hk.get().cast::<u128>();
         let h1 = u128_to_xmm(mul_xinv(h));
-        _mm_storeu_si128(hd.add(at(1)).cast(), h1);
-        for j in 2..=2 * V::L {
-            let prev = _mm_loadu_si128(hd.add(at(j - 1)).cast());
-            _mm_storeu_si128(hd.add(at(j)).cast(), mul(prev, h1));
-        }
+        let mut v = h1;
         for j in 1..=2 * V::L {
-            let v = _mm_loadu_si128(hd.add(at(j)).cast());
-            _mm_storeu_si128(
-                hk.add(at(j)).cast(),
-                _mm_xor_si128(v, <__m128i as Lanes>::swap64(v)),
-            );
+            if j > 1 {
+                v = mul(v, h1);
+            }
+            Self::store(hd, hk, j, v);
         }
         Self::extend::<V>(hd, hk, 2 * V::L + 1, LOW_POWERS);
         p
@@ -473,11 +468,17 @@ impl Powers {
         while j + V::L - 1 <= to {
             // The vector at index at(j + L - 1) holds H^(j+L-1), ..., H^j.
             let below = V::load(hd.add(at(j - step + V::L - 1)).cast());
-            let v = mul(below, hs);
-            V::store(hd.add(at(j + V::L - 1)).cast(), v);
-            V::store(hk.add(at(j + V::L - 1)).cast(), V::xor(v, V::swap64(v)));
+            Self::store(hd, hk, j + V::L - 1, mul(below, hs));
             j += V::L;
         }
+    }
+
+    /// Stores the vector of powers whose first lane is H^j (lanes
+    /// descending), and their Karatsuba middle operands.
+    #[inline(always)]
+    unsafe fn store<V: Lanes>(hd: *mut u128, hk: *mut u128, j: usize, v: V) {
+        V::store(hd.add(at(j)).cast(), v);
+        V::store(hk.add(at(j)).cast(), halves_xor(v));
     }
 
     /// Makes sure H^(LOW_POWERS+1)..H^MAX_BATCH are in; only call from a
@@ -552,7 +553,7 @@ impl<V: Lanes> Sums<V> {
     unsafe fn mul_add(&mut self, x: V, h: V, hk: V) {
         self.lo = V::xor(self.lo, V::clmul00(x, h));
         self.hi = V::xor(self.hi, V::clmul11(x, h));
-        self.mid = V::xor(self.mid, V::clmul00(V::xor(x, V::swap64(x)), hk));
+        self.mid = V::xor(self.mid, V::clmul00(halves_xor(x), hk));
     }
 
     #[inline(always)]
@@ -591,10 +592,17 @@ impl Sums<__m128i> {
     }
 }
 
+/// The XOR of each lane's halves, in both halves: the Karatsuba middle
+/// operand of a power.
+#[inline(always)]
+unsafe fn halves_xor<V: Lanes>(v: V) -> V {
+    V::xor(v, V::swap64(v))
+}
+
 /// x * y in every lane, for y given premultiplied by x^-1.
 #[inline(always)]
 unsafe fn mul<V: Lanes>(x: V, yx: V) -> V {
-    let k = V::xor(yx, V::swap64(yx));
+    let k = halves_xor(yx);
     let mut s = Sums::<V>::zero();
     s.mul_add(x, yx, k);
     s.reduce()
@@ -957,25 +965,9 @@ unsafe fn ghash_padded<V: Lanes>(pw: &Powers, y: __m128i, data: &[u8]) -> __m128
     y
 }
 
-/// XORs the first `tail.len()` bytes of the keystream into `tail`.
-#[inline(always)]
-unsafe fn xor_tail<V: Lanes>(tail: &mut [u8], ks: &[V; 8]) {
-    let vb = 16 * V::L;
-    let p = tail.as_mut_ptr();
-    let whole = tail.len() / vb;
-    for (j, k) in ks.iter().enumerate().take(whole) {
-        let q = p.add(vb * j);
-        V::store(q, V::xor(V::load(q), *k));
-    }
-    let rest = tail.len() - whole * vb;
-    if rest > 0 {
-        let q = p.add(vb * whole);
-        V::store_partial(q, rest, V::xor(V::load_partial(q, rest), ks[whole]));
-    }
-}
-
 /// XORs the keystream into `data` (under 8 vectors) in place and returns
-/// the result as vectors, zero past its end, for hashing from registers.
+/// the result as vectors, zero past its end, for callers that hash it from
+/// registers (the others drop it, and the compiler with it).
 #[inline(always)]
 unsafe fn xor_keep<V: Lanes>(data: &mut [u8], ks: &[V; 8]) -> [V; 8] {
     let vb = 16 * V::L;
@@ -1246,9 +1238,9 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     if head > 0 {
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
         let ks = batch::<V, NR, 8>(&rk, &mut hctr, pw, None, &mut sums, &mut y, None, None);
-        // Hashed from `buf` in the next batch. (Hashing a copy kept from
-        // the registers instead measured slower here, unlike for the tail.)
-        xor_tail::<V>(&mut buf[..16 * head], &ks);
+        // Hashed from `buf` in the next batch. (Hashing the returned copy
+        // instead measured slower here, unlike for the tail.)
+        xor_keep::<V>(&mut buf[..16 * head], &ks);
         prev = Some(HashStep::new::<V>(buf.as_ptr(), 0, chunks, head));
     }
     let buf = &mut buf[16 * head..];
@@ -1322,7 +1314,7 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
             None,
             None,
         );
-        xor_tail::<V>(&mut buf[..16 * head], &ks);
+        xor_keep::<V>(&mut buf[..16 * head], &ks);
     }
     let buf = &mut buf[16 * head..];
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
@@ -1345,7 +1337,7 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
-    xor_tail::<V>(tail, &ks);
+    xor_keep::<V>(tail, &ks);
     full_tag(y, ek)
 }
 
