@@ -15,6 +15,6 @@ host=$(rustc +nightly -vV | sed -n 's/^host: //p')
 export RUSTFLAGS="-Zsanitizer=address"
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1"
 # --target keeps build scripts and proc macros out of the sanitized build.
-cargo +nightly test --locked --release -p galois --target "$host" \
+cargo +nightly test --locked --release -p galois-aead --target "$host" \
   --test stream --test packet --test hardening --test miri
 echo "asan-rust: clean"

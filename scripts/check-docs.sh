@@ -16,7 +16,7 @@ lint=(-Z unstable-options -Zcrate-attr="feature(rustdoc_missing_doc_code_example
   -D warnings -D missing_docs -D rustdoc::missing-doc-code-examples)
 
 echo "== rustdoc lint: galois (all features)"
-cargo +nightly rustdoc -p galois --lib --all-features --locked -- "${lint[@]}"
+cargo +nightly rustdoc -p galois-aead --lib --all-features --locked -- "${lint[@]}"
 echo "== rustdoc lint: galois-cli library"
 cargo +nightly rustdoc -p galois-cli --lib --locked -- "${lint[@]}"
 
@@ -25,7 +25,7 @@ cargo +nightly rustdoc -p galois-cli --lib --locked -- "${lint[@]}"
 # source too. Every `pub fn/struct/enum/trait` of the galois crate needs a
 # fenced example in the doc comment right above it.
 echo "== source scan: galois pub items without an example"
-missing=$(find crates/galois/src -name '*.rs' | sort | xargs awk '
+missing=$(find crates/galois-aead/src -name '*.rs' | sort | xargs awk '
   FNR == 1 { doc = ""; }
   /^[[:space:]]*\/\/\// { doc = doc $0 "\n"; next }
   /^[[:space:]]*#\[/ { next }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Miri over the portable code: crates/galois/tests/miri.rs (every portable GHASH
+# Miri over the portable code: crates/galois-aead/tests/miri.rs (every portable GHASH
 # and GF(2^64) backend, the portable AES and Poly1305, GCM/GMAC, the on-line API,
 # the stream format including tampered/truncated/reordered streams, and the
 # packet sealer/opener including replays), under Miri's default checks (Stacked
@@ -17,9 +17,9 @@ bash scripts/setup-nightly.sh miri rust-src >/dev/null
 start=$(date +%s)
 echo "== cargo +nightly miri setup"
 cargo +nightly miri setup >/dev/null 2>&1 || cargo +nightly miri setup
-echo "== cargo +nightly miri test -p galois --test miri"
+echo "== cargo +nightly miri test -p galois-aead --test miri"
 # Miri interprets one thread at a time; one CPU makes the stream code's
 # worker pools sequential (their threads are still spawned and joined).
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-num-cpus=1}"
-cargo +nightly miri test --locked -p galois --test miri -- "$@"
+cargo +nightly miri test --locked -p galois-aead --test miri -- "$@"
 echo "miri: clean in $(($(date +%s) - start)) s"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test (crates/galois/examples/soak.rs): packets of mixed sizes through the
+# Soak test (crates/galois-aead/examples/soak.rs): packets of mixed sizes through the
 # packet sealer and opener (shuffled inside the window, one replay per batch of 32,
 # a forgery every 64 batches) and a stream sealed into a pipe by one thread and
 # opened by another, every byte checked; resident memory sampled throughout and
@@ -23,8 +23,8 @@ if [ "${1:-}" = --short ]; then
   full=0
 fi
 
-echo "== cargo build --release -p galois --example soak"
-cargo build --release --locked -p galois --example soak
+echo "== cargo build --release -p galois-aead --example soak"
+cargo build --release --locked -p galois-aead --example soak
 bin="$CARGO_TARGET_DIR/release/examples/soak"
 run=(nice -n 5)
 cpus="${SOAK_CPUS-0}"

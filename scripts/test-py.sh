@@ -34,7 +34,7 @@ WHEELS="$TARGET/wheels"
 rm -rf "$WHEELS"
 (cd crates/galois-py && CARGO_TARGET_DIR="$TARGET/galois-py" \
   "$VENV/bin/maturin" build --release -i "$VENV/bin/python" -o "$WHEELS")
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$WHEELS"/galois-*.whl
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$WHEELS"/galois_aead-*.whl
 
 echo "== pytest"
 # Run from outside the source tree so the installed wheel is what gets imported.

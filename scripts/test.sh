@@ -17,14 +17,14 @@ cargo test --workspace --release --locked
 
 echo "== the portable AES path for real: the aes crate forced to its fixsliced software"
 RUSTFLAGS='--cfg aes_backend="soft"' CARGO_TARGET_DIR=target/soft-aes \
-  cargo test -p galois --release --locked --test gcm_equivalence --test openssl_diff
+  cargo test -p galois-aead --release --locked --test gcm_equivalence --test openssl_diff
 
 echo "== known answers through the binary, every backend"
 ./target/release/galois kat --all-backends "$VECTORS"/*.json
 ./target/release/galois selftest
 
 echo "== RustCrypto trait implementations"
-cargo test -p galois --release --locked --features rustcrypto
+cargo test -p galois-aead --release --locked --features rustcrypto
 
 echo "== docs: an example on every public item (nightly rustdoc lint)"
 bash scripts/check-docs.sh

@@ -11,7 +11,7 @@
 //! 4097), plaintext (the rest).
 #![no_main]
 
-use galois::{AesBackend, AesGcm, Backend, BatchPacket, Error, Options};
+use galois_aead::{AesBackend, AesGcm, Backend, BatchPacket, Error, Options};
 use galois_fuzz::{check, check_eq, mismatch, tamper, Reader, Rng};
 use libfuzzer_sys::fuzz_target;
 

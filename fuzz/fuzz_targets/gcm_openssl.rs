@@ -8,7 +8,7 @@
 //! mod 4097), plaintext (the rest).
 #![no_main]
 
-use galois::{AesGcm, Error, Options};
+use galois_aead::{AesGcm, Error, Options};
 use galois_fuzz::{check, check_eq, mismatch, tamper, Reader};
 use libfuzzer_sys::fuzz_target;
 use openssl::symm::{decrypt_aead, encrypt_aead, Cipher};

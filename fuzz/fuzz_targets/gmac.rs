@@ -9,8 +9,8 @@
 //! 257; empty must be refused), message (the rest).
 #![no_main]
 
-use galois::mac::incremental::IncrementalGmac;
-use galois::{AesBackend, AesGcm, AesGmac, Backend, Error, Ghash, Options};
+use galois_aead::mac::incremental::IncrementalGmac;
+use galois_aead::{AesBackend, AesGcm, AesGmac, Backend, Error, Ghash, Options};
 use galois_fuzz::{check, check_eq, mismatch, pieces, Reader, Rng};
 use libfuzzer_sys::fuzz_target;
 

@@ -11,8 +11,8 @@
 //! must be refused), AAD (2-byte length mod 1025), plaintext (the rest).
 #![no_main]
 
-use galois::stream;
-use galois::{AesBackend, AesGcm, Backend, Error, Options};
+use galois_aead::stream;
+use galois_aead::{AesBackend, AesGcm, Backend, Error, Options};
 use galois_fuzz::{check, check_eq, mismatch, pieces, Reader, Rng};
 use libfuzzer_sys::fuzz_target;
 use std::io::Read;

@@ -12,9 +12,9 @@
 //! arguments (see `match`).
 #![no_main]
 
-use galois::limits::UsageLimits;
-use galois::packet::{PacketOpener, PacketSealer, SEQ_BYTES};
-use galois::Error;
+use galois_aead::limits::UsageLimits;
+use galois_aead::packet::{PacketOpener, PacketSealer, SEQ_BYTES};
+use galois_aead::Error;
 use galois_fuzz::{check, check_eq, mismatch, Reader};
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;

@@ -13,8 +13,8 @@
 //! bytes), key (32), nonce (16), message (the rest).
 #![no_main]
 
-use galois::poly1305::{is_clamped, Backend, Poly1305, Poly1305Aes};
-use galois::Error;
+use galois_aead::poly1305::{is_clamped, Backend, Poly1305, Poly1305Aes};
+use galois_aead::Error;
 use galois_fuzz::{check, check_eq, mismatch, pieces, Reader, Rng};
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
@@ -104,7 +104,7 @@ fuzz_target!(|data: &[u8]| {
     if flags & 1 == 1 {
         // One-time Poly1305 (RFC 8439): key r || s, r clamped by the MAC.
         let mut rr: [u8; 16] = key[..16].try_into().unwrap();
-        galois::poly1305::clamp_r(&mut rr);
+        galois_aead::poly1305::clamp_r(&mut rr);
         let h = if msg.len() < 10240 || rng.below(16) == 0 {
             poly_reference(&rr, msg)
         } else {
@@ -139,7 +139,7 @@ fuzz_target!(|data: &[u8]| {
 
     // Poly1305-AES: key k || r.
     if flags & 2 != 0 {
-        galois::poly1305::clamp(&mut key);
+        galois_aead::poly1305::clamp(&mut key);
     }
     let rr: [u8; 16] = key[16..].try_into().unwrap();
     if !is_clamped(&rr) {

@@ -18,7 +18,7 @@
 //! 2-byte position, 2-byte argument), plaintext (the rest).
 #![no_main]
 
-use galois::stream::{self, StreamError, HEADER_LEN, TAG_LEN};
+use galois_aead::stream::{self, StreamError, HEADER_LEN, TAG_LEN};
 use galois_fuzz::{check, check_eq, mismatch, Reader, Rng};
 use libfuzzer_sys::fuzz_target;
 use std::io::Read;

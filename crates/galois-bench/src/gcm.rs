@@ -62,14 +62,14 @@ trait Subject {
 
 /// galois's batch sealer: `BATCH` packets of the cell's size per call.
 struct GaloisBatch {
-    gcm: galois::AesGcm,
+    gcm: galois_aead::AesGcm,
     bufs: Vec<Vec<u8>>,
 }
 const BATCH: usize = 16;
 impl Subject for GaloisBatch {
     fn run(&mut self, buf: &mut [u8]) {
         let n = buf.len();
-        let mut packets: Vec<galois::BatchPacket> = self
+        let mut packets: Vec<galois_aead::BatchPacket> = self
             .bufs
             .iter_mut()
             .enumerate()
@@ -77,7 +77,7 @@ impl Subject for GaloisBatch {
                 b.resize(n, 0x11);
                 let mut nonce = [7u8; 12];
                 nonce[0] = i as u8;
-                galois::BatchPacket::new(nonce, &[], &mut b[..])
+                galois_aead::BatchPacket::new(nonce, &[], &mut b[..])
             })
             .collect();
         self.gcm.seal_batch(&mut packets).unwrap();
@@ -89,7 +89,7 @@ impl Subject for GaloisBatch {
 }
 
 struct Galois {
-    gcm: galois::AesGcm,
+    gcm: galois_aead::AesGcm,
     gmac: bool,
 }
 impl Subject for Galois {
@@ -195,19 +195,19 @@ fn subjects(p: Prim) -> Vec<(&'static str, String, Box<dyn Subject>)> {
     let key = vec![0x42u8; p.key_len()];
     let gmac = p == Prim::Gmac128;
     let mut v: Vec<(&'static str, String, Box<dyn Subject>)> = Vec::new();
-    let auto = galois::AesGcm::new(&key).unwrap();
+    let auto = galois_aead::AesGcm::new(&key).unwrap();
     v.push((
         "galois",
         format!("auto={}", auto.backend()),
         Box::new(Galois { gcm: auto, gmac }),
     ));
-    for b in galois::Backend::available() {
+    for b in galois_aead::Backend::available() {
         if matches!(
             b.name(),
             "aesni_clmul" | "vaes_avx2" | "vaes_avx512" | "clmul"
         ) {
             let gcm =
-                galois::AesGcm::with_options(&key, galois::Options::new().backend(b)).unwrap();
+                galois_aead::AesGcm::with_options(&key, galois_aead::Options::new().backend(b)).unwrap();
             v.push((
                 "galois",
                 b.name().to_string(),
@@ -216,7 +216,7 @@ fn subjects(p: Prim) -> Vec<(&'static str, String, Box<dyn Subject>)> {
         }
     }
     if !gmac {
-        let gcm = galois::AesGcm::new(&key).unwrap();
+        let gcm = galois_aead::AesGcm::new(&key).unwrap();
         v.push((
             "galois",
             format!("batch{BATCH}"),

@@ -11,7 +11,7 @@
 //!
 //! Pin the process for stable figures: `taskset -c 0 galois-bench poly1305`.
 
-use galois::poly1305::{clamp, Backend, Poly1305Aes};
+use galois_aead::poly1305::{clamp, Backend, Poly1305Aes};
 use openssl::symm::{Cipher, Crypter, Mode};
 use std::ffi::{c_char, c_int, c_void};
 use std::hint::black_box;
@@ -173,7 +173,7 @@ fn rng_fill(seed: &mut u64, buf: &mut [u8]) {
 
 pub fn run(a: Args) {
     let backend = match &a.backend {
-        None => galois::detect::poly1305_backend(),
+        None => galois_aead::detect::poly1305_backend(),
         Some(n) => match Backend::from_name(n) {
             Ok(b) if b.is_available() => b,
             _ => {

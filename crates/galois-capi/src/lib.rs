@@ -27,8 +27,8 @@
 use core::ffi::{c_char, c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
 use core::ptr;
-use galois::poly1305::{Poly1305, Poly1305Aes};
-use galois::{AesGcm, AesGmac, Error, Options, ShortTag};
+use galois_aead::poly1305::{Poly1305, Poly1305Aes};
+use galois_aead::{AesGcm, AesGmac, Error, Options, ShortTag};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Success.

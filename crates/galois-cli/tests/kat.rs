@@ -63,7 +63,7 @@ fn every_shared_file_passes_with_every_implementation() {
 fn gcm_files_list_every_backend() {
     let f = VectorFile::parse(include_str!("../vectors/mcgrew_viega_gcm_spec.json")).unwrap();
     let imps = f.implementations();
-    for b in galois::Backend::ALL {
+    for b in galois_aead::Backend::ALL {
         assert!(
             imps.iter().any(|i| i == b.name()),
             "{b} missing from --all-backends"
@@ -282,8 +282,8 @@ fn selftest_passes_and_names_backends() {
     assert!(out.status.success(), "{text}");
     let want = format!(
         "AES-GCM: aes={} ghash={}",
-        galois::detect::aes_backend().name(),
-        galois::detect::ghash_backend().name()
+        galois_aead::detect::aes_backend().name(),
+        galois_aead::detect::ghash_backend().name()
     );
     assert!(text.contains(&want), "{text}");
     assert!(

@@ -8,10 +8,10 @@
 //! error. Natively the requests do nothing and the operations simply run.
 
 use crate::vg;
-use galois::gcm64::{Gcm64, Options64, TdeaGcm};
-use galois::gf64::Gf64Backend;
-use galois::poly1305::{self, Poly1305, Poly1305Aes};
-use galois::{AesBackend, AesGcm, AesGmac, Backend, BatchPacket, BlockCipher64, Options};
+use galois_aead::gcm64::{Gcm64, Options64, TdeaGcm};
+use galois_aead::gf64::Gf64Backend;
+use galois_aead::poly1305::{self, Poly1305, Poly1305Aes};
+use galois_aead::{AesBackend, AesGcm, AesGmac, Backend, BatchPacket, BlockCipher64, Options};
 use std::hint::black_box;
 
 /// One check: a target (what runs) and an operation (what it does).
@@ -214,7 +214,7 @@ fn ct_eq(early_exit: bool) {
             }
             vg::public_val(same)
         } else {
-            galois::ct::eq(&a, &b)
+            galois_aead::ct::eq(&a, &b)
         };
         assert_eq!(r, a0 == b0);
         sink(&[r as u8]);
@@ -227,7 +227,7 @@ fn ghash(b: Backend) {
         let mut h = [0u8; 16];
         rng.fill(&mut h);
         let data = rng.bytes(len);
-        let want = galois::Ghash::with_backend(&h, Backend::Bitserial)
+        let want = galois_aead::Ghash::with_backend(&h, Backend::Bitserial)
             .map(|mut g| {
                 g.update(&data);
                 g.finalize()
@@ -236,7 +236,7 @@ fn ghash(b: Backend) {
         let (mut hs, mut ds) = (h, data.clone());
         vg::secret(&mut hs);
         vg::secret(&mut ds);
-        let mut g = galois::Ghash::with_backend(&hs, b).unwrap();
+        let mut g = galois_aead::Ghash::with_backend(&hs, b).unwrap();
         let (x, y) = ds.split_at(ds.len() / 3);
         g.update(x);
         g.update(y);
@@ -326,7 +326,7 @@ fn gcm(b: Backend, a: AesBackend, op: &str) -> Result<(), String> {
                     assert!(r.is_ok());
                     assert_eq!(buf, pt0);
                 } else {
-                    assert_eq!(r, Err(galois::Error::AuthenticationFailed));
+                    assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
                     assert!(buf.iter().all(|&x| x == 0));
                 }
                 sink(&buf);
@@ -542,7 +542,7 @@ impl BlockCipher64 for Toy64 {
 /// A TDEA key with odd parity bytes and distinct halves.
 fn tdea_key(rng: &mut Rng) -> Vec<u8> {
     let mut k = rng.bytes(24);
-    galois::gcm64::set_odd_parity(&mut k);
+    galois_aead::gcm64::set_odd_parity(&mut k);
     k
 }
 
@@ -649,7 +649,7 @@ fn gcm64_op<C: BlockCipher64>(
 /// message edited by replacements, appends and truncation, then tagged or
 /// verified; the reference is the one-shot MAC of the final message.
 fn incremental(mac: &str, op: &str) -> Result<(), String> {
-    use galois::mac::incremental::{AesIncrementalGmac, IncrementalPoly1305Aes};
+    use galois_aead::mac::incremental::{AesIncrementalGmac, IncrementalPoly1305Aes};
     if !INCR_OPS.contains(&op) {
         return Err(format!("unknown op {op}"));
     }
@@ -738,10 +738,10 @@ fn incremental(mac: &str, op: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The packet sealer and opener (`galois::packet`): key and payload
+/// The packet sealer and opener (`galois_aead::packet`): key and payload
 /// secret when sealing, key secret when opening (the packet is public).
 fn packet(op: &str) -> Result<(), String> {
-    use galois::packet::{PacketOpener, PacketSealer};
+    use galois_aead::packet::{PacketOpener, PacketSealer};
     let mut rng = Rng::new(8);
     let key0 = rng.bytes(16);
     let salt = [1, 2, 3, 4];
@@ -774,7 +774,7 @@ fn packet(op: &str) -> Result<(), String> {
             "open-fail" => {
                 let n = want.len();
                 want[n - 1 - i] ^= 1;
-                assert_eq!(rx.open(&want), Err(galois::Error::AuthenticationFailed));
+                assert_eq!(rx.open(&want), Err(galois_aead::Error::AuthenticationFailed));
             }
             _ => return Err(format!("unknown op {op}")),
         }
@@ -782,10 +782,10 @@ fn packet(op: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The segmented stream format (`galois::stream`), 64-byte segments: key
+/// The segmented stream format (`galois_aead::stream`), 64-byte segments: key
 /// and plaintext secret when sealing, key secret when opening.
 fn stream(op: &str) -> Result<(), String> {
-    use galois::stream;
+    use galois_aead::stream;
     let mut rng = Rng::new(9);
     for (i, len) in [0usize, 1, 64, 200].into_iter().enumerate() {
         let key0 = rng.bytes(32);

@@ -12,8 +12,8 @@
 //! statistic. |t| > 10 is taken as a leak, 4.5 < |t| <= 10 as a weak sign.
 
 use crate::checks::Rng;
-use galois::poly1305::{self, Poly1305, Poly1305Aes};
-use galois::{AesGcm, AesGmac, Backend, Options};
+use galois_aead::poly1305::{self, Poly1305, Poly1305Aes};
+use galois_aead::{AesGcm, AesGmac, Backend, Options};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -234,7 +234,7 @@ fn fill_wrong_tag(expected: &[u8; 16], class: usize, rng: &mut Rng, out: &mut [u
     out[if class == 0 { 0 } else { 15 }] ^= flip;
 }
 
-/// `galois::ct::eq` (or the early-exit control) on 16-byte tags.
+/// `galois_aead::ct::eq` (or the early-exit control) on 16-byte tags.
 struct Eq {
     expected: [u8; 16],
     early_exit: bool,
@@ -263,7 +263,7 @@ impl Target for Eq {
         if self.early_exit {
             early_exit_eq(e, input) as u64
         } else {
-            galois::ct::eq(e, input) as u64
+            galois_aead::ct::eq(e, input) as u64
         }
     }
 }
@@ -425,7 +425,7 @@ fn tests(rng: &mut Rng) -> Vec<Test> {
             early_exit: true,
         }),
     });
-    let mut open_backends = vec![galois::detect::ghash_backend()];
+    let mut open_backends = vec![galois_aead::detect::ghash_backend()];
     if Backend::AesniClmul.is_available() && open_backends[0] != Backend::AesniClmul {
         open_backends.push(Backend::AesniClmul);
     }

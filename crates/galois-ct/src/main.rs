@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     match cmd.as_str() {
         "features" => {
             // What the CPU (or valgrind's synthetic CPU) reports.
-            for (f, has) in galois::detect::cpu_features() {
+            for (f, has) in galois_aead::detect::cpu_features() {
                 println!("{f} {}", if has { "yes" } else { "no" });
             }
             ExitCode::SUCCESS

@@ -1,4 +1,4 @@
-//! Python bindings of galois (the `galois._galois` extension module; the
+//! Python bindings of galois (the `galois_aead._galois` extension module; the
 //! `galois` package re-exports it). Built by maturin as an abi3 wheel for
 //! CPython 3.11 and later (the buffer protocol is in the limited API from
 //! 3.11 on).
@@ -9,8 +9,8 @@
 //! [`GIL_RELEASE_BYTES`] or more), so no other thread can change them under
 //! the computation.
 
-use galois::poly1305::{Poly1305, Poly1305Aes};
-use galois::{Aes, AesGcm, AesGmac, Error, Options, ShortTag};
+use galois_aead::poly1305::{Poly1305, Poly1305Aes};
+use galois_aead::{Aes, AesGcm, AesGmac, Error, Options, ShortTag};
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
@@ -248,13 +248,13 @@ fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
 /// Nonces may have any length of 1 byte or more; use 12 bytes, and never
 /// use a nonce twice with one key.
 ///
-/// >>> import galois
-/// >>> key = galois.AESGCM.generate_key(128)
-/// >>> aead = galois.AESGCM(key)
+/// >>> import galois_aead
+/// >>> key = galois_aead.AESGCM.generate_key(128)
+/// >>> aead = galois_aead.AESGCM(key)
 /// >>> ct = aead.encrypt(b"\x00" * 12, b"secret", b"header")
 /// >>> aead.decrypt(b"\x00" * 12, ct, b"header")
 /// b'secret'
-#[pyclass(frozen, module = "galois", name = "AESGCM")]
+#[pyclass(frozen, module = "galois_aead", name = "AESGCM")]
 struct PyAesGcm {
     gcm: Arc<AesGcm>,
 }
@@ -325,7 +325,7 @@ impl PyAesGcm {
         })
     }
 
-    /// Verifies and decrypts ciphertext || tag; raises ``galois.InvalidTag``
+    /// Verifies and decrypts ciphertext || tag; raises ``galois_aead.InvalidTag``
     /// if it does not verify (nothing is returned then).
     #[pyo3(signature = (nonce, data, associated_data))]
     fn decrypt<'py>(
@@ -414,7 +414,7 @@ impl PyAesGcm {
         // SAFETY: the encryptor borrows the AesGcm inside the Arc, whose heap
         // address is stable; GcmEncryptor keeps that Arc and drops the
         // encryptor first (see its Drop), so the borrow never dangles.
-        let enc: galois::gcm::online::Encryptor<'static, Aes> =
+        let enc: galois_aead::gcm::online::Encryptor<'static, Aes> =
             unsafe { core::mem::transmute(enc) };
         Ok(GcmEncryptor {
             st: Mutex::new(Some(enc)),
@@ -430,7 +430,7 @@ impl PyAesGcm {
         let key = Arc::clone(&self.gcm);
         let dec = key.decryptor(n.as_slice()).map_err(err)?;
         // SAFETY: as in encryptor().
-        let dec: galois::gcm::online::Decryptor<'static, Aes> =
+        let dec: galois_aead::gcm::online::Decryptor<'static, Aes> =
             unsafe { core::mem::transmute(dec) };
         Ok(GcmDecryptor {
             st: Mutex::new(Some(dec)),
@@ -440,7 +440,7 @@ impl PyAesGcm {
 
     fn __repr__(&self) -> String {
         format!(
-            "galois.AESGCM(AES-{}, tag_length={})",
+            "galois_aead.AESGCM(AES-{}, tag_length={})",
             self.gcm.cipher().key_len() * 8,
             self.gcm.tag_len()
         )
@@ -514,17 +514,17 @@ fn lock<'a, T>(m: &'a Mutex<T>, what: &str) -> PyResult<MutexGuard<'a, T>> {
 
 /// An on-line AES-GCM encryption (from ``AESGCM.encryptor(nonce)``).
 ///
-/// >>> import galois
-/// >>> aead = galois.AESGCM(bytes(16))
+/// >>> import galois_aead
+/// >>> aead = galois_aead.AESGCM(bytes(16))
 /// >>> enc = aead.encryptor(bytes(12))
 /// >>> enc.authenticate_additional_data(b"header")
 /// >>> ct = enc.update(b"sec") + enc.update(b"ret")
 /// >>> ct + enc.finalize() == aead.encrypt(bytes(12), b"secret", b"header")
 /// True
-#[pyclass(module = "galois", name = "GCMEncryptor")]
+#[pyclass(module = "galois_aead", name = "GCMEncryptor")]
 struct GcmEncryptor {
     // Declared (and so dropped) before the key it borrows.
-    st: Mutex<Option<galois::gcm::online::Encryptor<'static, Aes>>>,
+    st: Mutex<Option<galois_aead::gcm::online::Encryptor<'static, Aes>>>,
     _key: Arc<AesGcm>,
 }
 
@@ -575,16 +575,16 @@ impl GcmEncryptor {
 /// An on-line AES-GCM decryption (from ``AESGCM.decryptor(nonce)``) that
 /// releases nothing before the tag verifies.
 ///
-/// >>> import galois
-/// >>> aead = galois.AESGCM(bytes(16))
+/// >>> import galois_aead
+/// >>> aead = galois_aead.AESGCM(bytes(16))
 /// >>> ct = aead.encrypt(bytes(12), b"secret", None)
 /// >>> dec = aead.decryptor(bytes(12))
 /// >>> dec.update(ct[:3]); dec.update(ct[3:-16])
 /// >>> dec.finalize(ct[-16:])
 /// b'secret'
-#[pyclass(module = "galois", name = "GCMDecryptor")]
+#[pyclass(module = "galois_aead", name = "GCMDecryptor")]
 struct GcmDecryptor {
-    st: Mutex<Option<galois::gcm::online::Decryptor<'static, Aes>>>,
+    st: Mutex<Option<galois_aead::gcm::online::Decryptor<'static, Aes>>>,
     _key: Arc<AesGcm>,
 }
 
@@ -645,11 +645,11 @@ impl GcmDecryptor {
 /// ``GMAC(key)`` takes a 16-, 24- or 32-byte key; ``tag_length`` and
 /// ``permissive`` as for ``AESGCM``. Never reuse a nonce with one key.
 ///
-/// >>> import galois
-/// >>> mac = galois.GMAC(bytes(16))
+/// >>> import galois_aead
+/// >>> mac = galois_aead.GMAC(bytes(16))
 /// >>> tag = mac.authenticate(bytes(12), b"message")
 /// >>> mac.verify(bytes(12), b"message", tag)
-#[pyclass(frozen, module = "galois", name = "GMAC")]
+#[pyclass(frozen, module = "galois_aead", name = "GMAC")]
 struct PyGmac {
     mac: Arc<AesGmac>,
 }
@@ -698,7 +698,7 @@ impl PyGmac {
     }
 
     /// Returns None if ``tag`` is the tag of ``data`` under ``nonce``, else
-    /// raises ``galois.InvalidTag`` (also for a tag of the wrong length).
+    /// raises ``galois_aead.InvalidTag`` (also for a tag of the wrong length).
     fn verify(
         &self,
         py: Python<'_>,
@@ -730,12 +730,12 @@ impl PyGmac {
 /// Poly1305-AES (Bernstein 2005): a 32-byte key k || r (r clamped), 16-byte
 /// nonces, 16-byte tags. Never reuse a nonce with one key.
 ///
-/// >>> import galois
-/// >>> key = galois.Poly1305AES.generate_key()
-/// >>> mac = galois.Poly1305AES(key)
+/// >>> import galois_aead
+/// >>> key = galois_aead.Poly1305AES.generate_key()
+/// >>> mac = galois_aead.Poly1305AES(key)
 /// >>> tag = mac.authenticate(bytes(16), b"message")
 /// >>> mac.verify(bytes(16), b"message", tag)
-#[pyclass(frozen, module = "galois", name = "Poly1305AES")]
+#[pyclass(frozen, module = "galois_aead", name = "Poly1305AES")]
 struct PyPoly1305Aes {
     mac: Arc<Poly1305Aes>,
 }
@@ -788,7 +788,7 @@ impl PyPoly1305Aes {
         Ok(PyBytes::new(py, &tag))
     }
 
-    /// Returns None if ``tag`` verifies, else raises ``galois.InvalidTag``.
+    /// Returns None if ``tag`` verifies, else raises ``galois_aead.InvalidTag``.
     fn verify(
         &self,
         py: Python<'_>,
@@ -838,14 +838,14 @@ fn onetime_key<'py>(key: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
 /// ``Poly1305``: key r || s (32 bytes; r is clamped by the MAC). A key
 /// must authenticate ONE message only.
 ///
-/// >>> import galois
+/// >>> import galois_aead
 /// >>> key = bytes(range(32))
-/// >>> p = galois.Poly1305(key)
+/// >>> p = galois_aead.Poly1305(key)
 /// >>> p.update(b"mess"); p.update(b"age")
-/// >>> p.finalize() == galois.Poly1305.generate_tag(key, b"message")
+/// >>> p.finalize() == galois_aead.Poly1305.generate_tag(key, b"message")
 /// True
-/// >>> galois.Poly1305.verify_tag(key, b"message", galois.Poly1305.generate_tag(key, b"message"))
-#[pyclass(module = "galois", name = "Poly1305")]
+/// >>> galois_aead.Poly1305.verify_tag(key, b"message", galois_aead.Poly1305.generate_tag(key, b"message"))
+#[pyclass(module = "galois_aead", name = "Poly1305")]
 struct PyPoly1305 {
     st: Mutex<Option<Poly1305>>,
 }
@@ -884,7 +884,7 @@ impl PyPoly1305 {
     }
 
     /// Returns None if ``tag`` is the tag of everything given, else raises
-    /// ``galois.InvalidTag``; the object is then finalized.
+    /// ``galois_aead.InvalidTag``; the object is then finalized.
     fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<()> {
         let t = input(tag, "tag")?;
         let p = lock(&self.st, "Poly1305")?.take().ok_or_else(finalized)?;
@@ -914,7 +914,7 @@ impl PyPoly1305 {
     }
 
     /// Returns None if ``tag`` is the tag of ``data`` under ``key``, else
-    /// raises ``galois.InvalidTag``.
+    /// raises ``galois_aead.InvalidTag``.
     #[staticmethod]
     fn verify_tag(
         py: Python<'_>,

@@ -14,20 +14,20 @@ def test_stubtest():
 def test_typed_usage_checks(tmp_path):
     src = tmp_path / "use.py"
     src.write_text(textwrap.dedent("""
-        import galois
-        key: bytes = galois.AESGCM.generate_key(128)
-        a = galois.AESGCM(key, tag_length=16)
+        import galois_aead
+        key: bytes = galois_aead.AESGCM.generate_key(128)
+        a = galois_aead.AESGCM(key, tag_length=16)
         ct: bytes = a.encrypt(b"n" * 12, bytearray(b"x"), None)
         pt: bytes = a.decrypt(memoryview(b"n" * 12), ct, b"")
         n: int = a.encrypt_into(b"n" * 12, b"x", None, bytearray(17))
-        tag: bytes = galois.GMAC(key).authenticate(b"n" * 12, b"m")
-        p = galois.Poly1305AES(galois.Poly1305AES.generate_key())
+        tag: bytes = galois_aead.GMAC(key).authenticate(b"n" * 12, b"m")
+        p = galois_aead.Poly1305AES(galois_aead.Poly1305AES.generate_key())
         p.verify(bytes(16), b"m", p.authenticate(bytes(16), b"m"))
         e = a.encryptor(b"n" * 12)
         t: bytes = e.update(b"x") + e.finalize()
     """))
     bad = tmp_path / "bad.py"
-    bad.write_text("import galois\ngalois.AESGCM(b'k').encrypt(b'n', 'text', None)\n")
+    bad.write_text("import galois_aead\ngalois.AESGCM(b'k').encrypt(b'n', 'text', None)\n")
     ok = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(src)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     ko = subprocess.run([sys.executable, "-m", "mypy", str(bad)], capture_output=True, text=True)

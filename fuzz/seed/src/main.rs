@@ -4,8 +4,8 @@
 //!
 //! Usage: galois-fuzz-seed VECTORS_DIR CORPUS_DIR
 
-use galois::packet::PacketSealer;
-use galois::stream;
+use galois_aead::packet::PacketSealer;
+use galois_aead::stream;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 use super::{CliError, CmdResult};
-use galois::{AesGcm, Backend, Ghash, Options};
+use galois_aead::{AesGcm, Backend, Ghash, Options};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};

@@ -1,5 +1,5 @@
 use super::{CliError, CmdResult};
-use galois::AesGcm;
+use galois_aead::AesGcm;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::process::ExitCode;

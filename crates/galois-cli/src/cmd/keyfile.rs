@@ -49,7 +49,7 @@ impl KeyFile {
     pub fn generate(algorithm: Algorithm) -> Result<Self, CliError> {
         let mut key = zeroize::Zeroizing::new(vec![0u8; algorithm.key_len()]);
         if algorithm == Algorithm::Poly1305Aes {
-            let k = galois::poly1305::Poly1305Aes::generate_key().map_err(|e| CliError {
+            let k = galois_aead::poly1305::Poly1305Aes::generate_key().map_err(|e| CliError {
                 message: e.to_string(),
                 code: exit::IO,
             })?;

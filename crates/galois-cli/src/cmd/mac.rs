@@ -45,8 +45,8 @@ fn nonce_len(a: Algorithm) -> usize {
     }
 }
 
-fn crypto(e: galois::Error) -> CliError {
-    let code = if e == galois::Error::AuthenticationFailed {
+fn crypto(e: galois_aead::Error) -> CliError {
+    let code = if e == galois_aead::Error::AuthenticationFailed {
         exit::AUTH
     } else {
         exit::USAGE
@@ -59,12 +59,12 @@ fn crypto(e: galois::Error) -> CliError {
 
 fn tag_of(k: &KeyFile, nonce: &[u8], msg: &[u8]) -> Result<Vec<u8>, CliError> {
     Ok(match k.algorithm {
-        Algorithm::Poly1305Aes => galois::poly1305::Poly1305Aes::new(&k.key)
+        Algorithm::Poly1305Aes => galois_aead::poly1305::Poly1305Aes::new(&k.key)
             .map_err(crypto)?
             .authenticate(nonce, msg)
             .map_err(crypto)?
             .to_vec(),
-        _ => galois::AesGmac::new(&k.key)
+        _ => galois_aead::AesGmac::new(&k.key)
             .map_err(crypto)?
             .authenticate(nonce, msg)
             .map_err(crypto)?
@@ -101,10 +101,10 @@ pub fn verify(a: VerifyArgs) -> CmdResult {
     }
     let msg = read_all(a.input.as_deref())?;
     let ok = match k.algorithm {
-        Algorithm::Poly1305Aes => galois::poly1305::Poly1305Aes::new(&k.key)
+        Algorithm::Poly1305Aes => galois_aead::poly1305::Poly1305Aes::new(&k.key)
             .map_err(crypto)?
             .verify(&nonce, &msg, &tag),
-        _ => galois::AesGmac::new(&k.key)
+        _ => galois_aead::AesGmac::new(&k.key)
             .map_err(crypto)?
             .verify(&nonce, &msg, &tag),
     };

@@ -4,8 +4,8 @@
 use super::files::{open_input, Output, Progress};
 use super::keyfile::{Algorithm, KeyFile};
 use super::{exit, CliError, CmdResult};
-use galois::stream::{open_stream_with_aad, seal_stream_with_aad, StreamError};
-use galois::Error;
+use galois_aead::stream::{open_stream_with_aad, seal_stream_with_aad, StreamError};
+use galois_aead::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long, default_value = "")]
     aad: String,
     /// Plaintext bytes per segment when sealing.
-    #[arg(long, default_value_t = galois::stream::DEFAULT_SEGMENT_SIZE)]
+    #[arg(long, default_value_t = galois_aead::stream::DEFAULT_SEGMENT_SIZE)]
     segment_size: usize,
     /// Input file (default or "-": standard input).
     input: Option<PathBuf>,

@@ -1,5 +1,5 @@
 use super::{exit, CmdResult};
-use galois::{AesGcm, Backend};
+use galois_aead::{AesGcm, Backend};
 use galois_cli::kat::{VectorFile, AUTO};
 use std::process::ExitCode;
 
@@ -24,7 +24,7 @@ pub const VECTORS: &[(&str, &str)] = &[
 ];
 
 pub fn run() -> CmdResult {
-    let features: Vec<String> = galois::detect::cpu_features()
+    let features: Vec<String> = galois_aead::detect::cpu_features()
         .into_iter()
         .map(|(n, on)| format!("{}{n}", if on { "+" } else { "-" }))
         .collect();

@@ -1,7 +1,7 @@
 //! AES-GCM and AES-GMAC cases.
 
 use super::{Case, Outcome, AUTO};
-use galois::{AesBackend, AesGcm, AesGmac, Backend, Options, ShortTag};
+use galois_aead::{AesBackend, AesGcm, AesGmac, Backend, Options, ShortTag};
 use serde_json::Value;
 
 /// The name of the fully portable stack: the `aes` crate and `ctmul64`.
@@ -36,21 +36,21 @@ pub(crate) fn pin(imp: &str, opts: Options) -> Result<Options, String> {
 /// ```
 /// use galois_cli::kat::gcm::policy;
 /// let key = [0u8; 16];
-/// let gcm = galois::AesGcm::with_options(&key, policy(12, 12)?)?;
+/// let gcm = galois_aead::AesGcm::with_options(&key, policy(12, 12)?)?;
 /// assert_eq!(gcm.tag_len(), 12);
 /// // A 4-byte tag with a 1-byte IV needs the permissive constructor.
-/// let gcm = galois::AesGcm::with_options(&key, policy(4, 1)?)?;
+/// let gcm = galois_aead::AesGcm::with_options(&key, policy(4, 1)?)?;
 /// assert!(gcm.seal(&[0], b"", b"").is_ok());
 /// assert!(policy(3, 12).is_err());
-/// # Ok::<(), galois::Error>(())
+/// # Ok::<(), galois_aead::Error>(())
 /// ```
-pub fn policy(tag_len: usize, iv_len: usize) -> galois::Result<Options> {
+pub fn policy(tag_len: usize, iv_len: usize) -> galois_aead::Result<Options> {
     let strict = match tag_len {
         16 => Ok(Options::new()),
         12..=15 => Options::new().tag_len(tag_len),
         8 => Ok(Options::new().short_tag(ShortTag::Bytes8)),
         4 => Ok(Options::new().short_tag(ShortTag::Bytes4)),
-        n => Err(galois::Error::InvalidTagLength { got: n }),
+        n => Err(galois_aead::Error::InvalidTagLength { got: n }),
     };
     match strict {
         Ok(o) if tag_len == 16 || iv_len == 12 => Ok(o),
@@ -76,7 +76,7 @@ pub(crate) fn run_case(case: &Value, imp: &str, gmac: bool) -> Result<Outcome, S
     }
 
     let built = policy(tag.len(), iv.len())
-        .and_then(|o| pin(imp, o).map_err(|_| galois::Error::UnknownBackend))
+        .and_then(|o| pin(imp, o).map_err(|_| galois_aead::Error::UnknownBackend))
         .and_then(|o| AesGcm::with_options(&key, o).map(|g| (g, o)));
     let (gcm, opts) = match built {
         Ok(g) => g,

@@ -3,8 +3,8 @@
 //! formatting; the implementations are the GF(2^64) backends of this CPU.
 
 use super::{Case, Outcome, AUTO};
-use galois::gcm64::{Options64, TdeaGcm, Variant};
-use galois::gf64::Gf64Backend;
+use galois_aead::gcm64::{Options64, TdeaGcm, Variant};
+use galois_aead::gf64::Gf64Backend;
 use serde_json::Value;
 
 /// The GF(2^64) backends available on this CPU.

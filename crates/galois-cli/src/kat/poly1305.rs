@@ -6,8 +6,8 @@
 //! r || s, r clamped by the MAC, no nonce.
 
 use super::{Case, Outcome, AUTO};
-use galois::poly1305::{chunk_values, Backend, Poly1305, Poly1305Aes};
-use galois::{Aes, BlockCipher128, Error};
+use galois_aead::poly1305::{chunk_values, Backend, Poly1305, Poly1305Aes};
+use galois_aead::{Aes, BlockCipher128, Error};
 use serde_json::Value;
 
 /// The Poly1305 backends this CPU has, fastest first.
@@ -20,7 +20,7 @@ pub(crate) fn implementations() -> Vec<String> {
 
 fn backend(imp: &str) -> Result<Backend, String> {
     match imp {
-        AUTO => Ok(galois::detect::poly1305_backend()),
+        AUTO => Ok(galois_aead::detect::poly1305_backend()),
         name => Backend::from_name(name).map_err(|e| format!("{name}: {e}")),
     }
 }
@@ -258,7 +258,7 @@ mod tests {
         let doc = json!({"schema": "vectors-v1", "algorithm": "Poly1305-AES", "tests": [case]});
         let f = VectorFile::parse(&doc.to_string()).unwrap();
         let imps = f.implementations();
-        assert_eq!(imps.len(), galois::poly1305::Backend::ALL.len());
+        assert_eq!(imps.len(), galois_aead::poly1305::Backend::ALL.len());
         imps.iter()
             .map(|imp| f.run_case(&f.tests()[0], imp))
             .collect()

@@ -1,0 +1,208 @@
+//! AES-128/192/256 for GCM and Poly1305-AES: our own AES-NI path (the
+//! stitched GCM kernels need the round keys and `aesenc` in our hands) and
+//! the portable constant-time path of the `aes` crate.
+
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod aesni;
+mod portable;
+
+use crate::block::{Block, BlockCipher128};
+use crate::error::{Error, Result};
+
+/// Which AES implementation a key uses.
+///
+/// ```
+/// use galois_aead::{Aes, AesBackend};
+/// let b = galois_aead::detect::aes_backend();
+/// assert!(b.is_available());
+/// assert_eq!(Aes::new(&[0u8; 16])?.backend(), b);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AesBackend {
+    /// Our AES-NI code (x86-64 with the `aes` feature).
+    AesNi,
+    /// The `aes` crate: bitsliced (fixsliced) constant-time software on CPUs
+    /// without AES instructions; where the CPU has them the crate uses them.
+    Portable,
+}
+
+impl AesBackend {
+    /// Every AES backend, in order of preference.
+    pub const ALL: &'static [AesBackend] = &[AesBackend::AesNi, AesBackend::Portable];
+
+    /// The backend's name, as the CLI spells it.
+    ///
+    /// ```
+    /// assert_eq!(galois_aead::AesBackend::AesNi.name(), "aesni");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            AesBackend::AesNi => "aesni",
+            AesBackend::Portable => "portable",
+        }
+    }
+
+    /// Parses a name given by [`AesBackend::name`].
+    ///
+    /// ```
+    /// use galois_aead::AesBackend;
+    /// assert_eq!(AesBackend::from_name("portable"), Some(AesBackend::Portable));
+    /// assert_eq!(AesBackend::from_name("des"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// Whether this CPU can run the backend.
+    ///
+    /// ```
+    /// use galois_aead::AesBackend;
+    /// assert!(AesBackend::Portable.is_available());
+    /// assert_eq!(AesBackend::AesNi.is_available(), galois_aead::detect::has_aesni());
+    /// ```
+    pub fn is_available(self) -> bool {
+        match self {
+            AesBackend::AesNi => crate::detect::has_aesni(),
+            AesBackend::Portable => true,
+        }
+    }
+}
+
+enum Imp {
+    #[cfg(target_arch = "x86_64")]
+    Ni(aesni::AesNi),
+    Portable(portable::Portable),
+}
+
+/// An expanded AES key (128, 192 or 256 bits), zeroized on drop.
+///
+/// ```
+/// use galois_aead::{Aes, BlockCipher128};
+/// let aes = Aes::new(&[0u8; 16])?;
+/// let mut b = [0u8; 16];
+/// aes.encrypt_block(&mut b); // the GCM hash key H of the all-zero key
+/// assert_eq!(b[..4], [0x66, 0xe9, 0x4b, 0xd4]);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub struct Aes {
+    imp: Imp,
+}
+
+impl Aes {
+    /// Expands a 16-, 24- or 32-byte key with the fastest AES this CPU has.
+    ///
+    /// ```
+    /// use galois_aead::{Aes, BlockCipher128};
+    /// // FIPS-197 appendix C.1.
+    /// let aes = Aes::new(&hex_literal(b"000102030405060708090a0b0c0d0e0f"))?;
+    /// let mut b = hex_literal(b"00112233445566778899aabbccddeeff");
+    /// aes.encrypt_block((&mut b[..]).try_into().unwrap());
+    /// assert_eq!(b, hex_literal(b"69c4e0d86a7b0430d8cdb78070b4c55a"));
+    /// # fn hex_literal(h: &[u8]) -> Vec<u8> { h.chunks(2).map(|c| u8::from_str_radix(std::str::from_utf8(c).unwrap(), 16).unwrap()).collect() }
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::with_backend(key, crate::detect::aes_backend())
+    }
+
+    /// Expands a key with a pinned backend; fails if the CPU lacks it.
+    ///
+    /// ```
+    /// use galois_aead::{Aes, AesBackend, BlockCipher128};
+    /// let a = Aes::with_backend(&[9u8; 32], AesBackend::Portable)?;
+    /// assert_eq!(a.backend(), AesBackend::Portable);
+    /// let (mut x, mut y) = ([1u8; 16], [1u8; 16]);
+    /// a.encrypt_block(&mut x);
+    /// Aes::new(&[9u8; 32])?.encrypt_block(&mut y);
+    /// assert_eq!(x, y);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_backend(key: &[u8], backend: AesBackend) -> Result<Self> {
+        if !matches!(key.len(), 16 | 24 | 32) {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let imp = match backend {
+            #[cfg(target_arch = "x86_64")]
+            AesBackend::AesNi => Imp::Ni(
+                aesni::AesNi::new(key).ok_or(Error::BackendUnavailable { backend: "aesni" })?,
+            ),
+            #[cfg(not(target_arch = "x86_64"))]
+            AesBackend::AesNi => return Err(Error::BackendUnavailable { backend: "aesni" }),
+            AesBackend::Portable => Imp::Portable(portable::Portable::new(key)),
+        };
+        Ok(Aes { imp })
+    }
+
+    /// The backend this key runs on.
+    ///
+    /// ```
+    /// use galois_aead::{Aes, AesBackend};
+    /// let aes = Aes::with_backend(&[0u8; 16], AesBackend::Portable)?;
+    /// assert_eq!(aes.backend(), AesBackend::Portable);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn backend(&self) -> AesBackend {
+        match self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(_) => AesBackend::AesNi,
+            Imp::Portable(_) => AesBackend::Portable,
+        }
+    }
+
+    /// The key length in bytes (16, 24 or 32).
+    ///
+    /// ```
+    /// assert_eq!(galois_aead::Aes::new(&[0u8; 24])?.key_len(), 24);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn key_len(&self) -> usize {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => k.key_len(),
+            Imp::Portable(k) => k.key_len(),
+        }
+    }
+}
+
+impl BlockCipher128 for Aes {
+    #[inline]
+    fn encrypt_block(&self, block: &mut Block) {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => k.encrypt_block(block),
+            Imp::Portable(k) => k.encrypt_block(block),
+        }
+    }
+
+    #[inline]
+    fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => k.encrypt_blocks(blocks),
+            Imp::Portable(k) => k.encrypt_blocks(blocks),
+        }
+    }
+
+    fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
+        match &self.imp {
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ni(k) => Some(k.round_keys()),
+            Imp::Portable(_) => None,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match (self.key_len(), self.backend()) {
+            (16, AesBackend::AesNi) => "aes-128/aesni",
+            (24, AesBackend::AesNi) => "aes-192/aesni",
+            (_, AesBackend::AesNi) => "aes-256/aesni",
+            (16, AesBackend::Portable) => "aes-128/portable",
+            (24, AesBackend::Portable) => "aes-192/portable",
+            (_, AesBackend::Portable) => "aes-256/portable",
+        }
+    }
+}

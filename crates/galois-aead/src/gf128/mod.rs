@@ -1,0 +1,572 @@
+//! GF(2^128) in GCM's bit order, and the GHASH backends that multiply in it.
+//!
+//! The field is GF(2)\[x\] / (x^128 + x^7 + x^2 + x + 1). GCM writes an
+//! element as a 128-bit string whose *leftmost* bit is the coefficient of
+//! x^0 (spec 000 sections 2.5 and 3). Every backend here holds an element as
+//! `u128::from_be_bytes(block)`, so the most significant bit of the integer
+//! is the coefficient of x^0 and the least significant bit that of x^127.
+//! In that representation multiplying by x is a right shift by one, and the
+//! bit shifted out (x^128) comes back as x^7 + x^2 + x + 1, the constant
+//! `R` = 0xE1 || 0^120.
+//!
+//! Each backend lives in its own file, opens with the math it uses, and
+//! implements the crate-internal `GhashBackend` trait. The [`Backend`] enum names them; automatic
+//! selection (in `detect.rs`) only ever picks constant-time ones.
+
+use crate::error::{Error, Result};
+use zeroize::Zeroize;
+
+// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
+// the edition-2021 rule (no inner `unsafe` blocks).
+#[allow(unsafe_op_in_unsafe_fn)]
+#[cfg(target_arch = "x86_64")]
+mod aesni_clmul;
+mod bitserial;
+#[allow(unsafe_op_in_unsafe_fn)]
+#[cfg(target_arch = "x86_64")]
+mod clmul;
+mod ctmul64;
+mod shoup4_vartime;
+mod shoup8_vartime;
+mod table4_vartime;
+mod table8_vartime;
+#[allow(unsafe_op_in_unsafe_fn)]
+#[cfg(target_arch = "x86_64")]
+mod vaes_avx2;
+#[allow(unsafe_op_in_unsafe_fn)]
+#[cfg(target_arch = "x86_64")]
+mod vaes_avx512;
+#[allow(unsafe_op_in_unsafe_fn)]
+#[cfg(target_arch = "x86_64")]
+mod wide;
+
+pub(crate) use bitserial::mul as mul_reference;
+
+/// x^7 + x^2 + x + 1 in GCM's bit order: the value x^128 folds back to.
+pub(crate) const R: u128 = 0xE1 << 120;
+
+/// Multiplies an element by x (a right shift in GCM's bit order), in
+/// constant time.
+#[inline(always)]
+pub(crate) fn mul_x(v: u128) -> u128 {
+    (v >> 1) ^ (R & crate::ct::mask128(v))
+}
+
+/// A GHASH multiplication strategy keyed with H.
+pub(crate) trait GhashBackend: Zeroize + Sized {
+    /// Key-dependent storage in bytes (the spec's Table 1 "bytes/key").
+    const KEY_BYTES: usize;
+    /// Key-independent storage in bytes (for example Shoup's table R).
+    const SHARED_BYTES: usize = 0;
+
+    /// Prepares the multiplier for H; `None` if the CPU lacks the backend's
+    /// features.
+    fn new(h: u128) -> Option<Self>;
+
+    /// Returns x * H.
+    fn mul_h(&self, x: u128) -> u128;
+
+    /// The stitched AES-GCM of this backend, if it has one.
+    fn stitched(&self) -> Option<&dyn Stitched> {
+        None
+    }
+
+    /// Absorbs whole 16-byte blocks: y <- (y xor B_i) * H for each block.
+    /// `blocks.len()` is a multiple of 16.
+    fn update_blocks(&self, mut y: u128, blocks: &[u8]) -> u128 {
+        for b in blocks.chunks_exact(16) {
+            y = self.mul_h(y ^ u128::from_be_bytes(b.try_into().unwrap()));
+        }
+        y
+    }
+}
+
+/// A backend that also runs AES-CTR itself, interleaved with GHASH. Both
+/// functions take AES-NI round keys (11, 13 or 15) and return the full tag
+/// GHASH(H, A, C) xor E(K, Y0) as an element.
+pub(crate) trait Stitched {
+    /// Encrypts `buf` in place under counters Y0+1, Y0+2, ... `y0_public`:
+    /// whether Y0 is public (IV || 1 from a 96-bit IV) rather than
+    /// GHASH(H, IV); only public counters may steer a branch.
+    fn seal(
+        &self,
+        rk: &[[u8; 16]],
+        y0: &[u8; 16],
+        y0_public: bool,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> u128;
+    /// Decrypts `buf` in place; the caller compares the tag and wipes `buf`
+    /// if it does not verify.
+    fn open(
+        &self,
+        rk: &[[u8; 16]],
+        y0: &[u8; 16],
+        y0_public: bool,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> u128;
+    /// Encrypts many packets (12-byte nonces) in place, writing each full
+    /// tag into `tags`.
+    fn seal_batch(
+        &self,
+        rk: &[[u8; 16]],
+        packets: &mut [crate::gcm::BatchPacket<'_>],
+        tags: &mut [u128],
+    );
+}
+
+macro_rules! backends {
+    ($( $(#[$cfg:meta])* $variant:ident => $module:ident, $name:literal, ct = $ct:literal, $doc:literal; )*) => {
+        /// A GHASH strategy: every one the GCM papers give. Pin one with
+        /// the builders of [`crate::Gcm`] and [`crate::Ghash`]; automatic
+        /// selection picks the fastest constant-time one this CPU has.
+        ///
+        /// ```
+        /// use galois_aead::{AesGcm, Backend, Options};
+        /// for b in Backend::available() {
+        ///     let gcm = AesGcm::with_options(&[1u8; 16], Options::new().backend(b))?;
+        ///     assert_eq!(gcm.seal(&[0; 12], b"", b"same")?, AesGcm::new(&[1u8; 16])?.seal(&[0; 12], b"", b"same")?);
+        /// }
+        /// # Ok::<(), galois_aead::Error>(())
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Backend {
+            $( #[doc = $doc] $variant, )*
+        }
+
+        impl Backend {
+            /// Every backend, in the order of the spec's Table 1 and then by speed.
+            pub const ALL: &'static [Backend] = &[$(Backend::$variant),*];
+
+            /// The backend's name, as the CLI spells it.
+            ///
+            /// ```
+            /// assert_eq!(galois_aead::Backend::Bitserial.name(), "bitserial");
+            /// assert_eq!(galois_aead::Backend::Ctmul64.to_string(), "ctmul64");
+            /// ```
+            pub fn name(self) -> &'static str {
+                match self { $(Backend::$variant => $name,)* }
+            }
+
+            /// Whether the backend runs in time independent of secrets.
+            ///
+            /// ```
+            /// use galois_aead::Backend;
+            /// assert!(Backend::Ctmul64.is_constant_time());
+            /// assert!(!Backend::Table8Vartime.is_constant_time());
+            /// ```
+            pub fn is_constant_time(self) -> bool {
+                match self { $(Backend::$variant => $ct,)* }
+            }
+
+            /// Key-dependent and key-independent storage in bytes.
+            ///
+            /// ```
+            /// use galois_aead::Backend;
+            /// assert_eq!(Backend::Table8Vartime.storage(), (65536, 0));
+            /// assert_eq!(Backend::Bitserial.storage(), (16, 0));
+            /// ```
+            pub fn storage(self) -> (usize, usize) {
+                match self {
+                    $( $(#[$cfg])* Backend::$variant =>
+                        (<$module::Key as GhashBackend>::KEY_BYTES,
+                         <$module::Key as GhashBackend>::SHARED_BYTES), )*
+                    #[allow(unreachable_patterns)]
+                    _ => (0, 0),
+                }
+            }
+        }
+
+        /// H prepared for one backend, chosen once at key setup.
+        #[derive(Zeroize)]
+        pub(crate) enum GhashKey {
+            $( $(#[$cfg])* $variant($module::Key), )*
+        }
+
+        impl GhashKey {
+            pub(crate) fn new(h: u128, backend: Backend) -> Result<Self> {
+                let unavailable = Error::BackendUnavailable { backend: backend.name() };
+                match backend {
+                    $( $(#[$cfg])* Backend::$variant =>
+                        $module::Key::new(h).map(GhashKey::$variant).ok_or(unavailable), )*
+                    #[allow(unreachable_patterns)]
+                    _ => Err(unavailable),
+                }
+            }
+
+            pub(crate) fn backend(&self) -> Backend {
+                match self { $( $(#[$cfg])* GhashKey::$variant(_) => Backend::$variant, )* }
+            }
+
+            #[inline]
+            pub(crate) fn mul_h(&self, x: u128) -> u128 {
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.mul_h(x), )* }
+            }
+
+            #[inline]
+            pub(crate) fn stitched(&self) -> Option<&dyn Stitched> {
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.stitched(), )* }
+            }
+
+            #[inline]
+            pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+                debug_assert_eq!(blocks.len() % 16, 0);
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.update_blocks(y, blocks), )* }
+            }
+        }
+    };
+}
+
+backends! {
+    Bitserial => bitserial, "bitserial", ct = true,
+        "Algorithm 1 of the spec, one bit at a time: the reference.";
+    Table8Vartime => table8_vartime, "table8_vartime", ct = false,
+        "Equation (6): 16 tables of 256 entries, 65,536 bytes per key. Secret-indexed.";
+    Table4Vartime => table4_vartime, "table4_vartime", ct = false,
+        "The 4-bit variant of equation (6): 32 tables of 16 entries, 8,192 bytes per key. Secret-indexed.";
+    Shoup8Vartime => shoup8_vartime, "shoup8_vartime", ct = false,
+        "Shoup's method (Algorithms 2 and 3) with 8-bit tables. Secret-indexed.";
+    Shoup4Vartime => shoup4_vartime, "shoup4_vartime", ct = false,
+        "Shoup's method with 4-bit tables. Secret-indexed.";
+    Ctmul64 => ctmul64, "ctmul64", ct = true,
+        "Portable constant time: carry-less products from 64-bit integer multiplies.";
+    #[cfg(target_arch = "x86_64")]
+    Clmul => clmul, "clmul", ct = true,
+        "PCLMULQDQ with Karatsuba, the fast reduction and 8-block aggregated reduction.";
+    #[cfg(target_arch = "x86_64")]
+    AesniClmul => aesni_clmul, "aesni_clmul", ct = true,
+        "AES-NI + PCLMULQDQ (xmm): 8-block batches, AES stitched with GHASH.";
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx2 => vaes_avx2, "vaes_avx2", ct = true,
+        "VAES + VPCLMULQDQ on ymm: 16-block batches, AES stitched with GHASH.";
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx512 => vaes_avx512, "vaes_avx512", ct = true,
+        "VAES + VPCLMULQDQ on zmm: 32-block batches, AES stitched with GHASH.";
+}
+
+impl Backend {
+    /// Parses a name given by [`Backend::name`].
+    ///
+    /// ```
+    /// use galois_aead::Backend;
+    /// assert_eq!(Backend::from_name("shoup8_vartime")?, Backend::Shoup8Vartime);
+    /// assert!(!Backend::Shoup8Vartime.is_constant_time());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn from_name(name: &str) -> Result<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name() == name)
+            .ok_or(Error::UnknownBackend)
+    }
+
+    /// Whether this CPU can run the backend.
+    ///
+    /// ```
+    /// use galois_aead::{Backend, Ghash};
+    /// assert!(Backend::Ctmul64.is_available());
+    /// let b = Backend::VaesAvx512;
+    /// assert_eq!(Ghash::with_backend(&[1; 16], b).is_ok(), b.is_available());
+    /// ```
+    pub fn is_available(self) -> bool {
+        crate::detect::ghash_backend_available(self)
+    }
+
+    /// The backends this CPU can run.
+    ///
+    /// ```
+    /// use galois_aead::Backend;
+    /// let bs = Backend::available();
+    /// assert!(bs.contains(&Backend::Bitserial) && bs.contains(&galois_aead::detect::ghash_backend()));
+    /// ```
+    pub fn available() -> Vec<Backend> {
+        Self::ALL
+            .iter()
+            .copied()
+            .filter(|b| b.is_available())
+            .collect()
+    }
+}
+
+impl core::fmt::Display for Backend {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The 128 products H * x^i, i = 0..127, from which the table backends
+/// build their entries.
+pub(crate) fn powers_of_x(h: u128) -> [u128; 128] {
+    let mut p = [0u128; 128];
+    let mut v = h;
+    for e in p.iter_mut() {
+        *e = v;
+        v = mul_x(v);
+    }
+    p
+}
+
+/// Fills `table[n]` = XOR of `basis[k]` over the bits k of the `bits`-bit
+/// index n, the most significant index bit selecting `basis[0]`.
+/// Each entry costs one XOR (the spec's Algorithm 3, generalized).
+pub(crate) fn fill_table(table: &mut [u128], basis: &[u128], bits: u32) {
+    table[0] = 0;
+    for n in 1..table.len() {
+        let low = n & n.wrapping_neg();
+        let k = (bits - 1 - low.trailing_zeros()) as usize;
+        table[n] = table[n ^ low] ^ basis[k];
+    }
+}
+
+/// The key-independent reduction table of Shoup's method for `bits`-bit
+/// steps: entry n is what the low `bits` bits n of Z become, above bit 112,
+/// when Z is multiplied by x^bits.
+pub(crate) const fn shoup_reduction_table<const N: usize>(bits: u32) -> [u16; N] {
+    let mut t = [0u16; N];
+    let mut n = 0;
+    while n < N {
+        let mut p = 0;
+        while p < bits {
+            // Bit p of the low bits is x^(127-p); times x^bits it is
+            // x^128 * x^(bits-1-p), i.e. R shifted right by bits-1-p.
+            if (n >> p) & 1 == 1 {
+                t[n] ^= 0xE100 >> (bits - 1 - p);
+            }
+            p += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// A running GHASH accumulator: Y and a partial block. It borrows the key
+/// on each call, so GCM can keep one key and many accumulators; a clone is
+/// a saved state that can be resumed. Wiped on drop.
+#[derive(Zeroize, Default, Clone)]
+pub(crate) struct Acc {
+    pub(crate) y: u128,
+    pub(crate) buf: [u8; 16],
+    pub(crate) buf_len: usize,
+}
+
+impl Drop for Acc {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl Acc {
+    pub(crate) fn update(&mut self, key: &GhashKey, mut data: &[u8]) {
+        if self.buf_len > 0 {
+            let take = (16 - self.buf_len).min(data.len());
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < 16 {
+                return;
+            }
+            self.y = key.update_blocks(self.y, &self.buf);
+            self.buf_len = 0;
+        }
+        let whole = data.len() & !15;
+        if whole > 0 {
+            self.y = key.update_blocks(self.y, &data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    pub(crate) fn pad(&mut self, key: &GhashKey) {
+        if self.buf_len > 0 {
+            self.buf[self.buf_len..].fill(0);
+            self.y = key.update_blocks(self.y, &self.buf);
+            self.buf_len = 0;
+        }
+    }
+
+    pub(crate) fn update_padded(&mut self, key: &GhashKey, data: &[u8]) {
+        self.update(key, data);
+        self.pad(key);
+    }
+
+    /// Absorbs one whole block given as an element.
+    pub(crate) fn absorb_block(&mut self, key: &GhashKey, block: u128) {
+        debug_assert_eq!(self.buf_len, 0);
+        self.y = key.mul_h(self.y ^ block);
+    }
+
+    /// The accumulator after the whole blocks absorbed so far.
+    pub(crate) fn y(&self) -> u128 {
+        self.y
+    }
+
+    /// Pads, absorbs len(A) || len(C) (given in bytes) and returns GHASH.
+    pub(crate) fn finish(&mut self, key: &GhashKey, aad_len: u64, ct_len: u64) -> u128 {
+        self.pad(key);
+        let lens = ((aad_len as u128 * 8) << 64) | (ct_len as u128 * 8);
+        self.y = key.mul_h(self.y ^ lens);
+        self.y
+    }
+}
+
+/// GHASH as a keyed universal hash: H and an accumulator, so input can be
+/// split anywhere.
+///
+/// ```
+/// use galois_aead::{Backend, Ghash};
+/// let h = [0x42u8; 16];
+/// let mut a = Ghash::new(&h);
+/// a.update(b"split ");
+/// a.update(b"anywhere");
+/// let mut b = Ghash::with_backend(&h, Backend::Bitserial)?;
+/// b.update(b"split anywhere");
+/// assert_eq!(a.finalize(), b.finalize());
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+///
+/// `update` treats all input as one byte string, zero-padded at the end;
+/// `update_padded` pads each call to a block boundary, as GCM does between
+/// A and C. Key and state are wiped on drop.
+pub struct Ghash {
+    key: GhashKey,
+    acc: Acc,
+}
+
+impl Drop for Ghash {
+    fn drop(&mut self) {
+        self.key.zeroize();
+        self.acc.zeroize();
+    }
+}
+
+impl Ghash {
+    /// Keys GHASH with H (spec bit order) on the fastest constant-time
+    /// backend this CPU has.
+    ///
+    /// ```
+    /// use galois_aead::{gf128_mul, Ghash};
+    /// let (h, c) = ([0x42u8; 16], [7u8; 16]);
+    /// let mut g = Ghash::new(&h);
+    /// g.update(&c);
+    /// assert_eq!(g.finalize(), gf128_mul(&c, &h)); // one block: X_1 = C_1 * H
+    /// ```
+    pub fn new(h: &[u8; 16]) -> Self {
+        Self::with_backend(h, crate::detect::ghash_backend()).expect("auto backend is available")
+    }
+
+    /// Keys GHASH with a pinned backend; fails if the CPU lacks it.
+    ///
+    /// ```
+    /// use galois_aead::{Backend, Ghash};
+    /// let g = Ghash::with_backend(&[3; 16], Backend::Shoup4Vartime)?;
+    /// assert_eq!(g.backend(), Backend::Shoup4Vartime);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_backend(h: &[u8; 16], backend: Backend) -> Result<Self> {
+        let key = GhashKey::new(u128::from_be_bytes(*h), backend)?;
+        Ok(Ghash {
+            key,
+            acc: Acc::default(),
+        })
+    }
+
+    /// The backend in use.
+    ///
+    /// ```
+    /// let g = galois_aead::Ghash::new(&[3; 16]);
+    /// assert_eq!(g.backend(), galois_aead::detect::ghash_backend());
+    /// ```
+    pub fn backend(&self) -> Backend {
+        self.key.backend()
+    }
+
+    /// Absorbs bytes; calls may split the input anywhere.
+    ///
+    /// ```
+    /// let mut a = galois_aead::Ghash::new(&[9; 16]);
+    /// a.update(b"0123456789");
+    /// a.update(b"abcdef"); // completes the first block
+    /// let mut b = galois_aead::Ghash::new(&[9; 16]);
+    /// b.update(b"0123456789abcdef");
+    /// assert_eq!(a.state(), b.state());
+    /// ```
+    pub fn update(&mut self, data: &[u8]) {
+        self.acc.update(&self.key, data);
+    }
+
+    /// Zero-pads any partial block, closing the current string.
+    ///
+    /// ```
+    /// let mut a = galois_aead::Ghash::new(&[9; 16]);
+    /// a.update(b"abc");
+    /// a.pad();
+    /// let mut b = galois_aead::Ghash::new(&[9; 16]);
+    /// b.update(b"abc\0\0\0\0\0\0\0\0\0\0\0\0\0");
+    /// assert_eq!(a.state(), b.state());
+    /// ```
+    pub fn pad(&mut self) {
+        self.acc.pad(&self.key);
+    }
+
+    /// Absorbs `data` and zero-pads it to a block boundary.
+    ///
+    /// ```
+    /// let mut a = galois_aead::Ghash::new(&[9; 16]);
+    /// a.update_padded(b"A");
+    /// a.update_padded(b"C");
+    /// let mut b = galois_aead::Ghash::new(&[9; 16]);
+    /// b.update(b"AC");
+    /// assert_ne!(a.finalize(), b.finalize()); // two padded blocks, not one
+    /// ```
+    pub fn update_padded(&mut self, data: &[u8]) {
+        self.acc.update_padded(&self.key, data);
+    }
+
+    /// The accumulator X_i after the whole blocks absorbed so far (spec
+    /// equation (2)), for step-by-step checks.
+    ///
+    /// ```
+    /// use galois_aead::{gf128_mul, Ghash};
+    /// let h = [5u8; 16];
+    /// let mut g = Ghash::new(&h);
+    /// g.update(&[1; 20]); // one whole block, four bytes pending
+    /// assert_eq!(g.state(), gf128_mul(&[1; 16], &h));
+    /// ```
+    pub fn state(&self) -> [u8; 16] {
+        self.acc.y().to_be_bytes()
+    }
+
+    /// Pads and returns the hash. GCM's length block is the caller's to add.
+    ///
+    /// ```
+    /// let mut g = galois_aead::Ghash::new(&[5u8; 16]);
+    /// g.update(&[0; 48]);
+    /// assert_eq!(g.finalize(), [0; 16]); // (0 * H + 0) * H ... = 0
+    /// ```
+    pub fn finalize(mut self) -> [u8; 16] {
+        self.pad();
+        self.acc.y().to_be_bytes()
+    }
+}
+
+/// Multiplies two field elements given in GCM's byte order with the
+/// bit-serial reference (Algorithm 1). For tests and tools.
+///
+/// ```
+/// use galois_aead::gf128_mul;
+/// let one = [0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]; // x^0 is the leftmost bit
+/// let x = [0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// let mut x127 = [0u8; 16];
+/// x127[15] = 1;
+/// assert_eq!(gf128_mul(&[0x5a; 16], &one), [0x5a; 16]);
+/// let mut r = [0u8; 16];
+/// r[0] = 0xe1; // x^128 = x^7 + x^2 + x + 1
+/// assert_eq!(gf128_mul(&x, &x127), r);
+/// ```
+pub fn gf128_mul(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
+    mul_reference(u128::from_be_bytes(*a), u128::from_be_bytes(*b)).to_be_bytes()
+}

@@ -1,0 +1,417 @@
+//! Packets protected as spec 000 section 5 (Figures 4 and 5) and IPsec ESP
+//! do it.
+//!
+//! Wire format: `header || seq (8 bytes, big-endian) || ciphertext || ICV`.
+//! The IV is `salt (4 bytes) || seq (8 bytes)`: the salt is secret keying
+//! material shared by both ends (like ESP's salt from the key exchange), the
+//! sequence number makes each IV unique. The header and the sequence number
+//! are authenticated as AAD (`header || seq`); the payload is encrypted.
+//!
+//! The [`PacketSealer`] numbers packets 1, 2, 3, ... strictly increasing and
+//! never wrapping: after 2^64 - 1, or past its [`UsageLimits`] (default
+//! [`UsageLimits::PACKETS`]), it refuses with [`Error::LimitReached`].
+//!
+//! The [`PacketOpener`] keeps a sliding anti-replay window (RFC 4303 style,
+//! default 64 packets): a packet whose number is older than the window is
+//! refused with [`Error::OutsideWindow`], one already accepted with
+//! [`Error::Replay`]. The window moves only after the ICV verifies, so
+//! forged packets cannot push it forward or mark numbers as used.
+
+use crate::error::{Error, Result};
+use crate::gcm::AesGcm;
+use crate::gcm::Options;
+use crate::limits::{aes_gcm_refusing_zero_h, Usage, UsageLimits};
+
+/// Bytes of the sequence number on the wire.
+pub const SEQ_BYTES: usize = 8;
+/// The default anti-replay window, in packets.
+pub const DEFAULT_WINDOW: u32 = 64;
+
+fn iv(salt: &[u8; 4], seq: u64) -> [u8; 12] {
+    let mut iv = [0u8; 12];
+    iv[..4].copy_from_slice(salt);
+    iv[4..].copy_from_slice(&seq.to_be_bytes());
+    iv
+}
+
+fn aad(header: &[u8], seq: u64) -> Vec<u8> {
+    let mut a = Vec::with_capacity(header.len() + SEQ_BYTES);
+    a.extend_from_slice(header);
+    a.extend_from_slice(&seq.to_be_bytes());
+    a
+}
+
+fn build(key: &[u8], icv_len: usize) -> Result<AesGcm> {
+    let opts = if icv_len == 16 {
+        Options::new()
+    } else {
+        Options::new().tag_len(icv_len)?
+    };
+    aes_gcm_refusing_zero_h(key, opts)
+}
+
+/// Seals packets with sequence-number IVs.
+///
+/// ```
+/// use galois_aead::packet::{PacketOpener, PacketSealer};
+/// let (key, salt) = ([7u8; 16], [1, 2, 3, 4]);
+/// let mut tx = PacketSealer::new(&key, salt)?;
+/// let mut rx = PacketOpener::new(&key, salt, 2)?;
+/// let p = tx.seal(b"hd", b"payload")?;
+/// assert_eq!(rx.open(&p)?.payload, b"payload");
+/// assert_eq!(rx.open(&p), Err(galois_aead::Error::Replay { seq: 1 }));
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub struct PacketSealer {
+    gcm: AesGcm,
+    salt: [u8; 4],
+    next_seq: u64,
+    exhausted: bool,
+    usage: Usage,
+}
+
+impl PacketSealer {
+    /// AES key (16, 24 or 32 bytes), 4-byte salt, 16-byte ICV, default
+    /// limits. Refuses keys with H = 0.
+    ///
+    /// ```
+    /// let tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// assert_eq!(tx.next_sequence(), Some(1));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn new(key: &[u8], salt: [u8; 4]) -> Result<Self> {
+        Self::with_config(key, salt, 16, UsageLimits::PACKETS)
+    }
+
+    /// With an ICV of 12 to 16 bytes and chosen limits.
+    ///
+    /// ```
+    /// use galois_aead::{limits::UsageLimits, packet::PacketSealer};
+    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], 12, UsageLimits::messages(1))?;
+    /// assert_eq!(tx.seal(b"", b"abc")?.len(), 8 + 3 + 12);
+    /// assert!(tx.seal(b"", b"abc").is_err()); // one packet allowed
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_config(
+        key: &[u8],
+        salt: [u8; 4],
+        icv_len: usize,
+        limits: UsageLimits,
+    ) -> Result<Self> {
+        Ok(PacketSealer {
+            gcm: build(key, icv_len)?,
+            salt,
+            next_seq: 1,
+            exhausted: false,
+            usage: Usage::new(limits),
+        })
+    }
+
+    /// Starts numbering at `seq` (>= 1), for resuming from stored state. It
+    /// may only move forward.
+    ///
+    /// ```
+    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// tx.resume_at(1000)?;
+    /// assert_eq!(tx.seal(b"", b"")?[..8], 1000u64.to_be_bytes());
+    /// assert!(tx.resume_at(999).is_err()); // never backwards
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn resume_at(&mut self, seq: u64) -> Result<()> {
+        if seq == 0 || seq < self.next_seq || self.exhausted {
+            return Err(Error::LimitReached {
+                what: "sequence numbers only move forward",
+            });
+        }
+        self.next_seq = seq;
+        Ok(())
+    }
+
+    /// The number the next packet will carry (None once exhausted).
+    ///
+    /// ```
+    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// tx.resume_at(u64::MAX)?;
+    /// tx.seal(b"", b"last one")?;
+    /// assert_eq!(tx.next_sequence(), None);
+    /// assert!(tx.seal(b"", b"").is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn next_sequence(&self) -> Option<u64> {
+        (!self.exhausted).then_some(self.next_seq)
+    }
+
+    /// The usage counted so far.
+    ///
+    /// ```
+    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// tx.seal(b"h", b"abc")?;
+    /// assert_eq!(tx.usage().bytes(), 1 + 8 + 3); // header, seq and payload
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn usage(&self) -> &Usage {
+        &self.usage
+    }
+
+    /// Seals one packet: header || seq || ciphertext || ICV.
+    ///
+    /// ```
+    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let p = tx.seal(b"HDR", b"data")?;
+    /// assert_eq!(&p[..3], b"HDR");
+    /// assert_eq!(p[3..11], 1u64.to_be_bytes());
+    /// assert_eq!(p.len(), 3 + 8 + 4 + 16);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn seal(&mut self, header: &[u8], payload: &[u8]) -> Result<Vec<u8>> {
+        if self.exhausted {
+            return Err(Error::LimitReached {
+                what: "packet sequence numbers (2^64 - 1; rekey)",
+            });
+        }
+        let seq = self.next_seq;
+        let a = aad(header, seq);
+        AesGcm::check_lengths(&a, payload.len())?;
+        self.usage.charge((a.len() + payload.len()) as u64)?;
+        // Consume the number before using it: it never comes back.
+        match seq.checked_add(1) {
+            Some(n) => self.next_seq = n,
+            None => self.exhausted = true,
+        }
+        let mut out = Vec::with_capacity(a.len() + payload.len() + self.gcm.tag_len());
+        out.extend_from_slice(&a);
+        out.extend_from_slice(payload);
+        let tag = self
+            .gcm
+            .seal_in_place_detached(&iv(&self.salt, seq), &a, &mut out[a.len()..])?;
+        out.extend_from_slice(tag.as_bytes());
+        Ok(out)
+    }
+}
+
+/// A verified packet.
+///
+/// ```
+/// use galois_aead::packet::{PacketOpener, PacketSealer};
+/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+/// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 1)?;
+/// let o = rx.open(&tx.seal(b"H", b"body")?)?;
+/// assert_eq!((o.seq, &o.header[..], &o.payload[..]), (1, &b"H"[..], &b"body"[..]));
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opened {
+    /// Its sequence number.
+    pub seq: u64,
+    /// The authenticated header.
+    pub header: Vec<u8>,
+    /// The decrypted payload.
+    pub payload: Vec<u8>,
+}
+
+/// Opens packets with a sliding anti-replay window.
+///
+/// ```
+/// use galois_aead::{packet::{PacketOpener, PacketSealer}, Error};
+/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+/// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 16, 2)?;
+/// let (p1, p2, p3) = (tx.seal(b"", b"1")?, tx.seal(b"", b"2")?, tx.seal(b"", b"3")?);
+/// rx.open(&p3)?; // reordering is fine...
+/// rx.open(&p2)?;
+/// assert_eq!(rx.open(&p1), Err(Error::OutsideWindow { seq: 1, lowest: 2 })); // ...within the window
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub struct PacketOpener {
+    gcm: AesGcm,
+    salt: [u8; 4],
+    header_len: usize,
+    window: u32,
+    /// Highest sequence number accepted so far (0: none yet).
+    highest: u64,
+    /// Bit i set: packet `highest - i` was accepted (i < window).
+    bits: Vec<u64>,
+}
+
+impl PacketOpener {
+    /// Opener for packets with `header_len`-byte headers, 16-byte ICVs and
+    /// a 64-packet window.
+    ///
+    /// ```
+    /// let rx = galois_aead::packet::PacketOpener::new(&[7u8; 16], [0; 4], 4)?;
+    /// assert_eq!(rx.highest(), 0);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn new(key: &[u8], salt: [u8; 4], header_len: usize) -> Result<Self> {
+        Self::with_config(key, salt, header_len, 16, DEFAULT_WINDOW)
+    }
+
+    /// With an ICV of 12 to 16 bytes and a window of 1 to 2^20 packets.
+    ///
+    /// ```
+    /// use galois_aead::packet::{PacketOpener, PacketSealer};
+    /// use galois_aead::limits::UsageLimits;
+    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], 12, UsageLimits::PACKETS)?;
+    /// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 12, 1024)?;
+    /// assert_eq!(rx.open(&tx.seal(b"", b"x")?)?.payload, b"x");
+    /// assert!(PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 12, 0).is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_config(
+        key: &[u8],
+        salt: [u8; 4],
+        header_len: usize,
+        icv_len: usize,
+        window: u32,
+    ) -> Result<Self> {
+        if window == 0 || window > 1 << 20 {
+            return Err(Error::LimitReached {
+                what: "anti-replay window must be 1 to 2^20 packets",
+            });
+        }
+        Ok(PacketOpener {
+            gcm: build(key, icv_len)?,
+            salt,
+            header_len,
+            window,
+            highest: 0,
+            bits: vec![0; (window as usize).div_ceil(64)],
+        })
+    }
+
+    /// The highest sequence number accepted so far (0 if none).
+    ///
+    /// ```
+    /// use galois_aead::packet::{PacketOpener, PacketSealer};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// tx.resume_at(42)?;
+    /// rx.open(&tx.seal(b"", b"")?)?;
+    /// assert_eq!(rx.highest(), 42);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn highest(&self) -> u64 {
+        self.highest
+    }
+
+    fn bit(&self, i: u64) -> bool {
+        (self.bits[(i / 64) as usize] >> (i % 64)) & 1 == 1
+    }
+
+    /// Checks `seq` against the window without changing it.
+    ///
+    /// ```
+    /// use galois_aead::packet::{PacketOpener, PacketSealer};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// rx.open(&tx.seal(b"", b"")?)?;
+    /// assert_eq!(rx.check(1), Err(galois_aead::Error::Replay { seq: 1 }));
+    /// assert_eq!(rx.check(2), Ok(()));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn check(&self, seq: u64) -> Result<()> {
+        if seq == 0 {
+            return Err(Error::OutsideWindow {
+                seq,
+                lowest: self.lowest(),
+            });
+        }
+        if seq > self.highest {
+            return Ok(());
+        }
+        let age = self.highest - seq;
+        if age >= self.window as u64 {
+            return Err(Error::OutsideWindow {
+                seq,
+                lowest: self.lowest(),
+            });
+        }
+        if self.bit(age) {
+            return Err(Error::Replay { seq });
+        }
+        Ok(())
+    }
+
+    /// The lowest sequence number the window still accepts.
+    fn lowest(&self) -> u64 {
+        // highest + 1 - window, without overflowing at highest = 2^64 - 1.
+        self.highest.saturating_sub(self.window as u64 - 1).max(1)
+    }
+
+    /// Marks `seq` as accepted (already checked), sliding the window.
+    fn accept(&mut self, seq: u64) {
+        if seq > self.highest {
+            let shift = seq - self.highest;
+            self.shift(shift);
+            self.highest = seq;
+        }
+        let age = self.highest - seq;
+        self.bits[(age / 64) as usize] |= 1 << (age % 64);
+    }
+
+    /// Ages every bit by `n` positions; bits past the window fall off.
+    fn shift(&mut self, n: u64) {
+        let len = self.bits.len();
+        if n >= self.window as u64 {
+            self.bits.fill(0);
+            return;
+        }
+        let words = (n / 64) as usize;
+        let bits = (n % 64) as u32;
+        for i in (0..len).rev() {
+            let src = i.checked_sub(words);
+            let hi = src.map(|s| self.bits[s]).unwrap_or(0);
+            let lo = src
+                .and_then(|s| s.checked_sub(1))
+                .map(|s| self.bits[s])
+                .unwrap_or(0);
+            self.bits[i] = if bits == 0 {
+                hi
+            } else {
+                (hi << bits) | (lo >> (64 - bits))
+            };
+        }
+        // Clear the bits beyond the window in the last word.
+        let extra = len as u64 * 64 - self.window as u64;
+        if extra > 0 {
+            self.bits[len - 1] &= u64::MAX >> extra;
+        }
+    }
+
+    /// Verifies and decrypts one packet. Replays and packets older than the
+    /// window are refused before any decryption; the window advances only
+    /// after the ICV verifies.
+    ///
+    /// ```
+    /// use galois_aead::packet::{PacketOpener, PacketSealer};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// let mut p = tx.seal(b"", b"data")?;
+    /// p[8] ^= 1; // a forged packet is refused and does not move the window
+    /// assert_eq!(rx.open(&p), Err(galois_aead::Error::AuthenticationFailed));
+    /// assert_eq!(rx.highest(), 0);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn open(&mut self, packet: &[u8]) -> Result<Opened> {
+        let t = self.gcm.tag_len();
+        let min = self.header_len + SEQ_BYTES + t;
+        if packet.len() < min {
+            return Err(Error::CiphertextTooShort {
+                len: packet.len(),
+                min,
+            });
+        }
+        let a_len = self.header_len + SEQ_BYTES;
+        let seq = u64::from_be_bytes(packet[self.header_len..a_len].try_into().unwrap());
+        self.check(seq)?;
+        let (a, rest) = packet.split_at(a_len);
+        let mut payload = vec![0u8; rest.len() - t];
+        self.gcm
+            .open_into(&iv(&self.salt, seq), a, rest, &mut payload)?;
+        self.accept(seq);
+        Ok(Opened {
+            seq,
+            header: packet[..self.header_len].to_vec(),
+            payload,
+        })
+    }
+}

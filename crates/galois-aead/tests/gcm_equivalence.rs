@@ -1,0 +1,351 @@
+//! Every GHASH backend, stitched kernel and AES backend inside GCM against
+//! the bit-serial reference, over every plaintext length 0..2048 (every
+//! tail of every batch width) and irregular shapes.
+
+mod common;
+use common::*;
+use galois_aead::{AesBackend, AesGcm, Backend, Options};
+use proptest::prelude::*;
+
+fn reference(key: &[u8]) -> AesGcm {
+    AesGcm::with_options(
+        key,
+        Options::new()
+            .backend(Backend::Bitserial)
+            .aes_backend(AesBackend::Portable),
+    )
+    .unwrap()
+}
+
+#[test]
+fn every_length_0_to_2048_matches_reference() {
+    let mut r = rng(10);
+    for key_len in [16, 24, 32] {
+        let key = bytes(&mut r, key_len);
+        let iv = bytes(&mut r, 12);
+        let aad = bytes(&mut r, 37);
+        let pt = bytes(&mut r, 1024);
+        let refg = reference(&key);
+        let want: Vec<Vec<u8>> = (0..=1024)
+            .map(|n| refg.seal(&iv, &aad, &pt[..n]).unwrap())
+            .collect();
+        for opts in implementations() {
+            let g = AesGcm::with_options(&key, opts).unwrap();
+            for n in 0..=1024 {
+                let sealed = g.seal(&iv, &aad, &pt[..n]).unwrap();
+                assert_eq!(sealed, want[n], "{opts:?} key {key_len} length {n}");
+                assert_eq!(g.open(&iv, &aad, &sealed).unwrap(), &pt[..n]);
+            }
+        }
+    }
+}
+
+#[test]
+fn iv_and_aad_lengths_match_reference() {
+    let mut r = rng(11);
+    let key = bytes(&mut r, 16);
+    let refg = AesGcm::with_options(&key, Options::new().backend(Backend::Bitserial)).unwrap();
+    let pt = bytes(&mut r, 100);
+    for opts in implementations() {
+        let g = AesGcm::with_options(&key, opts).unwrap();
+        for len in (1..=130).chain([255, 256, 257, 1000]) {
+            let iv = bytes(&mut r, len);
+            let aad = bytes(&mut r, len);
+            assert_eq!(
+                g.seal(&iv, &aad, &pt).unwrap(),
+                refg.seal(&iv, &aad, &pt).unwrap(),
+                "{opts:?} {len}"
+            );
+        }
+    }
+}
+
+#[test]
+fn aad_lengths_around_every_batch_boundary() {
+    // Short messages hash AAD, ciphertext and lengths under one reduction
+    // when they fit one batch; check both sides of that boundary.
+    let mut r = rng(14);
+    let key = bytes(&mut r, 16);
+    let iv = bytes(&mut r, 12);
+    let aad = bytes(&mut r, 1100);
+    let pt = bytes(&mut r, 600);
+    let refg = reference(&key);
+    for opts in implementations() {
+        let g = AesGcm::with_options(&key, opts).unwrap();
+        for a in (0..=1100)
+            .step_by(7)
+            .chain([15, 16, 17, 496, 497, 511, 512, 513])
+        {
+            for n in [0, 1, 16, 100, 480, 496, 497, 511, 512, 513, 600] {
+                let want = refg.seal(&iv, &aad[..a], &pt[..n]).unwrap();
+                assert_eq!(
+                    g.seal(&iv, &aad[..a], &pt[..n]).unwrap(),
+                    want,
+                    "{opts:?} aad {a} pt {n}"
+                );
+                assert_eq!(g.open(&iv, &aad[..a], &want).unwrap(), &pt[..n]);
+            }
+        }
+    }
+}
+
+#[test]
+fn all_call_shapes_agree() {
+    let mut r = rng(12);
+    let key = bytes(&mut r, 32);
+    let g = AesGcm::new(&key).unwrap();
+    for n in [0, 1, 15, 16, 17, 100, 513] {
+        let (iv, aad, pt) = (bytes(&mut r, 12), bytes(&mut r, 9), bytes(&mut r, n));
+        let appended = g.seal(&iv, &aad, &pt).unwrap();
+        // Detached, in place.
+        let mut buf = pt.clone();
+        let tag = g.seal_in_place_detached(&iv, &aad, &mut buf).unwrap();
+        assert_eq!([buf.as_slice(), tag.as_bytes()].concat(), appended);
+        // Into a separate buffer, detached and appended.
+        let mut out = vec![0u8; n];
+        let tag2 = g.seal_detached_into(&iv, &aad, &pt, &mut out).unwrap();
+        assert_eq!(out, buf);
+        assert_eq!(tag2, tag);
+        let mut out = vec![0u8; n + 16];
+        g.seal_into(&iv, &aad, &pt, &mut out).unwrap();
+        assert_eq!(out, appended);
+        // Vec in place, appended.
+        let mut v = pt.clone();
+        g.seal_in_place_append_tag(&iv, &aad, &mut v).unwrap();
+        assert_eq!(v, appended);
+        g.open_in_place(&iv, &aad, &mut v).unwrap();
+        assert_eq!(v, pt);
+        // Opens.
+        let mut back = vec![0u8; n];
+        g.open_into(&iv, &aad, &appended, &mut back).unwrap();
+        assert_eq!(back, pt);
+        let mut back = vec![0u8; n];
+        g.open_detached_into(&iv, &aad, &buf, tag.as_bytes(), &mut back)
+            .unwrap();
+        assert_eq!(back, pt);
+    }
+}
+
+#[test]
+fn unaligned_buffers() {
+    let mut r = rng(13);
+    let key = bytes(&mut r, 16);
+    let iv = bytes(&mut r, 12);
+    let pt = bytes(&mut r, 300);
+    let want = reference(&key).seal(&iv, b"a", &pt).unwrap();
+    for opts in implementations() {
+        let g = AesGcm::with_options(&key, opts).unwrap();
+        for off in 1..16 {
+            let mut big = vec![0u8; 300 + off];
+            big[off..].copy_from_slice(&pt);
+            let tag = g
+                .seal_in_place_detached(&iv, b"a", &mut big[off..])
+                .unwrap();
+            assert_eq!(&big[off..], &want[..300]);
+            assert_eq!(tag.as_bytes(), &want[300..]);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn random_messages_match_reference(
+        key in proptest::collection::vec(any::<u8>(), 16..=16),
+        iv in proptest::collection::vec(any::<u8>(), 1..80),
+        aad in proptest::collection::vec(any::<u8>(), 0..300),
+        pt in proptest::collection::vec(any::<u8>(), 0..2100),
+        tag_len in 4usize..=16,
+    ) {
+        let opts = Options::new().permissive_tag_len(tag_len).unwrap();
+        let refg = AesGcm::with_options(&key, opts.backend(Backend::Bitserial)).unwrap();
+        let want = refg.seal(&iv, &aad, &pt).unwrap();
+        for o in implementations() {
+            let o = o.permissive_tag_len(tag_len).unwrap();
+            let g = AesGcm::with_options(&key, o).unwrap();
+            prop_assert_eq!(&g.seal(&iv, &aad, &pt).unwrap(), &want);
+            prop_assert_eq!(&g.open(&iv, &aad, &want).unwrap(), &pt);
+        }
+    }
+}
+
+#[test]
+fn batch_sealing_equals_one_packet_at_a_time() {
+    let mut r = rng(15);
+    for key_len in [16, 32] {
+        let key = bytes(&mut r, key_len);
+        let refg = reference(&key);
+        for opts in implementations() {
+            let g = AesGcm::with_options(&key, opts).unwrap();
+            for count in [0usize, 1, 2, 7, 33] {
+                let mut datas: Vec<Vec<u8>> = (0..count)
+                    .map(|i| {
+                        bytes(
+                            &mut r,
+                            [0, 1, 16, 44, 100, 552, 576, 1500, 40][i % 9] + i % 3,
+                        )
+                    })
+                    .collect();
+                let aads: Vec<Vec<u8>> = (0..count)
+                    .map(|i| bytes(&mut r, [0, 8, 13, 600][i % 4]))
+                    .collect();
+                let nonces: Vec<[u8; 12]> = (0..count)
+                    .map(|_| block(&mut r)[..12].try_into().unwrap())
+                    .collect();
+                let want: Vec<Vec<u8>> = (0..count)
+                    .map(|i| refg.seal(&nonces[i], &aads[i], &datas[i]).unwrap())
+                    .collect();
+                let mut packets: Vec<galois_aead::BatchPacket> = datas
+                    .iter_mut()
+                    .zip(aads.iter())
+                    .zip(nonces.iter())
+                    .map(|((d, a), n)| galois_aead::BatchPacket::new(*n, a, d))
+                    .collect();
+                g.seal_batch(&mut packets).unwrap();
+                for (i, p) in packets.iter().enumerate() {
+                    let got = [p.data(), p.tag().unwrap().as_bytes()].concat();
+                    assert_eq!(got, want[i], "{opts:?} packet {i} of {count}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn short_messages_without_aad_match_reference() {
+    // The kernels hash messages of fewer than one vector straight from
+    // registers when there is no AAD.
+    let mut r = rng(16);
+    for key_len in [16, 24, 32] {
+        let key = bytes(&mut r, key_len);
+        let refg = reference(&key);
+        for opts in implementations() {
+            let g = AesGcm::with_options(&key, opts).unwrap();
+            for n in 0..=100 {
+                let (iv, pt) = (bytes(&mut r, 12), bytes(&mut r, n));
+                let want = refg.seal(&iv, &[], &pt).unwrap();
+                assert_eq!(g.seal(&iv, &[], &pt).unwrap(), want, "{opts:?} {n}");
+                assert_eq!(g.open(&iv, &[], &want).unwrap(), pt);
+                let mut bad = want.clone();
+                bad[n / 2] ^= 4;
+                assert!(g.open(&iv, &[], &bad).is_err());
+            }
+        }
+    }
+}
+
+/// Buffers at every 16-byte offset from a 64-byte boundary (and one that is
+/// not a multiple of 16): from eight batches on (2 KiB for ymm, 4 KiB for
+/// zmm) the kernels take a short head chunk, sized so the remaining batches
+/// run on 32-byte-aligned addresses, and hash it stitched into the next.
+#[test]
+fn aligning_head_at_every_offset() {
+    let mut r = rng(17);
+    for key_len in [16, 32] {
+        let key = bytes(&mut r, key_len);
+        let iv = bytes(&mut r, 12);
+        let refg = reference(&key);
+        let pt = bytes(&mut r, 16384 + 64);
+        let mut lens: Vec<usize> = (2040..=2056).chain(4080..=4112).collect();
+        lens.extend([8192 - 1, 16384, 16384 + 5]);
+        let mut store = vec![0u8; 16384 + 256];
+        let base = (64 - store.as_ptr() as usize % 64) % 64;
+        for aad_len in [0usize, 5, 600] {
+            let aad = bytes(&mut r, aad_len);
+            for &n in &lens {
+                let want = refg.seal(&iv, &aad, &pt[..n]).unwrap();
+                for opts in implementations() {
+                    let g = AesGcm::with_options(&key, opts).unwrap();
+                    for off in [0usize, 16, 32, 48, 8] {
+                        let at = base + off;
+                        let buf = &mut store[at..at + n];
+                        buf.copy_from_slice(&pt[..n]);
+                        let tag = g.seal_in_place_detached(&iv, &aad, buf).unwrap();
+                        assert_eq!(&buf[..], &want[..n], "{opts:?} len {n} off {off}");
+                        assert_eq!(tag.as_bytes(), &want[n..], "{opts:?} len {n} off {off}");
+                        g.open_in_place_detached(&iv, &aad, buf, tag.as_bytes())
+                            .unwrap();
+                        assert_eq!(&buf[..], &pt[..n], "{opts:?} len {n} off {off}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The stitched kernels reduce once per 256 blocks (4 KiB), carrying the
+/// unreduced sums across batches: every batch count up to three groups and
+/// more, with tails and AAD, in each position of a group and with a short
+/// last group.
+#[test]
+fn lengths_across_reduction_groups() {
+    let mut r = rng(18);
+    for key_len in [16, 32] {
+        let key = bytes(&mut r, key_len);
+        let iv = bytes(&mut r, 12);
+        let long_iv = bytes(&mut r, 20);
+        let refg = reference(&key);
+        let pt = bytes(&mut r, 26 * 512 + 300);
+        let mut lens: Vec<usize> = Vec::new();
+        for k in 0..=26 {
+            lens.extend(
+                [k * 512, k * 512 + 16, k * 512 + 300]
+                    .into_iter()
+                    .filter(|&n| n > 0),
+            );
+        }
+        for (aad_len, iv) in [(0usize, &iv), (37, &iv), (0, &long_iv)] {
+            let aad = bytes(&mut r, aad_len);
+            for &n in &lens {
+                let want = refg.seal(iv, &aad, &pt[..n]).unwrap();
+                for opts in implementations() {
+                    let g = AesGcm::with_options(&key, opts).unwrap();
+                    let sealed = g.seal(iv, &aad, &pt[..n]).unwrap();
+                    assert_eq!(sealed, want, "{opts:?} key {key_len} aad {aad_len} len {n}");
+                    assert_eq!(g.open(iv, &aad, &sealed).unwrap(), &pt[..n]);
+                }
+            }
+        }
+    }
+}
+
+/// A key computes its powers above H^32 on the first long message. Eight
+/// threads share fresh keys and start with long and short messages at
+/// once; every result must match the reference.
+#[test]
+fn high_powers_on_first_use_from_many_threads() {
+    let mut r = rng(19);
+    let key = bytes(&mut r, 16);
+    let iv = bytes(&mut r, 12);
+    let pt = bytes(&mut r, 9000);
+    let refg = reference(&key);
+    let lens = [9000usize, 16, 600, 4096, 1500, 8192];
+    let want: Vec<Vec<u8>> = lens
+        .iter()
+        .map(|&n| refg.seal(&iv, b"", &pt[..n]).unwrap())
+        .collect();
+    for opts in implementations() {
+        for _round in 0..4 {
+            let g = std::sync::Arc::new(AesGcm::with_options(&key, opts).unwrap());
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+            let handles: Vec<_> = (0..8)
+                .map(|t| {
+                    let (g, barrier, pt, want) =
+                        (g.clone(), barrier.clone(), pt.clone(), want.clone());
+                    let iv = iv.clone();
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        for k in 0..lens.len() {
+                            let i = (t + k) % lens.len();
+                            let sealed = g.seal(&iv, b"", &pt[..lens[i]]).unwrap();
+                            assert_eq!(sealed, want[i], "{opts:?} thread {t} len {}", lens[i]);
+                        }
+                    })
+                })
+                .collect();
+            for h in handles {
+                h.join().unwrap();
+            }
+        }
+    }
+}

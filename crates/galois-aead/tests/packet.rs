@@ -1,0 +1,204 @@
+//! Packets: sequence-number IVs, anti-replay window, tampering.
+
+use galois_aead::limits::UsageLimits;
+use galois_aead::packet::{PacketOpener, PacketSealer};
+use galois_aead::Error;
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+const KEY: [u8; 16] = [0x11; 16];
+const SALT: [u8; 4] = *b"salt";
+const HDR: &[u8] = b"HDR8byte";
+
+fn pair(window: u32) -> (PacketSealer, PacketOpener) {
+    (
+        PacketSealer::new(&KEY, SALT).unwrap(),
+        PacketOpener::with_config(&KEY, SALT, HDR.len(), 16, window).unwrap(),
+    )
+}
+
+fn packets(s: &mut PacketSealer, n: usize) -> Vec<Vec<u8>> {
+    (0..n)
+        .map(|i| s.seal(HDR, format!("payload {i}").as_bytes()).unwrap())
+        .collect()
+}
+
+#[test]
+fn layout_and_round_trip() {
+    let (mut s, mut o) = pair(64);
+    assert_eq!(s.next_sequence(), Some(1));
+    let p = s.seal(HDR, b"data").unwrap();
+    assert_eq!(&p[..8], HDR);
+    assert_eq!(p[8..16], 1u64.to_be_bytes());
+    assert_eq!(p.len(), 8 + 8 + 4 + 16);
+    // Same as AES-GCM with IV = salt || seq and AAD = header || seq.
+    let g = galois_aead::AesGcm::new(&KEY).unwrap();
+    let mut iv = SALT.to_vec();
+    iv.extend_from_slice(&1u64.to_be_bytes());
+    assert_eq!(g.open(&iv, &p[..16], &p[16..]).unwrap(), b"data");
+    let got = o.open(&p).unwrap();
+    assert_eq!(
+        (got.seq, &got.header[..], &got.payload[..]),
+        (1, HDR, &b"data"[..])
+    );
+    let q = s.seal(HDR, b"").unwrap();
+    assert_eq!(o.open(&q).unwrap().seq, 2);
+}
+
+#[test]
+fn replay_is_refused() {
+    let (mut s, mut o) = pair(64);
+    let p = packets(&mut s, 3);
+    o.open(&p[0]).unwrap();
+    o.open(&p[2]).unwrap();
+    assert_eq!(o.open(&p[0]), Err(Error::Replay { seq: 1 }));
+    assert_eq!(o.open(&p[2]), Err(Error::Replay { seq: 3 }));
+    o.open(&p[1]).unwrap();
+    assert_eq!(o.open(&p[1]), Err(Error::Replay { seq: 2 }));
+}
+
+#[test]
+fn reorder_inside_window_and_refusal_outside() {
+    let (mut s, mut o) = pair(64);
+    let p = packets(&mut s, 200);
+    o.open(&p[99]).unwrap(); // seq 100
+                             // Inside the window (100 - 63 = 37 .. 100): accepted in any order.
+    for seq in [37usize, 80, 50, 99, 38] {
+        o.open(&p[seq - 1]).unwrap();
+    }
+    assert_eq!(
+        o.open(&p[35]),
+        Err(Error::OutsideWindow {
+            seq: 36,
+            lowest: 37
+        })
+    );
+    assert!(matches!(o.open(&p[0]), Err(Error::OutsideWindow { .. })));
+    // Moving on slides the window: 37 and 38 fall off.
+    o.open(&p[101]).unwrap(); // seq 102
+    assert!(matches!(
+        o.open(&p[37]),
+        Err(Error::OutsideWindow { seq: 38, .. })
+    ));
+    assert_eq!(o.open(&p[79]), Err(Error::Replay { seq: 80 }));
+    o.open(&p[100]).unwrap(); // 101, late but inside
+                              // A jump larger than the window clears it.
+    o.open(&p[199]).unwrap();
+    assert!(matches!(o.open(&p[101]), Err(Error::OutsideWindow { .. })));
+    o.open(&p[150]).unwrap();
+}
+
+#[test]
+fn drops_are_fine() {
+    let (mut s, mut o) = pair(64);
+    let p = packets(&mut s, 20);
+    for i in (0..20).step_by(3) {
+        assert_eq!(o.open(&p[i]).unwrap().seq, i as u64 + 1);
+    }
+    assert_eq!(o.highest(), 19);
+}
+
+#[test]
+fn tampering_fails_and_does_not_move_the_window() {
+    let (mut s, mut o) = pair(64);
+    let p = packets(&mut s, 5);
+    o.open(&p[0]).unwrap();
+    for i in 0..p[2].len() {
+        let mut bad = p[2].clone();
+        bad[i] ^= 0x01;
+        let r = o.open(&bad);
+        assert!(
+            r == Err(Error::AuthenticationFailed) || matches!(r, Err(Error::Replay { .. })),
+            "byte {i}: {r:?}"
+        );
+    }
+    // A forged far-future sequence number must not slide the window.
+    let mut forged = p[1].clone();
+    forged[8..16].copy_from_slice(&1_000_000u64.to_be_bytes());
+    assert_eq!(o.open(&forged), Err(Error::AuthenticationFailed));
+    assert_eq!(o.highest(), 1);
+    // Nor mark the genuine packet as seen.
+    o.open(&p[2]).unwrap();
+    o.open(&p[1]).unwrap();
+    // Wrong salt or key: nothing opens.
+    let mut other = PacketOpener::new(&KEY, *b"SALT", HDR.len()).unwrap();
+    assert_eq!(other.open(&p[3]), Err(Error::AuthenticationFailed));
+    // Too short.
+    assert!(matches!(
+        o.open(&p[3][..20]),
+        Err(Error::CiphertextTooShort { .. })
+    ));
+}
+
+#[test]
+fn sequence_numbers_never_wrap() {
+    let mut s = PacketSealer::new(&KEY, SALT).unwrap();
+    s.seal(HDR, b"a").unwrap();
+    assert!(s.resume_at(1).is_err(), "may not go back");
+    s.resume_at(u64::MAX).unwrap();
+    let last = s.seal(HDR, b"last").unwrap();
+    assert_eq!(last[8..16], u64::MAX.to_be_bytes());
+    assert_eq!(s.next_sequence(), None);
+    assert!(matches!(s.seal(HDR, b"x"), Err(Error::LimitReached { .. })));
+    let mut o = PacketOpener::new(&KEY, SALT, HDR.len()).unwrap();
+    assert_eq!(o.open(&last).unwrap().seq, u64::MAX);
+}
+
+#[test]
+fn sealer_usage_limit() {
+    let mut s = PacketSealer::with_config(&KEY, SALT, 16, UsageLimits::messages(2)).unwrap();
+    s.seal(HDR, b"1").unwrap();
+    s.seal(HDR, b"2").unwrap();
+    assert!(matches!(s.seal(HDR, b"3"), Err(Error::LimitReached { .. })));
+    assert!(PacketOpener::with_config(&KEY, SALT, 0, 16, 0).is_err());
+    // A 12-byte ICV works end to end.
+    let mut s = PacketSealer::with_config(&KEY, SALT, 12, UsageLimits::PACKETS).unwrap();
+    let mut o = PacketOpener::with_config(&KEY, SALT, HDR.len(), 12, 64).unwrap();
+    let p = s.seal(HDR, b"short icv").unwrap();
+    assert_eq!(p.len(), 8 + 8 + 9 + 12);
+    assert_eq!(o.open(&p).unwrap().payload, b"short icv");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// The window against a model: accept iff never accepted before and
+    /// within `window` of the highest accepted.
+    #[test]
+    fn window_matches_model(
+        window in prop_oneof![Just(1u32), Just(64), Just(65), Just(100), Just(200)],
+        order in proptest::collection::vec(0usize..300, 1..200),
+    ) {
+        let (mut s, mut o) = pair(window);
+        let p = packets(&mut s, 300);
+        let mut seen = BTreeSet::new();
+        let mut highest = 0u64;
+        for i in order {
+            let seq = i as u64 + 1;
+            let expect_ok = !seen.contains(&seq) && seq + window as u64 > highest;
+            let r = o.open(&p[i]);
+            prop_assert_eq!(r.is_ok(), expect_ok, "seq {} highest {}", seq, highest);
+            if expect_ok {
+                seen.insert(seq);
+                highest = highest.max(seq);
+            } else if seen.contains(&seq) && seq + window as u64 > highest {
+                prop_assert_eq!(r, Err(Error::Replay { seq }));
+            } else {
+                prop_assert!(matches!(r, Err(Error::OutsideWindow { .. })), "{:?}", r);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Random bytes never open, never panic, and never move the window.
+    #[test]
+    fn garbage_is_refused(junk in proptest::collection::vec(any::<u8>(), 0..120)) {
+        let (mut s, mut o) = pair(64);
+        let p = packets(&mut s, 2);
+        o.open(&p[0]).unwrap();
+        prop_assert!(o.open(&junk).is_err());
+        prop_assert_eq!(o.highest(), 1);
+        prop_assert!(o.open(&p[1]).is_ok());
+    }
+}
