@@ -846,7 +846,10 @@ impl<C: BlockCipher128> Gcm<C> {
     /// Seals many independent packets in one call (12-byte nonces, each
     /// used once). With a stitched kernel the AES work of all packets is
     /// interleaved, so short packets run near the long-message rate.
-    /// Checks every packet before encrypting any.
+    /// Checks every packet before encrypting any: a bad length, or two
+    /// packets with the same nonce ([`Error::IvReused`]), refuses the whole
+    /// batch with every packet untouched. Nonces used in earlier calls are
+    /// the caller's to keep unique.
     ///
     /// ```
     /// use galois_aead::{AesGcm, BatchPacket};
@@ -859,10 +862,28 @@ impl<C: BlockCipher128> Gcm<C> {
     /// assert_eq!(gcm.open(&[1; 12], b"h1", &sealed)?, b"first packet");
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
+    ///
+    /// ```
+    /// use galois_aead::{AesGcm, BatchPacket, Error};
+    /// let (mut a, mut b) = (*b"one", *b"two");
+    /// let mut batch = [BatchPacket::new([1; 12], b"", &mut a), BatchPacket::new([1; 12], b"", &mut b)];
+    /// assert_eq!(AesGcm::new(&[7u8; 16])?.seal_batch(&mut batch), Err(Error::IvReused));
+    /// assert_eq!((batch[0].data(), batch[1].tag()), (&b"one"[..], None)); // nothing sealed
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn seal_batch(&self, packets: &mut [BatchPacket<'_>]) -> Result<()> {
         for p in packets.iter() {
             self.check_iv(&p.nonce)?;
             Self::check_lengths(p.aad, p.data.len())?;
+        }
+        // Two packets under one nonce would give away their keystream XOR
+        // and the hash key: refuse the batch before anything is sealed.
+        if packets.len() > 1 {
+            let mut nonces: Vec<[u8; 12]> = packets.iter().map(|p| p.nonce).collect();
+            nonces.sort_unstable();
+            if nonces.windows(2).any(|w| w[0] == w[1]) {
+                return Err(Error::IvReused);
+            }
         }
         if let Some((k, rk)) = self.stitched() {
             // Short packets gain from sharing AES batches; from a few hundred
