@@ -17,9 +17,10 @@ use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyTypeError, PyVa
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use zeroize::{Zeroize, Zeroizing};
 
 create_exception!(
-    galois,
+    galois_aead,
     InvalidTag,
     PyException,
     "The tag did not verify: the data, the associated data, the nonce or the \
@@ -41,14 +42,16 @@ enum In<'py> {
 }
 
 impl In<'_> {
+    /// The bytes, read in place. Use only with the GIL held (no Python
+    /// thread can write a buffer then) and for no longer than the call.
     fn as_slice(&self) -> &[u8] {
         match self {
             In::Bytes(b) => b.as_bytes(),
             // SAFETY: a C-contiguous buffer of len_bytes() bytes, held
-            // exported (so not resized or freed) for the life of self.
-            In::Buf(b) => unsafe {
-                core::slice::from_raw_parts(b.buf_ptr() as *const u8, b.len_bytes())
-            },
+            // exported (so not resized or freed) for the life of self;
+            // RawSlice::get handles the empty buffer (whose pointer may be
+            // null).
+            In::Buf(b) => unsafe { RawSlice(b.buf_ptr() as *const u8, b.len_bytes()).get() },
             In::Empty => &[],
         }
     }
@@ -58,20 +61,22 @@ impl In<'_> {
     }
 
     /// The bytes for use without the GIL: `bytes` (immutable) are pointed
-    /// to, anything else is copied.
+    /// to, anything else is copied now, while the GIL is held, into private
+    /// memory (wiped when dropped), so no thread can change them under the
+    /// computation.
     fn for_detach(&self) -> Detached {
         match self {
             In::Bytes(_) | In::Empty => {
                 let s = self.as_slice();
                 Detached::Borrowed(RawSlice(s.as_ptr(), s.len()))
             }
-            In::Buf(_) => Detached::Owned(self.as_slice().to_vec()),
+            In::Buf(_) => Detached::Owned(Zeroizing::new(self.as_slice().to_vec())),
         }
     }
 }
 
 /// A pointer and length that may cross into a `detach` closure. Only built
-/// from buffers that stay alive and unchanged while the closure runs.
+/// from memory that stays alive and unchanged while the closure runs.
 #[derive(Clone, Copy)]
 struct RawSlice(*const u8, usize);
 // SAFETY: see the type's docs: the callers keep the memory alive and nobody
@@ -79,43 +84,72 @@ struct RawSlice(*const u8, usize);
 unsafe impl Send for RawSlice {}
 
 impl RawSlice {
-    /// SAFETY: the memory is alive and unchanged for 'a.
+    /// # Safety
+    /// The memory is alive and unchanged for 'a (and, if the length is not
+    /// zero, the pointer is valid for reads of that many bytes).
     unsafe fn get<'a>(self) -> &'a [u8] {
         if self.1 == 0 {
             &[]
         } else {
+            // SAFETY: non-empty, and the caller's guarantee above.
             unsafe { core::slice::from_raw_parts(self.0, self.1) }
-        }
-    }
-}
-
-#[derive(Clone, Copy)]
-struct RawSliceMut(*mut u8, usize);
-// SAFETY: as RawSlice; the memory is written only by the closure.
-unsafe impl Send for RawSliceMut {}
-
-impl RawSliceMut {
-    /// SAFETY: the memory is alive and accessed by nobody else for 'a.
-    unsafe fn get<'a>(self) -> &'a mut [u8] {
-        if self.1 == 0 {
-            &mut []
-        } else {
-            unsafe { core::slice::from_raw_parts_mut(self.0, self.1) }
         }
     }
 }
 
 enum Detached {
     Borrowed(RawSlice),
-    Owned(Vec<u8>),
+    Owned(Zeroizing<Vec<u8>>),
 }
 
 impl Detached {
     fn as_slice(&self) -> &[u8] {
         match self {
-            // SAFETY: built by In::for_detach from memory that outlives us.
+            // SAFETY: built by In::for_detach from immutable memory that
+            // outlives us.
             Detached::Borrowed(r) => unsafe { r.get() },
             Detached::Owned(v) => v,
+        }
+    }
+}
+
+/// The caller's output buffer (`buf` of the `*_into` calls). It is never
+/// computed in: results are built in private memory and copied here in one
+/// go, with the GIL held, only once complete (for decryption: only after the
+/// tag verified). No Rust reference to it is ever made, since other code
+/// (another process sharing the memory, a thread outside Python) may reach
+/// it; it is written through its raw pointer only.
+struct Out {
+    buf: PyUntypedBuffer,
+}
+
+impl Out {
+    fn len(&self) -> usize {
+        self.buf.len_bytes()
+    }
+
+    /// Copies `src` (exactly `len()` bytes of private memory) into the buffer.
+    fn fill_from(&self, _gil: Python<'_>, src: &[u8]) {
+        assert_eq!(src.len(), self.len());
+        if !src.is_empty() {
+            // SAFETY: the buffer is writable and C-contiguous with len()
+            // bytes, kept exported (not freed or resized) by self.buf; src
+            // is our private memory, so the two do not overlap.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    src.as_ptr(),
+                    self.buf.buf_ptr() as *mut u8,
+                    src.len(),
+                )
+            }
+        }
+    }
+
+    /// Zeroes the buffer (on every error of a call that was given it).
+    fn wipe(&self, _gil: Python<'_>) {
+        if self.len() != 0 {
+            // SAFETY: as in fill_from.
+            unsafe { core::ptr::write_bytes(self.buf.buf_ptr() as *mut u8, 0, self.len()) }
         }
     }
 }
@@ -155,8 +189,8 @@ fn input_opt<'py>(obj: Option<&Bound<'py, PyAny>>, what: &str) -> PyResult<In<'p
     }
 }
 
-/// A writable buffer argument of exactly `need` bytes.
-fn output_buffer(obj: &Bound<'_, PyAny>, need: usize) -> PyResult<PyUntypedBuffer> {
+/// A writable buffer argument (its length is checked by [`Out::check_len`]).
+fn output(obj: &Bound<'_, PyAny>) -> PyResult<Out> {
     let buf = PyUntypedBuffer::get(obj).map_err(|_| {
         PyTypeError::new_err(format!(
             "buf must be a writable bytes-like object (bytearray, memoryview), not {}",
@@ -172,18 +206,19 @@ fn output_buffer(obj: &Bound<'_, PyAny>, need: usize) -> PyResult<PyUntypedBuffe
     if !buf.is_c_contiguous() {
         return Err(PyTypeError::new_err("buf must be a C-contiguous buffer"));
     }
-    if buf.len_bytes() != need {
-        return Err(PyValueError::new_err(format!(
-            "buffer must be {need} bytes, got {}",
-            buf.len_bytes()
-        )));
-    }
-    Ok(buf)
+    Ok(Out { buf })
 }
 
-fn overlaps(a: &[u8], b: *const u8, blen: usize) -> bool {
-    let (a0, b0) = (a.as_ptr() as usize, b as usize);
-    !a.is_empty() && blen > 0 && a0 < b0 + blen && b0 < a0 + a.len()
+impl Out {
+    fn check_len(&self, need: usize) -> PyResult<()> {
+        if self.len() != need {
+            return Err(PyValueError::new_err(format!(
+                "buffer must be {need} bytes, got {}",
+                self.len()
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// galois errors as Python exceptions: a failed tag is InvalidTag, every
@@ -307,21 +342,31 @@ impl PyAesGcm {
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
         let t = self.gcm.tag_len();
-        let len = d.len() + t;
-        PyBytes::new_with(py, len, |out| {
-            if d.len() + a.len() >= GIL_RELEASE_BYTES {
-                let (n, d, a) = (n.for_detach(), d.for_detach(), a.for_detach());
-                let o = RawSliceMut(out.as_mut_ptr(), out.len());
+        let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
+        // The new bytes object is private until returned: the plaintext is
+        // copied into it (with the GIL held) and encrypted in place there.
+        PyBytes::new_with(py, d.len() + t, |out| {
+            let (c, tag_out) = out.split_at_mut(d.len());
+            c.copy_from_slice(d.as_slice());
+            let r = if big {
+                let (n, a) = (n.for_detach(), a.for_detach());
                 let g = Arc::clone(&self.gcm);
-                // SAFETY: `out` is a new bytes object nobody else sees yet.
-                py.detach(move || {
-                    g.seal_into(n.as_slice(), a.as_slice(), d.as_slice(), unsafe { o.get() })
-                })
+                py.detach(move || g.seal_in_place_detached(n.as_slice(), a.as_slice(), c))
             } else {
                 self.gcm
-                    .seal_into(n.as_slice(), a.as_slice(), d.as_slice(), out)
+                    .seal_in_place_detached(n.as_slice(), a.as_slice(), c)
+            };
+            match r {
+                Ok(tag) => {
+                    tag_out.copy_from_slice(tag.as_bytes());
+                    Ok(())
+                }
+                Err(e) => {
+                    // The object is freed unreturned: leave no plaintext in it.
+                    out.zeroize();
+                    Err(err(e))
+                }
             }
-            .map_err(err)
         })
     }
 
@@ -342,26 +387,36 @@ impl PyAesGcm {
         if d.len() < t {
             return Err(InvalidTag::new_err("the tag did not verify"));
         }
+        let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
+        // The ciphertext is read once (GIL held) into the new, still private
+        // bytes object and opened in place there: the bytes hashed are the
+        // bytes decrypted, and nobody sees them before the tag verified.
         PyBytes::new_with(py, d.len() - t, |out| {
-            if d.len() + a.len() >= GIL_RELEASE_BYTES {
-                let (n, d, a) = (n.for_detach(), d.for_detach(), a.for_detach());
-                let o = RawSliceMut(out.as_mut_ptr(), out.len());
+            let (c, tag) = d.as_slice().split_at(d.len() - t);
+            out.copy_from_slice(c);
+            let tag = TagBuf::new(tag);
+            let r = if big {
+                let (n, a) = (n.for_detach(), a.for_detach());
                 let g = Arc::clone(&self.gcm);
-                // SAFETY: `out` is a new bytes object nobody else sees yet.
+                let o = &mut *out;
                 py.detach(move || {
-                    g.open_into(n.as_slice(), a.as_slice(), d.as_slice(), unsafe { o.get() })
+                    g.open_in_place_detached(n.as_slice(), a.as_slice(), o, tag.get())
                 })
             } else {
                 self.gcm
-                    .open_into(n.as_slice(), a.as_slice(), d.as_slice(), out)
-            }
-            .map_err(err)
+                    .open_in_place_detached(n.as_slice(), a.as_slice(), out, tag.get())
+            };
+            r.map_err(|e| {
+                out.zeroize();
+                err(e)
+            })
         })
     }
 
     /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
     /// ``len(data) + tag_length`` bytes) as ciphertext || tag; returns the
-    /// number of bytes written.
+    /// number of bytes written. The result is computed in private memory and
+    /// copied into ``buf`` whole; on any error ``buf`` is zeroed.
     #[pyo3(signature = (nonce, data, associated_data, buf))]
     fn encrypt_into(
         &self,
@@ -371,18 +426,18 @@ impl PyAesGcm {
         associated_data: Option<&Bound<'_, PyAny>>,
         buf: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
-        let n = input(nonce, "nonce")?;
-        let d = input(data, "data")?;
-        let a = input_opt(associated_data, "associated_data")?;
-        let need = d.len() + self.gcm.tag_len();
-        let out = output_buffer(buf, need)?;
-        self.buffer_op(py, &n, &d, &a, &out, true)?;
-        Ok(need)
+        let out = output(buf)?;
+        let r = self.into_op(py, nonce, data, associated_data, &out, true);
+        if r.is_err() {
+            out.wipe(py);
+        }
+        r
     }
 
     /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
     /// ``len(data) - tag_length`` bytes); returns the number of bytes
-    /// written. On ``InvalidTag`` the buffer is zeroed.
+    /// written. ``buf`` receives the plaintext only after the tag verified,
+    /// in one copy; on any error (``InvalidTag`` included) it is zeroed.
     #[pyo3(signature = (nonce, data, associated_data, buf))]
     fn decrypt_into(
         &self,
@@ -392,17 +447,12 @@ impl PyAesGcm {
         associated_data: Option<&Bound<'_, PyAny>>,
         buf: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
-        let n = input(nonce, "nonce")?;
-        let d = input(data, "data")?;
-        let a = input_opt(associated_data, "associated_data")?;
-        let t = self.gcm.tag_len();
-        if d.len() < t {
-            return Err(InvalidTag::new_err("the tag did not verify"));
+        let out = output(buf)?;
+        let r = self.into_op(py, nonce, data, associated_data, &out, false);
+        if r.is_err() {
+            out.wipe(py);
         }
-        let need = d.len() - t;
-        let out = output_buffer(buf, need)?;
-        self.buffer_op(py, &n, &d, &a, &out, false)?;
-        Ok(need)
+        r
     }
 
     /// Starts an on-line encryption under ``nonce``: feed associated data,
@@ -448,46 +498,75 @@ impl PyAesGcm {
 }
 
 impl PyAesGcm {
-    fn buffer_op(
+    /// encrypt_into / decrypt_into. The inputs are read once, with the GIL
+    /// held, into private scratch memory (wiped when dropped, on every path);
+    /// the computation (without the GIL for large inputs) touches only that
+    /// scratch; `out` is written after it finished, with the GIL held.
+    fn into_op(
         &self,
         py: Python<'_>,
-        n: &In<'_>,
-        d: &In<'_>,
-        a: &In<'_>,
-        out: &PyUntypedBuffer,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        out: &Out,
         seal: bool,
-    ) -> PyResult<()> {
-        let o = RawSliceMut(out.buf_ptr() as *mut u8, out.len_bytes());
-        // An input that shares memory with buf is copied first.
-        let shared = [n, d, a].iter().any(|x| overlaps(x.as_slice(), o.0, o.1));
+    ) -> PyResult<usize> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        let t = self.gcm.tag_len();
         let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
-        let run = |g: &AesGcm, n: &[u8], d: &[u8], a: &[u8], o: RawSliceMut| {
-            // SAFETY: buf stays exported (pinned) by `out` for this call and
-            // no input shares its memory (checked above, copied otherwise).
-            let o = unsafe { o.get() };
-            if seal {
-                g.seal_into(n, a, d, o)
-            } else {
-                g.open_into(n, a, d, o)
-            }
-        };
-        let r = if big || shared {
-            let (nn, dd, aa) = if shared {
-                let c = |x: &In<'_>| Detached::Owned(x.as_slice().to_vec());
-                (c(n), c(d), c(a))
-            } else {
-                (n.for_detach(), d.for_detach(), a.for_detach())
-            };
-            let g = Arc::clone(&self.gcm);
-            if big {
-                py.detach(move || run(&g, nn.as_slice(), dd.as_slice(), aa.as_slice(), o))
-            } else {
-                run(&g, nn.as_slice(), dd.as_slice(), aa.as_slice(), o)
-            }
+        let (mut scratch, tag) = if seal {
+            out.check_len(d.len() + t)?;
+            let mut s = Zeroizing::new(vec![0u8; d.len() + t]);
+            s[..d.len()].copy_from_slice(d.as_slice());
+            (s, TagBuf::new(&[]))
         } else {
-            run(&self.gcm, n.as_slice(), d.as_slice(), a.as_slice(), o)
+            if d.len() < t {
+                return Err(InvalidTag::new_err("the tag did not verify"));
+            }
+            out.check_len(d.len() - t)?;
+            let (c, tag) = d.as_slice().split_at(d.len() - t);
+            (Zeroizing::new(c.to_vec()), TagBuf::new(tag))
         };
-        r.map_err(err)
+        let g = &*self.gcm;
+        let len = d.len();
+        let run = move |n: &[u8], a: &[u8], s: &mut [u8]| -> Result<(), Error> {
+            if seal {
+                let (c, tag_out) = s.split_at_mut(len);
+                let tag = g.seal_in_place_detached(n, a, c)?;
+                tag_out.copy_from_slice(tag.as_bytes());
+                Ok(())
+            } else {
+                g.open_in_place_detached(n, a, s, tag.get())
+            }
+        };
+        let s = &mut scratch[..];
+        if big {
+            let (n, a) = (n.for_detach(), a.for_detach());
+            py.detach(move || run(n.as_slice(), a.as_slice(), s))
+        } else {
+            run(n.as_slice(), a.as_slice(), s)
+        }
+        .map_err(err)?;
+        out.fill_from(py, &scratch);
+        Ok(out.len())
+    }
+}
+
+/// A received tag, copied out of the input (at most 16 bytes).
+#[derive(Clone, Copy)]
+struct TagBuf([u8; 16], usize);
+
+impl TagBuf {
+    fn new(t: &[u8]) -> Self {
+        let mut b = [0u8; 16];
+        let n = t.len().min(16);
+        b[..n].copy_from_slice(&t[..n]);
+        TagBuf(b, t.len())
+    }
+    fn get(&self) -> &[u8] {
+        &self.0[..self.1.min(16)]
     }
 }
 
@@ -549,16 +628,20 @@ impl GcmEncryptor {
         let d = input(data, "data")?;
         let mut g = lock(&self.st, "GCMEncryptor")?;
         let enc = g.as_mut().ok_or_else(finalized)?;
+        // The new bytes object is private until returned: the plaintext is
+        // copied into it (GIL held) and encrypted in place there.
         PyBytes::new_with(py, d.len(), |out| {
             out.copy_from_slice(d.as_slice());
-            if out.len() >= GIL_RELEASE_BYTES {
-                let o = RawSliceMut(out.as_mut_ptr(), out.len());
-                // SAFETY: `out` is a new bytes object nobody else sees yet.
-                py.detach(move || enc.encrypt(unsafe { o.get() }))
+            let r = if out.len() >= GIL_RELEASE_BYTES {
+                let o = &mut *out;
+                py.detach(move || enc.encrypt(o))
             } else {
                 enc.encrypt(out)
-            }
-            .map_err(err)
+            };
+            r.map_err(|e| {
+                out.zeroize();
+                err(e)
+            })
         })
     }
 
@@ -629,10 +712,8 @@ impl GcmDecryptor {
             Err(Error::InvalidTagLength { .. }) => Err(Error::AuthenticationFailed),
             r => r,
         };
-        let mut pt = r.map_err(err)?;
-        let b = PyBytes::new(py, &pt);
-        pt.iter_mut().for_each(|x| *x = 0);
-        Ok(b)
+        let pt = Zeroizing::new(r.map_err(err)?);
+        Ok(PyBytes::new(py, &pt))
     }
 }
 

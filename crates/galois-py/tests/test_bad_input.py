@@ -107,7 +107,7 @@ def test_short_ciphertext_is_invalid_tag():
 
 def test_invalid_tag_is_an_exception_class():
     assert issubclass(galois_aead.InvalidTag, Exception)
-    assert galois_aead.InvalidTag.__module__ == "galois"
+    assert galois_aead.InvalidTag.__module__ == "galois_aead"
 
 
 def test_into_buffer_checks():
@@ -183,13 +183,13 @@ def test_threads_share_one_key():
 
 def test_docstring_examples():
     """Every example in the package's docstrings runs (doctest)."""
-    objs = [galois, galois_aead.AESGCM, galois_aead.GCMEncryptor, galois_aead.GCMDecryptor,
+    objs = [galois_aead, galois_aead.AESGCM, galois_aead.GCMEncryptor, galois_aead.GCMDecryptor,
             galois_aead.GMAC, galois_aead.Poly1305AES, galois_aead.Poly1305]
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(verbose=False)
     examples = 0
     for o in objs:
         assert o.__doc__, f"{o} has no docstring"
-        t = parser.get_doctest(o.__doc__, {"galois": galois}, getattr(o, "__name__", "?"), None, 0)
+        t = parser.get_doctest(o.__doc__, {"galois_aead": galois_aead}, getattr(o, "__name__", "?"), None, 0)
         examples += len(t.examples)
         runner.run(t)
     res = runner.summarize(verbose=False)

@@ -6,7 +6,7 @@ import textwrap
 
 
 def test_stubtest():
-    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "galois"],
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "galois_aead"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -27,7 +27,7 @@ def test_typed_usage_checks(tmp_path):
         t: bytes = e.update(b"x") + e.finalize()
     """))
     bad = tmp_path / "bad.py"
-    bad.write_text("import galois_aead\ngalois.AESGCM(b'k').encrypt(b'n', 'text', None)\n")
+    bad.write_text("import galois_aead\ngalois_aead.AESGCM(b'k').encrypt(b'n', 'text', None)\n")
     ok = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(src)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     ko = subprocess.run([sys.executable, "-m", "mypy", str(bad)], capture_output=True, text=True)
