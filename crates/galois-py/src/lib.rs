@@ -97,6 +97,32 @@ impl RawSlice {
     }
 }
 
+/// A copy of input bytes into private memory: made at once (GIL held), or,
+/// for immutable `bytes` in work that runs without the GIL, left to
+/// [`Pending::finish`] inside the detached closure, so the GIL is not held
+/// for a copy that needs no protection.
+struct Pending(Option<RawSlice>);
+
+impl Pending {
+    fn copy(src: &In<'_>, range: core::ops::Range<usize>, dst: &mut [u8], detached: bool) -> Self {
+        let s = &src.as_slice()[range];
+        if detached && matches!(src, In::Bytes(_) | In::Empty) {
+            Pending(Some(RawSlice(s.as_ptr(), s.len())))
+        } else {
+            dst.copy_from_slice(s);
+            Pending(None)
+        }
+    }
+
+    fn finish(self, dst: &mut [u8]) {
+        if let Some(r) = self.0 {
+            // SAFETY: r points into an immutable `bytes` object kept alive by
+            // the caller's In for the whole call.
+            dst.copy_from_slice(unsafe { r.get() });
+        }
+    }
+}
+
 enum Detached {
     Borrowed(RawSlice),
     Owned(Zeroizing<Vec<u8>>),
@@ -344,14 +370,17 @@ impl PyAesGcm {
         let t = self.gcm.tag_len();
         let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
         // The new bytes object is private until returned: the plaintext is
-        // copied into it (with the GIL held) and encrypted in place there.
+        // copied into it and encrypted in place there.
         PyBytes::new_with(py, d.len() + t, |out| {
             let (c, tag_out) = out.split_at_mut(d.len());
-            c.copy_from_slice(d.as_slice());
+            let p = Pending::copy(&d, 0..d.len(), c, big);
             let r = if big {
                 let (n, a) = (n.for_detach(), a.for_detach());
                 let g = Arc::clone(&self.gcm);
-                py.detach(move || g.seal_in_place_detached(n.as_slice(), a.as_slice(), c))
+                py.detach(move || {
+                    p.finish(c);
+                    g.seal_in_place_detached(n.as_slice(), a.as_slice(), c)
+                })
             } else {
                 self.gcm
                     .seal_in_place_detached(n.as_slice(), a.as_slice(), c)
@@ -388,18 +417,18 @@ impl PyAesGcm {
             return Err(InvalidTag::new_err("the tag did not verify"));
         }
         let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
-        // The ciphertext is read once (GIL held) into the new, still private
-        // bytes object and opened in place there: the bytes hashed are the
-        // bytes decrypted, and nobody sees them before the tag verified.
+        // The ciphertext is read once into the new, still private bytes
+        // object and opened in place there: the bytes hashed are the bytes
+        // decrypted, and nobody sees them before the tag verified.
         PyBytes::new_with(py, d.len() - t, |out| {
-            let (c, tag) = d.as_slice().split_at(d.len() - t);
-            out.copy_from_slice(c);
-            let tag = TagBuf::new(tag);
+            let tag = TagBuf::new(&d.as_slice()[d.len() - t..]);
+            let p = Pending::copy(&d, 0..d.len() - t, out, big);
             let r = if big {
                 let (n, a) = (n.for_detach(), a.for_detach());
                 let g = Arc::clone(&self.gcm);
                 let o = &mut *out;
                 py.detach(move || {
+                    p.finish(o);
                     g.open_in_place_detached(n.as_slice(), a.as_slice(), o, tag.get())
                 })
             } else {
@@ -516,18 +545,19 @@ impl PyAesGcm {
         let a = input_opt(associated_data, "associated_data")?;
         let t = self.gcm.tag_len();
         let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
-        let (mut scratch, tag) = if seal {
+        let (mut scratch, tag, p) = if seal {
             out.check_len(d.len() + t)?;
             let mut s = Zeroizing::new(vec![0u8; d.len() + t]);
-            s[..d.len()].copy_from_slice(d.as_slice());
-            (s, TagBuf::new(&[]))
+            let p = Pending::copy(&d, 0..d.len(), &mut s[..d.len()], big);
+            (s, TagBuf::new(&[]), p)
         } else {
             if d.len() < t {
                 return Err(InvalidTag::new_err("the tag did not verify"));
             }
             out.check_len(d.len() - t)?;
-            let (c, tag) = d.as_slice().split_at(d.len() - t);
-            (Zeroizing::new(c.to_vec()), TagBuf::new(tag))
+            let mut s = Zeroizing::new(vec![0u8; d.len() - t]);
+            let p = Pending::copy(&d, 0..d.len() - t, &mut s, big);
+            (s, TagBuf::new(&d.as_slice()[d.len() - t..]), p)
         };
         let g = &*self.gcm;
         let len = d.len();
@@ -544,7 +574,10 @@ impl PyAesGcm {
         let s = &mut scratch[..];
         if big {
             let (n, a) = (n.for_detach(), a.for_detach());
-            py.detach(move || run(n.as_slice(), a.as_slice(), s))
+            py.detach(move || {
+                p.finish(&mut s[..len - if seal { 0 } else { t }]);
+                run(n.as_slice(), a.as_slice(), s)
+            })
         } else {
             run(n.as_slice(), a.as_slice(), s)
         }
