@@ -7,25 +7,53 @@
  * STATE. Each primitive keeps its expanded key in caller memory, as libsodium
  * does: allocate galois_<prim>_statebytes() bytes (malloc, the stack, a
  * struct member: ANY alignment is fine), call galois_<prim>_init, use it, and
- * call galois_<prim>_wipe when done. Wipe frees what the key object holds
- * internally and zeroes the state; it is safe to call twice. Do not copy or
- * move an initialized state (a moved state is refused with GALOIS_ERR_STATE;
- * a copied one must not be used or wiped). Init does not look at the memory
- * it is given: wipe a state before initializing it again, or memory leaks.
- * The size may change between versions of the library: always ask the
- * function, never hard-code it.
+ * call galois_<prim>_wipe when done. The size may change between versions of
+ * the library: always ask the function, never hard-code it.
+ *   - A state records the address it was initialized at and an id in a table
+ *     of live states. A state used at any other address (copied or moved
+ *     with memcpy, realloc, struct assignment) is refused with
+ *     GALOIS_ERR_STATE, and so is a wiped state, even if its old bytes are
+ *     copied back. Nothing is ever freed twice or used after it was freed.
+ *   - Wipe zeroes the state and releases its key object (wiping the tables
+ *     some backends keep on the heap). It may be called again, on zeroed
+ *     memory, and on a copied or moved state: that returns GALOIS_ERR_STATE,
+ *     zeroes the copy AND releases the key it was copied from, so the
+ *     original is refused from then on (a moved state's key is not leaked).
+ *     The wipe functions release any kind of state; the wrong one returns
+ *     GALOIS_ERR_STATE.
+ *   - Init over a live state (at the same address) first wipes it. If the
+ *     new init fails, the memory is left zeroed, holding no state.
+ *   - Memory freed without a wipe leaks the key object; fresh memory never
+ *     needs zeroing before init.
  *
  * THREADS. seal/open/authenticate/verify only read the state: many threads
- * may use one state at once. init and wipe need exclusive use.
+ * may use one state at once. init and wipe need exclusive use of the state
+ * and of every copy of it.
  *
- * POINTERS. A pointer may be NULL only when its length is 0. Outputs must
- * not overlap inputs, except that seal and open may work in place (out ==
- * in, the same pointer); a partial overlap gives GALOIS_ERR_OVERLAP.
+ * POINTERS. A pointer may be NULL only when its length is 0. Outputs (out,
+ * tag, out_len, key) must not overlap inputs or the state, except that seal
+ * and open may work in place (out == in, the same pointer); any other
+ * overlap gives GALOIS_ERR_OVERLAP.
  *
- * ERRORS. Every function returns GALOIS_OK (0) or one negative code below
- * and never aborts the process. On any failure of an open or verify, no
- * plaintext is released: the output buffer (if one was given and large
- * enough) is zeroed. galois_strerror(code) describes a code.
+ * OUTPUTS. seal and open copy the input once into private memory, work
+ * there, and write out once, at the end: seal's out never holds plaintext
+ * (unless out == in), and open writes out only after the tag verified, with
+ * the plaintext of exactly the ciphertext bytes the tag covered. So a thread
+ * or process that can read out (shared memory) never sees unverified
+ * plaintext. The private memory (the message's size; on the heap above 256
+ * bytes) is wiped before return. Nobody may write in, out, ad or the state
+ * during a call (a data race).
+ *
+ * ERRORS. Every function returns GALOIS_OK (0) or one negative code below.
+ * On EVERY error of a function with an output (seal, open, authenticate,
+ * onetimeauth, keygen), each output buffer is zeroed: out[0..out_cap) for
+ * seal and open, out[0..in_len) and tag[0..tag_len) for the detached forms,
+ * tag[0..tag_len), key[0..key_len). Exceptions: a NULL buffer, a length
+ * above PTRDIFF_MAX, and a buffer that overlaps the state (never written).
+ * In place, that zeroes the caller's input. Nothing unwinds or aborts,
+ * except on running out of memory inside an init (a few hundred bytes to
+ * ~8 KiB), where the Rust runtime aborts as in any Rust program.
+ * galois_strerror(code) describes a code.
  *
  * NONCES. A (key, nonce) pair must never be used for two messages: GCM and
  * GMAC then leak the hash key and allow forgeries. Use 12-byte nonces from a
@@ -52,13 +80,15 @@ extern "C" {
 #define GALOIS_ERR_AUTH              (-6)  /* tag did not verify; output zeroed                */
 #define GALOIS_ERR_TOO_LONG          (-7)  /* message > 2^36-32 bytes or AD > 2^61-1 bytes     */
 #define GALOIS_ERR_STATE             (-8)  /* state not initialized (by this primitive's      */
-                                           /* init), wiped, or moved after init               */
+                                           /* init), wiped, or moved or copied after init     */
 #define GALOIS_ERR_INVALID_KEY       (-9)  /* Poly1305-AES: r not clamped                      */
-#define GALOIS_ERR_OVERLAP           (-10) /* output partially overlaps an input               */
+#define GALOIS_ERR_OVERLAP           (-10) /* output overlaps an input (not in place) or the  */
+                                           /* state                                           */
 #define GALOIS_ERR_INPUT_TOO_SHORT   (-11) /* open: ciphertext shorter than the tag            */
 #define GALOIS_ERR_FLAGS             (-12) /* unknown bits in flags                            */
 #define GALOIS_ERR_RANDOM            (-13) /* the OS random source failed                      */
 #define GALOIS_ERR_INTERNAL          (-14) /* a bug in galois (caught, not propagated)         */
+#define GALOIS_ERR_NO_MEMORY         (-15) /* seal/open: no memory for the private copy       */
 
 /* init_ex flag: any tag length 4..16 with nonces of any length. For
  * interoperability and conformance tests only: short tags with long nonces
@@ -131,6 +161,8 @@ int galois_aesgcm_open_detached(const void *state,
                                 const uint8_t *ad, size_t ad_len,
                                 const uint8_t *nonce, size_t nonce_len);
 
+/* Wipes the state (see STATE above): GALOIS_OK, or GALOIS_ERR_STATE for a
+ * copied or moved state or a state of another primitive (wiped all the same). */
 int galois_aesgcm_wipe(void *state);
 
 /* ---- AES-GMAC (GCM with an empty plaintext: the message is the AD) ------ */

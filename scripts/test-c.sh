@@ -4,7 +4,8 @@
 # every error code, random round trips, a differential test against OpenSSL, each
 # against the shared and the static library, once more under valgrind memcheck,
 # and in a second pass built with AddressSanitizer + UndefinedBehaviorSanitizer
-# (GALOIS_C_SANITIZE=0 skips that pass).
+# (GALOIS_C_SANITIZE=0 skips that pass). Groups: vectors errors roundtrip threads state
+# wipe shared (openssl); see crates/galois-capi/tests-c/test_galois.c.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
@@ -26,6 +27,11 @@ TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
 case "$TARGET" in /*) ;; *) TARGET="$PWD/$TARGET" ;; esac
 VECTORS="${GALOIS_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}"
 ls "$VECTORS"/*.json >/dev/null || { echo "test-c: no vector files in $VECTORS"; exit 1; }
+
+echo "== every library error variant mapped to a C code (nightly lint, --cfg galois_exhaustive)"
+bash scripts/setup-nightly.sh >/dev/null
+RUSTFLAGS="--cfg galois_exhaustive" CARGO_TARGET_DIR="$TARGET/capi-exhaustive" \
+  cargo +nightly check --locked -p galois-capi
 
 echo "== cargo build --release -p galois-capi"
 cargo build --release --locked -p galois-capi

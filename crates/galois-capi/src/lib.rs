@@ -6,30 +6,46 @@
 //! # Design
 //!
 //! * Every function returns an `int`: [`GALOIS_OK`] (0) or one of the
-//!   negative `GALOIS_ERR_*` codes below, each with its own meaning.
-//! * Nothing unwinds or aborts across the ABI: every entry point validates
-//!   its pointers and lengths first and runs under `catch_unwind`; a panic
-//!   (a bug) comes back as [`GALOIS_ERR_INTERNAL`].
+//!   negative `GALOIS_ERR_*` codes below, each with its own meaning. Every
+//!   library error variant maps to one of them explicitly ([`code`]).
+//! * Nothing unwinds across the ABI: every entry point validates its
+//!   pointers and lengths first and runs under `catch_unwind`; a panic (a
+//!   bug) comes back as [`GALOIS_ERR_INTERNAL`]. Memory for a message is
+//!   reserved fallibly ([`GALOIS_ERR_NO_MEMORY`]); only the few hundred
+//!   bytes of a key setup can still end in Rust's out-of-memory abort.
+//! * Outputs: seal and open work in private memory (the input is read once
+//!   into it) and write the caller's output once, after every check and,
+//!   for open, after the tag verified. On every error each output buffer is
+//!   zeroed (see [`wipe_output`] for the exceptions).
 //! * A state is `*_statebytes()` bytes of caller memory with **no alignment
-//!   requirement**: a 16-byte header (magic number, offset) is read and
+//!   requirement**: a 32-byte header (magic number, the address the state
+//!   was initialized at, a slot and an id in the live table) is read and
 //!   written unaligned, and the Rust key object is placed at the first
-//!   suitably aligned address after it. A state must therefore not be moved
-//!   or copied after `*_init` (a moved state is detected and refused with
-//!   [`GALOIS_ERR_STATE`]); `*_wipe` frees what the key object holds,
-//!   zeroes the whole state and may be called again.
+//!   suitably aligned address after it. A state read at any other address
+//!   than its own (a copy, a moved state) or whose id is no longer live (a
+//!   wiped state, or a stale copy put back) is refused with
+//!   [`GALOIS_ERR_STATE`]. The live table ([`live`]) makes release exact:
+//!   each key object is dropped (and so wiped) exactly once, by the wipe of
+//!   the state or of any copy of it, or by an init over its home address.
 //! * Seal, open, authenticate and verify only read the state: one state may
-//!   be shared by several threads at once. Init and wipe need exclusive use.
+//!   be shared by several threads at once. Init and wipe need exclusive use
+//!   of the state and of every copy of it.
 //!
 //! The C test program (`crates/galois-capi/tests-c/`) is the example: it
 //! runs the shared vector files and every error path through the header.
 #![allow(clippy::missing_safety_doc)]
+// `--cfg galois_exhaustive` (nightly; scripts/test-c.sh) makes a library
+// error variant missing from `code` a compile error.
+#![cfg_attr(galois_exhaustive, feature(non_exhaustive_omitted_patterns_lint))]
 
 use core::ffi::{c_char, c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
 use core::ptr;
+use galois_aead::gcm::MAX_PLAINTEXT_BYTES;
 use galois_aead::poly1305::{Poly1305, Poly1305Aes};
 use galois_aead::{AesGcm, AesGmac, Error, Options, ShortTag};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use zeroize::Zeroize;
 
 /// Success.
 pub const GALOIS_OK: c_int = 0;
@@ -47,11 +63,13 @@ pub const GALOIS_ERR_BUFFER_TOO_SMALL: c_int = -5;
 pub const GALOIS_ERR_AUTH: c_int = -6;
 /// The message or associated data is longer than the primitive allows.
 pub const GALOIS_ERR_TOO_LONG: c_int = -7;
-/// The state was not initialized by the matching `*_init`, was wiped, or was moved.
+/// The state was not initialized by the matching `*_init`, was wiped, or
+/// was moved or copied.
 pub const GALOIS_ERR_STATE: c_int = -8;
 /// The key breaks a constraint of the primitive (an unclamped Poly1305 r).
 pub const GALOIS_ERR_INVALID_KEY: c_int = -9;
-/// The output overlaps an input without being the same pointer (in place).
+/// An output overlaps an input or the state without being the same
+/// pointer as the input (in place).
 pub const GALOIS_ERR_OVERLAP: c_int = -10;
 /// The ciphertext given to open is shorter than the tag.
 pub const GALOIS_ERR_INPUT_TOO_SHORT: c_int = -11;
@@ -61,6 +79,9 @@ pub const GALOIS_ERR_FLAGS: c_int = -12;
 pub const GALOIS_ERR_RANDOM: c_int = -13;
 /// A bug inside galois (a caught panic). Please report it.
 pub const GALOIS_ERR_INTERNAL: c_int = -14;
+/// The private memory a seal or open needs (the message's length) could
+/// not be allocated.
+pub const GALOIS_ERR_NO_MEMORY: c_int = -15;
 
 /// `galois_aesgcm_init_ex` / `galois_gmac_init_ex` flag: allow any tag length
 /// from 4 to 16 bytes with IVs of any length (interoperability and
@@ -78,6 +99,12 @@ pub const GALOIS_POLY1305_KEYBYTES: usize = 32;
 /// Bytes of a one-time Poly1305 tag.
 pub const GALOIS_POLY1305_TAGBYTES: usize = 16;
 
+/// The return code of a library error. Every variant is listed: the arm
+/// `_` exists only because `Error` is `#[non_exhaustive]` (stable Rust
+/// demands it across crates); the nightly build with `--cfg
+/// galois_exhaustive` (run by scripts/test-c.sh) denies omitted variants,
+/// so a new variant fails that build until it is mapped here.
+#[cfg_attr(galois_exhaustive, deny(non_exhaustive_omitted_patterns))]
 fn code(e: Error) -> c_int {
     match e {
         Error::InvalidKeyLength { .. } => GALOIS_ERR_KEY_LENGTH,
@@ -93,6 +120,21 @@ fn code(e: Error) -> c_int {
         Error::InvalidKey { .. } => GALOIS_ERR_INVALID_KEY,
         Error::RandomSourceFailed => GALOIS_ERR_RANDOM,
         Error::AuthenticationFailed => GALOIS_ERR_AUTH,
+        // No C function selects a backend, counts uses, or runs a stream,
+        // the packet layer or IV-reuse tracking: these cannot come back
+        // through this API, so one that does is a bug.
+        Error::BackendUnavailable { .. }
+        | Error::UnknownBackend
+        | Error::LimitReached { .. }
+        | Error::StreamTruncated
+        | Error::StreamOutOfOrder { .. }
+        | Error::StreamDuplicate { .. }
+        | Error::StreamTrailingData
+        | Error::StreamWrongKey
+        | Error::StreamBadHeader { .. }
+        | Error::Replay { .. }
+        | Error::OutsideWindow { .. }
+        | Error::IvReused => GALOIS_ERR_INTERNAL,
         _ => GALOIS_ERR_INTERNAL,
     }
 }
@@ -107,6 +149,10 @@ fn guard(f: impl FnOnce() -> Result<(), c_int>) -> c_int {
 }
 
 /// An input slice: NULL is allowed only with length 0.
+///
+/// # Safety
+/// Unless `len` is 0 or `p` NULL, `p` points to `len` bytes that nobody
+/// writes for `'a`.
 unsafe fn input<'a>(p: *const u8, len: usize) -> Result<&'a [u8], c_int> {
     if len == 0 {
         return Ok(&[]);
@@ -122,6 +168,10 @@ unsafe fn input<'a>(p: *const u8, len: usize) -> Result<&'a [u8], c_int> {
 }
 
 /// An output slice: NULL is allowed only with length 0.
+///
+/// # Safety
+/// Unless `len` is 0 or `p` NULL, `p` points to `len` writable bytes that
+/// nobody else accesses for `'a`.
 unsafe fn output<'a>(p: *mut u8, len: usize) -> Result<&'a mut [u8], c_int> {
     if len == 0 {
         return Ok(&mut []);
@@ -136,6 +186,30 @@ unsafe fn output<'a>(p: *mut u8, len: usize) -> Result<&'a mut [u8], c_int> {
     Ok(unsafe { core::slice::from_raw_parts_mut(p, len) })
 }
 
+/// Zeroes an output buffer after an error: `len` bytes at `p`, unless `p`
+/// is NULL, `len` exceeds `isize::MAX` (refused before anything was
+/// touched) or the buffer overlaps `state` (the state is never written
+/// through an output).
+///
+/// # Safety
+/// Unless one of those exceptions holds, `p` has `len` writable bytes.
+unsafe fn wipe_output(p: *mut u8, len: usize, state: Option<Range>) {
+    if p.is_null() || len == 0 || len > isize::MAX as usize {
+        return;
+    }
+    if let Some((s, sl)) = state {
+        if overlaps(p, len, s, sl) {
+            return;
+        }
+    }
+    // SAFETY: the caller's `len` writable bytes at `p`; zeroize's writes are
+    // not optimized away.
+    unsafe { core::slice::from_raw_parts_mut(p, len) }.zeroize();
+}
+
+/// A byte range given by the caller: pointer and length.
+type Range = (*const u8, usize);
+
 /// Whether the byte ranges [a, a+alen) and [b, b+blen) share a byte.
 fn overlaps(a: *const u8, alen: usize, b: *const u8, blen: usize) -> bool {
     if alen == 0 || blen == 0 {
@@ -145,116 +219,462 @@ fn overlaps(a: *const u8, alen: usize, b: *const u8, blen: usize) -> bool {
     a < b.saturating_add(blen) && b < a.saturating_add(alen)
 }
 
-/// Refuses an output that overlaps any of `inputs` (pointer, length).
-fn no_overlap(out: *const u8, out_len: usize, inputs: &[(*const u8, usize)]) -> Result<(), c_int> {
-    if inputs.iter().any(|&(p, l)| overlaps(out, out_len, p, l)) {
+/// Refuses an output that overlaps any of `others` (pointer, length).
+fn no_overlap(out: *const u8, out_len: usize, others: &[Range]) -> Result<(), c_int> {
+    if others.iter().any(|&(p, l)| overlaps(out, out_len, p, l)) {
         Err(GALOIS_ERR_OVERLAP)
     } else {
         Ok(())
     }
 }
 
+/// Writes `*out_len = n` (if `out_len` is not NULL), refusing an `out_len`
+/// that overlaps any of `others` (the state, the buffers of the call).
+///
+/// # Safety
+/// `out_len` is NULL or points to a writable `size_t`.
+unsafe fn set_out_len(out_len: *mut usize, n: usize, others: &[Range]) -> Result<(), c_int> {
+    if out_len.is_null() {
+        return Ok(());
+    }
+    no_overlap(out_len as *const u8, size_of::<usize>(), others)?;
+    // SAFETY: a writable size_t (header contract); unaligned for safety.
+    unsafe { ptr::write_unaligned(out_len, n) };
+    Ok(())
+}
+
+/// GCM's plaintext limit, checked before any private memory is reserved.
+fn check_message(len: usize) -> Result<(), c_int> {
+    if len as u64 > MAX_PLAINTEXT_BYTES {
+        Err(GALOIS_ERR_TOO_LONG)
+    } else {
+        Ok(())
+    }
+}
+
+/// Bytes of private memory on the stack; longer messages go to the heap.
+const STACK_SCRATCH: usize = 256;
+
+/// Private memory for one seal or open: a copy of the input, worked on in
+/// place, then copied out. Wiped when dropped.
+enum Scratch {
+    Stack([u8; STACK_SCRATCH], usize),
+    Heap(Vec<u8>),
+}
+
+impl Scratch {
+    fn copy_of(src: &[u8]) -> Result<Self, c_int> {
+        if src.len() <= STACK_SCRATCH {
+            let mut b = [0u8; STACK_SCRATCH];
+            b[..src.len()].copy_from_slice(src);
+            return Ok(Scratch::Stack(b, src.len()));
+        }
+        let mut v = Vec::new();
+        v.try_reserve_exact(src.len())
+            .map_err(|_| GALOIS_ERR_NO_MEMORY)?;
+        v.extend_from_slice(src);
+        Ok(Scratch::Heap(v))
+    }
+
+    fn bytes(&mut self) -> &mut [u8] {
+        match self {
+            Scratch::Stack(b, n) => &mut b[..*n],
+            Scratch::Heap(v) => v,
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        self.bytes().zeroize();
+    }
+}
+
 // ---------------------------------------------------------------------------
-// Caller-allocated state: [magic u64][offset u64] ... padding ... [T]
+// Caller-allocated state:
+//   [magic u64][home u64][slot u64][id u64] ... padding ... [T]
+// home: the address init placed the state at; slot and id: its entry in the
+// live table. All four are read and written unaligned.
 // ---------------------------------------------------------------------------
 
-const HEADER: usize = 16;
-const MAGIC_AESGCM: u64 = 0x6761_6c6f_6973_4743; // "galoisGC"
-const MAGIC_GMAC: u64 = 0x6761_6c6f_6973_4d41; // "galoisMA"
-const MAGIC_POLY: u64 = 0x6761_6c6f_6973_5031; // "galoisP1"
+const HEADER: usize = 32;
+
+/// The live table: which states exist, each under an id never reused.
+///
+/// `CHUNK` holds the slots (one `AtomicU64` id each, 0 when free), in
+/// chunks allocated on demand and never freed, so a use of a state reads
+/// its slot without a lock and a stale or garbage slot number is harmless
+/// (bounds-checked). `TABLE` (behind a mutex, taken by init and wipe only)
+/// maps each live state's home address to its slot, and hands out slots
+/// and ids.
+mod live {
+    use core::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+    use std::collections::BTreeMap;
+    use std::sync::{Mutex, MutexGuard};
+
+    const BASE_BITS: u32 = 6;
+    const CHUNKS: usize = 40;
+    /// Chunk k: `(1 << BASE_BITS) << k` slots.
+    static CHUNK: [AtomicPtr<AtomicU64>; CHUNKS] =
+        [const { AtomicPtr::new(core::ptr::null_mut()) }; CHUNKS];
+
+    fn chunk_len(k: usize) -> usize {
+        (1usize << BASE_BITS) << k
+    }
+
+    /// Chunk and index of a slot number, if it is in range.
+    fn locate(slot: u64) -> Option<(usize, usize)> {
+        let n = slot.checked_add(1 << BASE_BITS)?;
+        let k = (63 - n.leading_zeros() - BASE_BITS) as usize;
+        if k >= CHUNKS {
+            return None;
+        }
+        Some((k, (n - ((1u64 << BASE_BITS) << k)) as usize))
+    }
+
+    fn slot_ref(slot: u64) -> Option<&'static AtomicU64> {
+        let (k, i) = locate(slot)?;
+        let p = CHUNK[k].load(Ordering::Acquire);
+        if p.is_null() {
+            return None;
+        }
+        // SAFETY: chunk k was allocated with chunk_len(k) slots and is
+        // never freed; i < chunk_len(k) by `locate`.
+        Some(unsafe { &*p.add(i) })
+    }
+
+    /// The id a slot holds now (0: free, never used, or out of range).
+    pub(super) fn id_of(slot: u64) -> u64 {
+        slot_ref(slot).map_or(0, |s| s.load(Ordering::Acquire))
+    }
+
+    pub(super) struct Table {
+        homes: BTreeMap<usize, u64>,
+        free: Vec<u64>,
+        next_slot: u64,
+        next_id: u64,
+    }
+
+    static TABLE: Mutex<Table> = Mutex::new(Table {
+        homes: BTreeMap::new(),
+        free: Vec::new(),
+        next_slot: 0,
+        next_id: 1,
+    });
+
+    /// The table, for an init or a wipe. No code under the lock panics on
+    /// its own, so a poisoned lock still holds a consistent table.
+    pub(super) fn lock() -> MutexGuard<'static, Table> {
+        TABLE.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    impl Table {
+        /// The slot of the live state whose home is `home`.
+        pub(super) fn slot_at(&self, home: usize) -> Option<u64> {
+            self.homes.get(&home).copied()
+        }
+
+        /// Registers a new live state at `home`: (slot, id).
+        pub(super) fn add(&mut self, home: usize) -> (u64, u64) {
+            let slot = match self.free.pop() {
+                Some(s) => s,
+                None => {
+                    let s = self.next_slot;
+                    self.next_slot += 1;
+                    let (k, _) = locate(s).expect("live table full");
+                    if CHUNK[k].load(Ordering::Acquire).is_null() {
+                        let c: Box<[AtomicU64]> =
+                            (0..chunk_len(k)).map(|_| AtomicU64::new(0)).collect();
+                        let p = Box::into_raw(c) as *mut AtomicU64;
+                        CHUNK[k].store(p, Ordering::Release);
+                    }
+                    s
+                }
+            };
+            let id = self.next_id;
+            self.next_id += 1;
+            slot_ref(slot)
+                .expect("slot allocated")
+                .store(id, Ordering::Release);
+            self.homes.insert(home, slot);
+            (slot, id)
+        }
+
+        /// Ends the live state in `slot` (home `home`).
+        pub(super) fn remove(&mut self, home: usize, slot: u64) {
+            if let Some(s) = slot_ref(slot) {
+                s.store(0, Ordering::Release);
+            }
+            if self.homes.get(&home) == Some(&slot) {
+                self.homes.remove(&home);
+            }
+            self.free.push(slot);
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Header {
+    magic: u64,
+    home: u64,
+    slot: u64,
+    id: u64,
+}
+
+/// # Safety
+/// `base` has at least [`HEADER`] readable bytes.
+unsafe fn read_header(base: *const u8) -> Header {
+    // SAFETY: HEADER readable bytes; unaligned reads.
+    unsafe {
+        Header {
+            magic: ptr::read_unaligned(base as *const u64),
+            home: ptr::read_unaligned(base.add(8) as *const u64),
+            slot: ptr::read_unaligned(base.add(16) as *const u64),
+            id: ptr::read_unaligned(base.add(24) as *const u64),
+        }
+    }
+}
+
+/// # Safety
+/// `base` has at least [`HEADER`] writable bytes.
+unsafe fn write_header(base: *mut u8, h: Header) {
+    // SAFETY: HEADER writable bytes; unaligned writes.
+    unsafe {
+        ptr::write_unaligned(base as *mut u64, h.magic);
+        ptr::write_unaligned(base.add(8) as *mut u64, h.home);
+        ptr::write_unaligned(base.add(16) as *mut u64, h.slot);
+        ptr::write_unaligned(base.add(24) as *mut u64, h.id);
+    }
+}
 
 const fn statebytes_of<T>() -> usize {
     HEADER + align_of::<T>() - 1 + size_of::<T>()
 }
 
+/// Offset of the object in a state placed at `base`.
 fn object_offset<T>(base: usize) -> usize {
     let a = align_of::<T>();
     ((base + HEADER + a - 1) & !(a - 1)) - base
 }
 
-/// Places `value` in the state and marks it with `magic`.
-unsafe fn state_put<T>(state: *mut c_void, magic: u64, value: T) {
-    let base = state as *mut u8;
-    let off = object_offset::<T>(base as usize);
-    // SAFETY: the state has statebytes_of::<T>() bytes (header contract), and
-    // off + size_of::<T>() <= that; the object address is aligned for T.
-    unsafe {
-        ptr::write(base.add(off) as *mut T, value);
-        ptr::write_unaligned(base as *mut u64, magic);
-        ptr::write_unaligned(base.add(8) as *mut u64, off as u64);
+/// The three kinds of state.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Gcm,
+    Gmac,
+    Poly,
+}
+
+impl Kind {
+    fn magic(self) -> u64 {
+        match self {
+            Kind::Gcm => 0x6761_6c6f_6973_4743,  // "galoisGC"
+            Kind::Gmac => 0x6761_6c6f_6973_4d41, // "galoisMA"
+            Kind::Poly => 0x6761_6c6f_6973_5031, // "galoisP1"
+        }
+    }
+
+    fn of_magic(m: u64) -> Option<Kind> {
+        [Kind::Gcm, Kind::Gmac, Kind::Poly]
+            .into_iter()
+            .find(|k| k.magic() == m)
+    }
+
+    fn bytes(self) -> usize {
+        match self {
+            Kind::Gcm => statebytes_of::<AesGcm>(),
+            Kind::Gmac => statebytes_of::<AesGmac>(),
+            Kind::Poly => statebytes_of::<Poly1305Aes>(),
+        }
+    }
+
+    /// Drops the object of a state of this kind whose bytes sit at `base`,
+    /// initialized at `home` (so the object sits at base + offset(home),
+    /// aligned or not). Must run once per live object, under the table lock.
+    ///
+    /// # Safety
+    /// `base` holds the bytes of a live state of this kind (the state
+    /// itself or a bitwise copy of it) and the object was not dropped yet.
+    unsafe fn drop_object(self, base: *mut u8, home: usize) {
+        /// # Safety
+        /// As `drop_object`, for T.
+        unsafe fn drop_t<T>(base: *mut u8, home: usize) {
+            // SAFETY: the object's bytes are at this offset (a copy keeps
+            // its home's offset); read unaligned, moved out and dropped.
+            unsafe {
+                let p = base.add(object_offset::<T>(home)) as *const T;
+                drop(ptr::read_unaligned(p));
+            }
+        }
+        // SAFETY: forwarded.
+        unsafe {
+            match self {
+                Kind::Gcm => drop_t::<AesGcm>(base, home),
+                Kind::Gmac => drop_t::<AesGmac>(base, home),
+                Kind::Poly => drop_t::<Poly1305Aes>(base, home),
+            }
+        }
     }
 }
 
-/// Marks a state as holding nothing (after a failed init).
-/// Builds a key object with `make` and installs it in `state` under
-/// `magic`; on any failure the state is cleared and the error returned.
+/// The state's own range, for the overlap checks of outputs.
+fn state_range(state: *const c_void, kind: Kind) -> Range {
+    (state as *const u8, kind.bytes())
+}
+
+/// Zeroes `bytes` bytes at `base` (kept by the compiler).
 ///
 /// # Safety
-/// `state` is null or has `statebytes_of::<T>()` writable bytes.
+/// `base` has `bytes` writable bytes.
+unsafe fn zero_state(base: *mut u8, bytes: usize) {
+    // SAFETY: as the function's contract.
+    unsafe { core::slice::from_raw_parts_mut(base, bytes) }.zeroize();
+}
+
+/// If a live state has its home at `base`: drops its object and zeroes it
+/// (when its bytes are still there), and ends it in the table.
+///
+/// # Safety
+/// If the table has a state at `base`, `base` is memory the caller passes
+/// as a state (so at least as many bytes as that state had).
+unsafe fn release_home(t: &mut live::Table, base: *mut u8) {
+    let Some(slot) = t.slot_at(base as usize) else {
+        return;
+    };
+    // SAFETY: a state's memory (contract).
+    let h = unsafe { read_header(base) };
+    if h.home == base as u64 && h.slot == slot && h.id != 0 && live::id_of(slot) == h.id {
+        if let Some(k) = Kind::of_magic(h.magic) {
+            // SAFETY: the live state itself, at home; dropped once (the
+            // slot ends below).
+            unsafe {
+                k.drop_object(base, base as usize);
+                zero_state(base, k.bytes());
+            }
+        }
+    }
+    // Else the caller overwrote the state without wiping it: its object
+    // cannot be found any more (a leak the header warns about).
+    t.remove(base as usize, slot);
+}
+
+/// Builds a key object with `make` and installs it in `state`. A live
+/// state at this address is first wiped and released, so a failed init
+/// leaves the memory zeroed and holding no state.
+///
+/// # Safety
+/// `state` is NULL or has `kind.bytes()` writable bytes, and no copy of a
+/// state living at `state` is in use by another thread.
 unsafe fn init_state<T>(
     state: *mut c_void,
-    magic: u64,
+    kind: Kind,
     make: impl FnOnce() -> Result<T, c_int>,
 ) -> c_int {
     if state.is_null() {
         return GALOIS_ERR_NULL_POINTER;
     }
+    debug_assert_eq!(kind.bytes(), statebytes_of::<T>());
+    let mut made = Err(GALOIS_ERR_INTERNAL);
     let r = guard(|| {
-        let value = make()?;
-        // SAFETY: the caller's state has statebytes_of::<T>() bytes.
-        unsafe { state_put(state, magic, value) };
+        made = Ok(make()?);
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: as above.
-        unsafe { state_clear(state, statebytes_of::<T>()) };
-    }
-    r
-}
-
-unsafe fn state_clear(state: *mut c_void, bytes: usize) {
     let base = state as *mut u8;
-    for i in 0..bytes {
-        // SAFETY: within the caller's statebytes; volatile so it is kept.
-        unsafe { ptr::write_volatile(base.add(i), 0) };
+    let mut t = live::lock();
+    // SAFETY: the caller's state memory.
+    unsafe {
+        release_home(&mut t, base);
+        zero_state(base, kind.bytes());
     }
+    if r != GALOIS_OK {
+        return r;
+    }
+    let Ok(value) = made else {
+        return GALOIS_ERR_INTERNAL;
+    };
+    let (slot, id) = t.add(base as usize);
+    let off = object_offset::<T>(base as usize);
+    // SAFETY: off + size_of::<T>() <= statebytes_of::<T>(); the object
+    // address is aligned for T.
+    unsafe {
+        ptr::write(base.add(off) as *mut T, value);
+        write_header(
+            base,
+            Header {
+                magic: kind.magic(),
+                home: base as u64,
+                slot,
+                id,
+            },
+        );
+    }
+    GALOIS_OK
 }
 
-/// The object of an initialized state.
-unsafe fn state_get<'a, T>(state: *const c_void, magic: u64) -> Result<&'a T, c_int> {
+/// The object of a live state of this kind at its home address.
+///
+/// # Safety
+/// `state` is NULL or has `kind.bytes()` readable bytes.
+unsafe fn state_get<'a, T>(state: *const c_void, kind: Kind) -> Result<&'a T, c_int> {
     if state.is_null() {
         return Err(GALOIS_ERR_NULL_POINTER);
     }
     let base = state as *const u8;
-    // SAFETY: the caller passes a state of statebytes_of::<T>() bytes.
-    let (m, off) = unsafe {
-        (
-            ptr::read_unaligned(base as *const u64),
-            ptr::read_unaligned(base.add(8) as *const u64),
-        )
-    };
-    if m != magic || off as usize != object_offset::<T>(base as usize) {
+    // SAFETY: a state's bytes (contract).
+    let h = unsafe { read_header(base) };
+    if h.magic != kind.magic() || h.home != base as u64 || h.id == 0 || live::id_of(h.slot) != h.id
+    {
         return Err(GALOIS_ERR_STATE);
     }
-    // SAFETY: the magic says state_put wrote a T at this (same) offset.
-    Ok(unsafe { &*(base.add(off as usize) as *const T) })
+    // SAFETY: the id is live and the state sits at its home: init wrote a
+    // T at this offset and it was not dropped (that ends the id).
+    Ok(unsafe { &*(base.add(object_offset::<T>(base as usize)) as *const T) })
 }
 
-/// Drops the object (if the state holds one of this kind) and zeroes the state.
-unsafe fn state_wipe<T>(state: *mut c_void, magic: u64) -> Result<(), c_int> {
+/// Wipes a state (see the header): releases the live key object these
+/// bytes belong to (the state's own, or the original's when they are a
+/// copy), zeroes the bytes, and returns [`GALOIS_OK`] only for a live
+/// state of `kind` at its home, or for memory holding no live state.
+///
+/// # Safety
+/// `state` is NULL or has `kind.bytes()` writable bytes (or the bytes of
+/// the state of another kind it holds), and no copy of the state is in use
+/// by another thread.
+unsafe fn state_wipe(state: *mut c_void, kind: Kind) -> c_int {
     if state.is_null() {
-        return Err(GALOIS_ERR_NULL_POINTER);
+        return GALOIS_ERR_NULL_POINTER;
     }
-    // SAFETY: as state_get; then the object is dropped exactly once and the
-    // magic cleared with the rest of the state.
-    unsafe {
-        if state_get::<T>(state, magic).is_ok() {
-            let off = object_offset::<T>(state as usize);
-            ptr::drop_in_place((state as *mut u8).add(off) as *mut T);
+    let base = state as *mut u8;
+    let mut t = live::lock();
+    // SAFETY: a state's bytes (contract).
+    let h = unsafe { read_header(base) };
+    let live_kind = Kind::of_magic(h.magic).filter(|_| {
+        h.id != 0 && live::id_of(h.slot) == h.id && t.slot_at(h.home as usize) == Some(h.slot)
+    });
+    let r = match live_kind {
+        Some(k) => {
+            // SAFETY: the bytes of the live state with this id (itself or
+            // a bitwise copy); its slot ends right after, so once.
+            unsafe {
+                k.drop_object(base, h.home as usize);
+                zero_state(base, k.bytes());
+            }
+            t.remove(h.home as usize, h.slot);
+            if k == kind && h.home == base as u64 {
+                GALOIS_OK
+            } else {
+                GALOIS_ERR_STATE
+            }
         }
-        state_clear(state, statebytes_of::<T>());
+        None => GALOIS_OK,
+    };
+    // SAFETY: as above. Ends a live state whose home is here but whose
+    // bytes were overwritten (by a copy, or anything else), then zeroes.
+    unsafe {
+        release_home(&mut t, base);
+        zero_state(base, kind.bytes());
     }
-    Ok(())
+    r
 }
 
 fn gcm_options(tag_len: usize, flags: c_uint) -> Result<Options, c_int> {
@@ -287,13 +707,14 @@ pub extern "C" fn galois_strerror(code: c_int) -> *const c_char {
         GALOIS_ERR_BUFFER_TOO_SMALL => b"output buffer too small\0",
         GALOIS_ERR_AUTH => b"authentication failed\0",
         GALOIS_ERR_TOO_LONG => b"message or associated data too long\0",
-        GALOIS_ERR_STATE => b"state not initialized, wiped, or moved\0",
+        GALOIS_ERR_STATE => b"state not initialized, wiped, moved or copied\0",
         GALOIS_ERR_INVALID_KEY => b"invalid key (Poly1305 r not clamped)\0",
-        GALOIS_ERR_OVERLAP => b"output overlaps an input\0",
+        GALOIS_ERR_OVERLAP => b"output overlaps an input or the state\0",
         GALOIS_ERR_INPUT_TOO_SHORT => b"ciphertext shorter than the tag\0",
         GALOIS_ERR_FLAGS => b"unknown flags\0",
         GALOIS_ERR_RANDOM => b"the operating system's random source failed\0",
         GALOIS_ERR_INTERNAL => b"internal error (a bug in galois)\0",
+        GALOIS_ERR_NO_MEMORY => b"out of memory for the message\0",
         _ => b"unknown galois return code\0",
     };
     s.as_ptr() as *const c_char
@@ -322,6 +743,7 @@ pub unsafe extern "C" fn galois_aesgcm_init(
     key: *const u8,
     key_len: usize,
 ) -> c_int {
+    // SAFETY: forwarded contract.
     unsafe { galois_aesgcm_init_ex(state, key, key_len, 16, 0) }
 }
 
@@ -338,7 +760,7 @@ pub unsafe extern "C" fn galois_aesgcm_init_ex(
 ) -> c_int {
     // SAFETY: the caller passes a state of galois_aesgcm_statebytes() bytes.
     unsafe {
-        init_state(state, MAGIC_AESGCM, || {
+        init_state(state, Kind::Gcm, || {
             let key = input(key, key_len)?;
             AesGcm::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
         })
@@ -350,7 +772,8 @@ pub unsafe extern "C" fn galois_aesgcm_init_ex(
 pub unsafe extern "C" fn galois_aesgcm_taglen(state: *const c_void) -> c_int {
     let mut t = 0;
     let r = guard(|| {
-        t = unsafe { state_get::<AesGcm>(state, MAGIC_AESGCM)? }.tag_len() as c_int;
+        // SAFETY: a state of galois_aesgcm_statebytes() bytes (contract).
+        t = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? }.tag_len() as c_int;
         Ok(())
     });
     if r == GALOIS_OK {
@@ -360,7 +783,13 @@ pub unsafe extern "C" fn galois_aesgcm_taglen(state: *const c_void) -> c_int {
     }
 }
 
+/// Whether `out` works in place on `in_` (the same pointer, bytes to do).
+fn in_place(in_: *const u8, out: *const u8, len: usize) -> bool {
+    len > 0 && ptr::eq(in_, out)
+}
+
 /// Encrypts `in` into `out` as ciphertext || tag (`in_len + taglen` bytes).
+/// On any error `out[0..out_cap)` is zeroed ([`wipe_output`]).
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_seal(
     state: *const c_void,
@@ -374,35 +803,50 @@ pub unsafe extern "C" fn galois_aesgcm_seal(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    guard(|| {
-        let g = unsafe { state_get::<AesGcm>(state, MAGIC_AESGCM)? };
+    let st = state_range(state, Kind::Gcm);
+    let r = guard(|| {
+        // SAFETY (all blocks below): pointers and lengths as the header
+        // documents them; outputs are written only after the overlap checks.
+        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
         let t = g.tag_len();
         let need = in_len.checked_add(t).ok_or(GALOIS_ERR_TOO_LONG)?;
-        if !out_len.is_null() {
-            unsafe { *out_len = need };
-        }
+        let call = [
+            st,
+            (out, out_cap),
+            (in_, in_len),
+            (ad, ad_len),
+            (nonce, nonce_len),
+        ];
+        unsafe { set_out_len(out_len, need, &call)? };
         if out_cap < need {
             return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
         }
         let nonce_s = unsafe { input(nonce, nonce_len)? };
         let ad_s = unsafe { input(ad, ad_len)? };
-        no_overlap(out, need, &[(ad, ad_len), (nonce, nonce_len)])?;
-        if in_len > 0 && ptr::eq(in_, out) {
-            let buf = unsafe { output(out, need)? };
-            let (c, tag_out) = buf.split_at_mut(in_len);
-            let tag = g.seal_in_place_detached(nonce_s, ad_s, c).map_err(code)?;
-            tag_out.copy_from_slice(tag.as_bytes());
-            return Ok(());
+        no_overlap(out, need, &[st, (ad, ad_len), (nonce, nonce_len)])?;
+        if !in_place(in_, out, in_len) {
+            no_overlap(out, need, &[(in_, in_len)])?;
         }
-        no_overlap(out, need, &[(in_, in_len)])?;
-        let pt = unsafe { input(in_, in_len)? };
+        check_message(in_len)?;
+        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
+        let tag = g
+            .seal_in_place_detached(nonce_s, ad_s, s.bytes())
+            .map_err(code)?;
         let o = unsafe { output(out, need)? };
-        g.seal_into(nonce_s, ad_s, pt, o).map_err(code)
-    })
+        o[..in_len].copy_from_slice(s.bytes());
+        o[in_len..].copy_from_slice(tag.as_bytes());
+        Ok(())
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has out_cap bytes (contract).
+        unsafe { wipe_output(out, out_cap, Some(st)) };
+    }
+    r
 }
 
 /// Verifies and decrypts ciphertext || tag from `in` into `out`
-/// (`in_len - taglen` bytes). On failure `out` is zeroed.
+/// (`in_len - taglen` bytes). `out` is written only once the tag verified;
+/// on any error `out[0..out_cap)` is zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_open(
     state: *const c_void,
@@ -416,40 +860,55 @@ pub unsafe extern "C" fn galois_aesgcm_open(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    guard(|| {
-        let g = unsafe { state_get::<AesGcm>(state, MAGIC_AESGCM)? };
+    let st = state_range(state, Kind::Gcm);
+    let r = guard(|| {
+        // SAFETY (all blocks below): as in galois_aesgcm_seal.
+        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
         let t = g.tag_len();
         if in_len < t {
             return Err(GALOIS_ERR_INPUT_TOO_SHORT);
         }
         let need = in_len - t;
-        if !out_len.is_null() {
-            unsafe { *out_len = need };
-        }
+        let call = [
+            st,
+            (out, out_cap),
+            (in_, in_len),
+            (ad, ad_len),
+            (nonce, nonce_len),
+        ];
+        unsafe { set_out_len(out_len, need, &call)? };
         if out_cap < need {
             return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
         }
         let nonce_s = unsafe { input(nonce, nonce_len)? };
         let ad_s = unsafe { input(ad, ad_len)? };
-        no_overlap(out, need, &[(ad, ad_len), (nonce, nonce_len)])?;
-        if need > 0 && ptr::eq(in_, out) {
-            let buf = unsafe { output(out, in_len)? };
-            let mut tag = [0u8; 16];
-            tag[..t].copy_from_slice(&buf[need..]);
-            return g
-                .open_in_place_detached(nonce_s, ad_s, &mut buf[..need], &tag[..t])
-                .map_err(code);
+        no_overlap(out, need, &[st, (ad, ad_len), (nonce, nonce_len)])?;
+        if !in_place(in_, out, need) {
+            no_overlap(out, need, &[(in_, in_len)])?;
         }
-        no_overlap(out, need, &[(in_, in_len)])?;
-        let ct = unsafe { input(in_, in_len)? };
-        let o = unsafe { output(out, need)? };
-        g.open_into(nonce_s, ad_s, ct, o).map_err(code)
-    })
+        check_message(need)?;
+        let mut tag = [0u8; 16];
+        let mut s = {
+            let c = unsafe { input(in_, in_len)? };
+            tag[..t].copy_from_slice(&c[need..]);
+            Scratch::copy_of(&c[..need])?
+        };
+        g.open_in_place_detached(nonce_s, ad_s, s.bytes(), &tag[..t])
+            .map_err(code)?;
+        unsafe { output(out, need)? }.copy_from_slice(s.bytes());
+        Ok(())
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has out_cap bytes (contract).
+        unsafe { wipe_output(out, out_cap, Some(st)) };
+    }
+    r
 }
 
 /// Encrypts `in_len` bytes from `in` into `out` (same length; may be the
 /// same pointer) and writes the tag (`tag_len` must equal the state's tag
-/// length) to `tag`.
+/// length) to `tag`. On any error `out[0..in_len)` and `tag[0..tag_len)`
+/// are zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_seal_detached(
     state: *const c_void,
@@ -463,34 +922,45 @@ pub unsafe extern "C" fn galois_aesgcm_seal_detached(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    guard(|| {
-        let g = unsafe { state_get::<AesGcm>(state, MAGIC_AESGCM)? };
+    let st = state_range(state, Kind::Gcm);
+    let r = guard(|| {
+        // SAFETY (all blocks below): as in galois_aesgcm_seal.
+        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
         if tag_len != g.tag_len() {
             return Err(GALOIS_ERR_TAG_LENGTH);
         }
         let nonce_s = unsafe { input(nonce, nonce_len)? };
         let ad_s = unsafe { input(ad, ad_len)? };
-        let ins = [(ad, ad_len), (nonce, nonce_len)];
-        no_overlap(out, in_len, &ins)?;
-        no_overlap(tag, tag_len, &ins)?;
+        let fixed = [st, (ad, ad_len), (nonce, nonce_len)];
+        no_overlap(out, in_len, &fixed)?;
+        no_overlap(tag, tag_len, &fixed)?;
         no_overlap(tag, tag_len, &[(in_, in_len), (out, in_len)])?;
-        let tag_s = unsafe { output(tag, tag_len)? };
-        let t = if in_len > 0 && ptr::eq(in_, out) {
-            let buf = unsafe { output(out, in_len)? };
-            g.seal_in_place_detached(nonce_s, ad_s, buf).map_err(code)?
-        } else {
+        if !in_place(in_, out, in_len) {
             no_overlap(out, in_len, &[(in_, in_len)])?;
-            let pt = unsafe { input(in_, in_len)? };
-            let o = unsafe { output(out, in_len)? };
-            g.seal_detached_into(nonce_s, ad_s, pt, o).map_err(code)?
-        };
+        }
+        check_message(in_len)?;
+        let tag_s = unsafe { output(tag, tag_len)? };
+        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
+        let t = g
+            .seal_in_place_detached(nonce_s, ad_s, s.bytes())
+            .map_err(code)?;
+        unsafe { output(out, in_len)? }.copy_from_slice(s.bytes());
         tag_s.copy_from_slice(t.as_bytes());
         Ok(())
-    })
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has in_len and tag tag_len bytes (contract).
+        unsafe {
+            wipe_output(out, in_len, Some(st));
+            wipe_output(tag, tag_len, Some(st));
+        }
+    }
+    r
 }
 
 /// Verifies `tag` and decrypts `in_len` bytes from `in` into `out` (same
-/// length; may be the same pointer). On failure `out` is zeroed.
+/// length; may be the same pointer). `out` is written only once the tag
+/// verified; on any error `out[0..in_len)` is zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_open_detached(
     state: *const c_void,
@@ -504,49 +974,66 @@ pub unsafe extern "C" fn galois_aesgcm_open_detached(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    guard(|| {
-        let g = unsafe { state_get::<AesGcm>(state, MAGIC_AESGCM)? };
+    let st = state_range(state, Kind::Gcm);
+    let r = guard(|| {
+        // SAFETY (all blocks below): as in galois_aesgcm_seal.
+        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
         if tag_len != g.tag_len() {
             return Err(GALOIS_ERR_TAG_LENGTH);
         }
         let nonce_s = unsafe { input(nonce, nonce_len)? };
         let ad_s = unsafe { input(ad, ad_len)? };
-        let tag_s = unsafe { input(tag, tag_len)? };
+        let mut tag_b = [0u8; 16];
+        tag_b[..tag_len].copy_from_slice(unsafe { input(tag, tag_len)? });
         no_overlap(
             out,
             in_len,
-            &[(ad, ad_len), (nonce, nonce_len), (tag, tag_len)],
+            &[st, (ad, ad_len), (nonce, nonce_len), (tag, tag_len)],
         )?;
-        if in_len > 0 && ptr::eq(in_, out) {
-            let buf = unsafe { output(out, in_len)? };
-            return g
-                .open_in_place_detached(nonce_s, ad_s, buf, tag_s)
-                .map_err(code);
+        if !in_place(in_, out, in_len) {
+            no_overlap(out, in_len, &[(in_, in_len)])?;
         }
-        no_overlap(out, in_len, &[(in_, in_len)])?;
-        let ct = unsafe { input(in_, in_len)? };
-        let o = unsafe { output(out, in_len)? };
-        g.open_detached_into(nonce_s, ad_s, ct, tag_s, o)
-            .map_err(code)
-    })
+        check_message(in_len)?;
+        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
+        g.open_in_place_detached(nonce_s, ad_s, s.bytes(), &tag_b[..tag_len])
+            .map_err(code)?;
+        unsafe { output(out, in_len)? }.copy_from_slice(s.bytes());
+        Ok(())
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has in_len bytes (contract).
+        unsafe { wipe_output(out, in_len, Some(st)) };
+    }
+    r
 }
 
-/// Writes a fresh random AES key of `key_len` bytes (16, 24 or 32) to `key`.
+/// Writes a fresh random AES key of `key_len` bytes (16, 24 or 32) to
+/// `key`; on any error `key[0..key_len)` is zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_keygen(key: *mut u8, key_len: usize) -> c_int {
-    guard(|| {
+    let r = guard(|| {
         if !matches!(key_len, 16 | 24 | 32) {
             return Err(GALOIS_ERR_KEY_LENGTH);
         }
+        // SAFETY: key_len writable bytes (contract).
         let out = unsafe { output(key, key_len)? };
         getrandom::fill(out).map_err(|_| GALOIS_ERR_RANDOM)
-    })
+    });
+    if r != GALOIS_OK {
+        // SAFETY: as above.
+        unsafe { wipe_output(key, key_len, None) };
+    }
+    r
 }
 
-/// Frees and zeroes an AES-GCM state. Safe to call twice.
+/// Wipes an AES-GCM state (see the header for copies and moved states).
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_wipe(state: *mut c_void) -> c_int {
-    guard(|| unsafe { state_wipe::<AesGcm>(state, MAGIC_AESGCM) })
+    // SAFETY: a state (contract); the body does not panic but is guarded.
+    guard(|| match unsafe { state_wipe(state, Kind::Gcm) } {
+        GALOIS_OK => Ok(()),
+        e => Err(e),
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -566,6 +1053,7 @@ pub unsafe extern "C" fn galois_gmac_init(
     key: *const u8,
     key_len: usize,
 ) -> c_int {
+    // SAFETY: forwarded contract.
     unsafe { galois_gmac_init_ex(state, key, key_len, 16, 0) }
 }
 
@@ -580,7 +1068,7 @@ pub unsafe extern "C" fn galois_gmac_init_ex(
 ) -> c_int {
     // SAFETY: the caller passes a state of galois_gmac_statebytes() bytes.
     unsafe {
-        init_state(state, MAGIC_GMAC, || {
+        init_state(state, Kind::Gmac, || {
             let key = input(key, key_len)?;
             AesGmac::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
         })
@@ -588,7 +1076,7 @@ pub unsafe extern "C" fn galois_gmac_init_ex(
 }
 
 /// Writes the GMAC tag of `msg` under `nonce` to `tag` (`tag_len` must equal
-/// the state's tag length).
+/// the state's tag length); on any error `tag[0..tag_len)` is zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_gmac_authenticate(
     state: *const c_void,
@@ -599,19 +1087,26 @@ pub unsafe extern "C" fn galois_gmac_authenticate(
     msg: *const u8,
     msg_len: usize,
 ) -> c_int {
-    guard(|| {
-        let g = unsafe { state_get::<AesGmac>(state, MAGIC_GMAC)? };
+    let st = state_range(state, Kind::Gmac);
+    let r = guard(|| {
+        // SAFETY (all blocks): as in galois_aesgcm_seal.
+        let g = unsafe { state_get::<AesGmac>(state, Kind::Gmac)? };
         if tag_len != g.gcm().tag_len() {
             return Err(GALOIS_ERR_TAG_LENGTH);
         }
         let nonce_s = unsafe { input(nonce, nonce_len)? };
         let msg_s = unsafe { input(msg, msg_len)? };
-        no_overlap(tag, tag_len, &[(nonce, nonce_len), (msg, msg_len)])?;
+        no_overlap(tag, tag_len, &[st, (nonce, nonce_len), (msg, msg_len)])?;
         let tag_s = unsafe { output(tag, tag_len)? };
         let t = g.authenticate(nonce_s, msg_s).map_err(code)?;
         tag_s.copy_from_slice(t.as_bytes());
         Ok(())
-    })
+    });
+    if r != GALOIS_OK {
+        // SAFETY: tag has tag_len bytes (contract).
+        unsafe { wipe_output(tag, tag_len, Some(st)) };
+    }
+    r
 }
 
 /// Checks a GMAC tag in constant time: [`GALOIS_OK`] or [`GALOIS_ERR_AUTH`].
@@ -626,7 +1121,8 @@ pub unsafe extern "C" fn galois_gmac_verify(
     msg_len: usize,
 ) -> c_int {
     guard(|| {
-        let g = unsafe { state_get::<AesGmac>(state, MAGIC_GMAC)? };
+        // SAFETY (all blocks): as in galois_aesgcm_seal.
+        let g = unsafe { state_get::<AesGmac>(state, Kind::Gmac)? };
         if tag_len != g.gcm().tag_len() {
             return Err(GALOIS_ERR_TAG_LENGTH);
         }
@@ -637,10 +1133,14 @@ pub unsafe extern "C" fn galois_gmac_verify(
     })
 }
 
-/// Frees and zeroes a GMAC state. Safe to call twice.
+/// Wipes a GMAC state (see the header for copies and moved states).
 #[no_mangle]
 pub unsafe extern "C" fn galois_gmac_wipe(state: *mut c_void) -> c_int {
-    guard(|| unsafe { state_wipe::<AesGmac>(state, MAGIC_GMAC) })
+    // SAFETY: a state (contract).
+    guard(|| match unsafe { state_wipe(state, Kind::Gmac) } {
+        GALOIS_OK => Ok(()),
+        e => Err(e),
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -653,18 +1153,25 @@ pub extern "C" fn galois_poly1305aes_statebytes() -> usize {
     statebytes_of::<Poly1305Aes>()
 }
 
-/// Writes a fresh random Poly1305-AES key (32 bytes, r clamped) to `key`.
+/// Writes a fresh random Poly1305-AES key (32 bytes, r clamped) to `key`;
+/// on any error `key[0..key_len)` is zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_poly1305aes_keygen(key: *mut u8, key_len: usize) -> c_int {
-    guard(|| {
+    let r = guard(|| {
         if key_len != GALOIS_POLY1305AES_KEYBYTES {
             return Err(GALOIS_ERR_KEY_LENGTH);
         }
+        // SAFETY: key_len writable bytes (contract).
         let out = unsafe { output(key, key_len)? };
         let k = Poly1305Aes::generate_key().map_err(code)?;
         out.copy_from_slice(&k[..]);
         Ok(())
-    })
+    });
+    if r != GALOIS_OK {
+        // SAFETY: as above.
+        unsafe { wipe_output(key, key_len, None) };
+    }
+    r
 }
 
 /// Poly1305-AES key setup: 32 bytes k || r with r clamped (else
@@ -677,13 +1184,14 @@ pub unsafe extern "C" fn galois_poly1305aes_init(
 ) -> c_int {
     // SAFETY: the caller passes a state of galois_poly1305aes_statebytes() bytes.
     unsafe {
-        init_state(state, MAGIC_POLY, || {
+        init_state(state, Kind::Poly, || {
             Poly1305Aes::new(input(key, key_len)?).map_err(code)
         })
     }
 }
 
-/// Writes the 16-byte tag of `msg` under the 16-byte `nonce` to `tag`.
+/// Writes the 16-byte tag of `msg` under the 16-byte `nonce` to `tag`; on
+/// any error `tag[0..tag_len)` is zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_poly1305aes_authenticate(
     state: *const c_void,
@@ -694,19 +1202,26 @@ pub unsafe extern "C" fn galois_poly1305aes_authenticate(
     msg: *const u8,
     msg_len: usize,
 ) -> c_int {
-    guard(|| {
-        let m = unsafe { state_get::<Poly1305Aes>(state, MAGIC_POLY)? };
+    let st = state_range(state, Kind::Poly);
+    let r = guard(|| {
+        // SAFETY (all blocks): as in galois_aesgcm_seal.
+        let m = unsafe { state_get::<Poly1305Aes>(state, Kind::Poly)? };
         if tag_len != GALOIS_POLY1305AES_TAGBYTES {
             return Err(GALOIS_ERR_TAG_LENGTH);
         }
         let nonce_s = unsafe { input(nonce, nonce_len)? };
         let msg_s = unsafe { input(msg, msg_len)? };
-        no_overlap(tag, tag_len, &[(nonce, nonce_len), (msg, msg_len)])?;
+        no_overlap(tag, tag_len, &[st, (nonce, nonce_len), (msg, msg_len)])?;
         let tag_s = unsafe { output(tag, tag_len)? };
         let t = m.authenticate(nonce_s, msg_s).map_err(code)?;
         tag_s.copy_from_slice(&t);
         Ok(())
-    })
+    });
+    if r != GALOIS_OK {
+        // SAFETY: tag has tag_len bytes (contract).
+        unsafe { wipe_output(tag, tag_len, Some(st)) };
+    }
+    r
 }
 
 /// Checks a Poly1305-AES tag in constant time: [`GALOIS_OK`] or
@@ -722,7 +1237,8 @@ pub unsafe extern "C" fn galois_poly1305aes_verify(
     msg_len: usize,
 ) -> c_int {
     guard(|| {
-        let m = unsafe { state_get::<Poly1305Aes>(state, MAGIC_POLY)? };
+        // SAFETY (all blocks): as in galois_aesgcm_seal.
+        let m = unsafe { state_get::<Poly1305Aes>(state, Kind::Poly)? };
         let nonce_s = unsafe { input(nonce, nonce_len)? };
         let msg_s = unsafe { input(msg, msg_len)? };
         let tag_s = unsafe { input(tag, tag_len)? };
@@ -730,10 +1246,14 @@ pub unsafe extern "C" fn galois_poly1305aes_verify(
     })
 }
 
-/// Frees and zeroes a Poly1305-AES state. Safe to call twice.
+/// Wipes a Poly1305-AES state (see the header for copies and moved states).
 #[no_mangle]
 pub unsafe extern "C" fn galois_poly1305aes_wipe(state: *mut c_void) -> c_int {
-    guard(|| unsafe { state_wipe::<Poly1305Aes>(state, MAGIC_POLY) })
+    // SAFETY: a state (contract).
+    guard(|| match unsafe { state_wipe(state, Kind::Poly) } {
+        GALOIS_OK => Ok(()),
+        e => Err(e),
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -742,7 +1262,7 @@ pub unsafe extern "C" fn galois_poly1305aes_wipe(state: *mut c_void) -> c_int {
 
 /// Writes the 16-byte one-time Poly1305 tag of `msg` under the 32-byte key
 /// r || s (RFC 8439; r is clamped by the MAC). A key authenticates one
-/// message only.
+/// message only. On any error `tag[0..tag_len)` is zeroed.
 #[no_mangle]
 pub unsafe extern "C" fn galois_poly1305_onetimeauth(
     tag: *mut u8,
@@ -752,10 +1272,11 @@ pub unsafe extern "C" fn galois_poly1305_onetimeauth(
     key: *const u8,
     key_len: usize,
 ) -> c_int {
-    guard(|| {
+    let r = guard(|| {
         if tag_len != GALOIS_POLY1305_TAGBYTES {
             return Err(GALOIS_ERR_TAG_LENGTH);
         }
+        // SAFETY (all blocks): as in galois_aesgcm_seal.
         let key_s = unsafe { input(key, key_len)? };
         let msg_s = unsafe { input(msg, msg_len)? };
         no_overlap(tag, tag_len, &[(msg, msg_len), (key, key_len)])?;
@@ -763,7 +1284,12 @@ pub unsafe extern "C" fn galois_poly1305_onetimeauth(
         let t = Poly1305::mac(key_s, msg_s).map_err(code)?;
         tag_s.copy_from_slice(&t);
         Ok(())
-    })
+    });
+    if r != GALOIS_OK {
+        // SAFETY: tag has tag_len bytes (contract).
+        unsafe { wipe_output(tag, tag_len, None) };
+    }
+    r
 }
 
 /// Checks a one-time Poly1305 tag in constant time: [`GALOIS_OK`] or
@@ -778,6 +1304,7 @@ pub unsafe extern "C" fn galois_poly1305_onetimeauth_verify(
     key_len: usize,
 ) -> c_int {
     guard(|| {
+        // SAFETY (all blocks): as in galois_aesgcm_seal.
         let key_s = unsafe { input(key, key_len)? };
         let msg_s = unsafe { input(msg, msg_len)? };
         let tag_s = unsafe { input(tag, tag_len)? };
@@ -822,6 +1349,7 @@ mod tests {
             ("GALOIS_ERR_FLAGS", GALOIS_ERR_FLAGS as i64),
             ("GALOIS_ERR_RANDOM", GALOIS_ERR_RANDOM as i64),
             ("GALOIS_ERR_INTERNAL", GALOIS_ERR_INTERNAL as i64),
+            ("GALOIS_ERR_NO_MEMORY", GALOIS_ERR_NO_MEMORY as i64),
             ("GALOIS_FLAG_PERMISSIVE", GALOIS_FLAG_PERMISSIVE as i64),
             (
                 "GALOIS_POLY1305AES_KEYBYTES",
@@ -860,17 +1388,77 @@ mod tests {
             .filter(|k| k.starts_with("GALOIS_ERR_"))
             .count();
         assert_eq!(
-            errs, 14,
+            errs, 15,
             "every error code of the header is a Rust constant"
         );
     }
 
     #[test]
     fn every_error_has_a_description() {
-        for c in GALOIS_ERR_INTERNAL..=GALOIS_OK {
+        for c in GALOIS_ERR_NO_MEMORY..=GALOIS_OK {
             let s = unsafe { core::ffi::CStr::from_ptr(galois_strerror(c)) };
             assert_ne!(s.to_str().unwrap(), "unknown galois return code", "{c}");
         }
+    }
+
+    /// Slot numbers map onto the chunks without gaps or overlaps.
+    #[test]
+    fn live_table_slots() {
+        let mut t = live::lock();
+        let mut got = Vec::new();
+        for i in 0..300usize {
+            got.push(t.add(0x1000 + 64 * i));
+        }
+        for (i, &(slot, id)) in got.iter().enumerate() {
+            assert_eq!(live::id_of(slot), id, "slot {slot}");
+            t.remove(0x1000 + 64 * i, slot);
+            assert_eq!(live::id_of(slot), 0);
+        }
+        assert_eq!(live::id_of(u64::MAX), 0);
+        assert_eq!(live::id_of(1 << 60), 0);
+    }
+
+    /// Each primitive's errors come back with the header's codes.
+    #[test]
+    fn library_errors_map_to_documented_codes() {
+        assert_eq!(
+            code(Error::InvalidKeyLength { got: 1 }),
+            GALOIS_ERR_KEY_LENGTH
+        );
+        assert_eq!(
+            code(Error::InvalidIvLength { got: 0 }),
+            GALOIS_ERR_NONCE_LENGTH
+        );
+        assert_eq!(
+            code(Error::IvLengthNotAllowedWithShortTag {
+                iv_len: 8,
+                tag_len: 8
+            }),
+            GALOIS_ERR_NONCE_LENGTH
+        );
+        assert_eq!(
+            code(Error::InvalidNonceLength { got: 1 }),
+            GALOIS_ERR_NONCE_LENGTH
+        );
+        assert_eq!(
+            code(Error::InvalidTagLength { got: 3 }),
+            GALOIS_ERR_TAG_LENGTH
+        );
+        assert_eq!(code(Error::AadTooLong), GALOIS_ERR_TOO_LONG);
+        assert_eq!(
+            code(Error::MessageTooLong { len: 1, max: 0 }),
+            GALOIS_ERR_TOO_LONG
+        );
+        assert_eq!(
+            code(Error::InvalidKey { reason: "r" }),
+            GALOIS_ERR_INVALID_KEY
+        );
+        assert_eq!(code(Error::RandomSourceFailed), GALOIS_ERR_RANDOM);
+        assert_eq!(code(Error::AuthenticationFailed), GALOIS_ERR_AUTH);
+        assert_eq!(
+            code(Error::CiphertextTooShort { len: 1, min: 16 }),
+            GALOIS_ERR_INPUT_TOO_SHORT
+        );
     }
 
     #[test]

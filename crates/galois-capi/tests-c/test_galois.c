@@ -7,13 +7,23 @@
  *   openssl   (when built with OpenSSL) random AES-GCM cases against EVP
  *   roundtrip random lengths, unaligned states, tampering
  *   threads   one state used by four threads at once
- * usage: test_galois [vectors|errors|roundtrip|threads|openssl|all]
+ *   state     copies and moves refused exactly, wipe of a copy or a moved state,
+ *             re-init and failed init over a live state, outputs inside the state
+ *   wipe      every error of every function with an output leaves it zeroed
+ *   shared    a process watching open's output (shared memory) never sees
+ *             unverified plaintext
+ * usage: test_galois [vectors|errors|roundtrip|threads|state|wipe|shared|openssl|all]
  * Prints "N passed, M failed" and exits 1 if anything failed.
  */
+#define _DEFAULT_SOURCE
 #include "galois.h"
 #include "vectors.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,7 +277,8 @@ static void test_errors(void) {
     int codes[] = {GALOIS_OK, GALOIS_ERR_NULL_POINTER, GALOIS_ERR_KEY_LENGTH, GALOIS_ERR_NONCE_LENGTH,
                    GALOIS_ERR_TAG_LENGTH, GALOIS_ERR_BUFFER_TOO_SMALL, GALOIS_ERR_AUTH,
                    GALOIS_ERR_TOO_LONG, GALOIS_ERR_STATE, GALOIS_ERR_INVALID_KEY, GALOIS_ERR_OVERLAP,
-                   GALOIS_ERR_INPUT_TOO_SHORT, GALOIS_ERR_FLAGS, GALOIS_ERR_RANDOM, GALOIS_ERR_INTERNAL};
+                   GALOIS_ERR_INPUT_TOO_SHORT, GALOIS_ERR_FLAGS, GALOIS_ERR_RANDOM, GALOIS_ERR_INTERNAL,
+                   GALOIS_ERR_NO_MEMORY};
     size_t nc = sizeof codes / sizeof codes[0];
     const char *unknown = galois_strerror(12345);
     for (size_t i = 0; i < nc; i++) {
@@ -496,6 +507,292 @@ static void test_threads(void) {
     free(st);
 }
 
+/* ---- the state: copies, moves, re-init, overlap (issue 12 item 8) -------- */
+
+/* A byte buffer at an address with the same residue mod 64 as `like`, so a copy of a
+ * state there puts the key object at the same offset (the old check missed those). */
+static uint8_t *same_residue(uint8_t *mem, size_t mem_len, const void *like, size_t need) {
+    for (size_t d = 0; d + need <= mem_len; d++)
+        if (((uintptr_t)(mem + d) & 63) == ((uintptr_t)like & 63)) return mem + d;
+    return NULL;
+}
+
+static void test_state(void) {
+    size_t sb = galois_aesgcm_statebytes();
+    uint8_t key[32] = {7}, key2[32] = {8}, iv[12] = {1}, pt[48] = {2};
+    uint8_t out[64], ref[64];
+    uint8_t *a_mem = xmalloc(sb + 64), *b_mem = xmalloc(sb + 128);
+    void *a = a_mem + 3;
+    uint8_t *b = same_residue(b_mem, sb + 128, a, sb);
+    CHECK(b != NULL, "found a copy address");
+
+    /* a copy at another address with the same alignment is refused */
+    CHECK_RC(galois_aesgcm_init(a, key, 32), GALOIS_OK, "init a");
+    memcpy(b, a, sb);
+    CHECK_RC(galois_aesgcm_seal(b, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_ERR_STATE, "copy (same residue) refused");
+    CHECK_RC(galois_aesgcm_taglen(b), GALOIS_ERR_STATE, "copy taglen refused");
+    CHECK_RC(galois_aesgcm_seal(a, ref, sizeof ref, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_OK, "original still works");
+    /* wiping the copy: refused as a copy, releases the original's key exactly once */
+    CHECK_RC(galois_aesgcm_wipe(b), GALOIS_ERR_STATE, "wipe of a copy");
+    CHECK(all_zero(b, sb), "copy zeroed");
+    CHECK_RC(galois_aesgcm_seal(a, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_ERR_STATE, "original refused after its copy was wiped");
+    CHECK(all_zero(out, sizeof out), "refused seal zeroes out");
+    CHECK_RC(galois_aesgcm_wipe(a), GALOIS_OK, "wipe the original afterwards (no double free)");
+    CHECK(all_zero(a, sb), "original zeroed");
+
+    /* both copies wiped the other way round */
+    CHECK_RC(galois_aesgcm_init(a, key, 32), GALOIS_OK, "init a again");
+    memcpy(b, a, sb);
+    CHECK_RC(galois_aesgcm_wipe(a), GALOIS_OK, "wipe original");
+    CHECK_RC(galois_aesgcm_wipe(b), GALOIS_OK, "wipe stale copy: nothing live, zeroed");
+    CHECK(all_zero(b, sb), "stale copy zeroed");
+
+    /* a wiped state's bytes copied back are refused (no use after free) */
+    uint8_t *saved = xmalloc(sb);
+    CHECK_RC(galois_aesgcm_init(a, key, 32), GALOIS_OK, "init for copy-back");
+    memcpy(saved, a, sb);
+    CHECK_RC(galois_aesgcm_wipe(a), GALOIS_OK, "wipe");
+    memcpy(a, saved, sb);
+    CHECK_RC(galois_aesgcm_seal(a, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_ERR_STATE, "restored bytes of a wiped state refused");
+    CHECK_RC(galois_aesgcm_wipe(a), GALOIS_OK, "wipe restored bytes (nothing to free)");
+    memset(saved, 0, sb);
+    free(saved);
+
+    /* a moved state (copied, original memory freed): use refused, wipe releases its key */
+    uint8_t *m_mem = xmalloc(sb + 64);
+    void *m = m_mem + 1;
+    CHECK_RC(galois_aesgcm_init(m, key, 32), GALOIS_OK, "init to move");
+    uint8_t *dst = b_mem + 5; /* another residue: the key object's offset differs */
+    memcpy(dst, m, sb);
+    memset(m_mem, 0x5a, sb + 64);
+    free(m_mem);
+    CHECK_RC(galois_aesgcm_seal(dst, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_ERR_STATE, "moved state refused");
+    CHECK_RC(galois_aesgcm_wipe(dst), GALOIS_ERR_STATE, "wipe of a moved state (key released: no leak)");
+    CHECK(all_zero(dst, sb), "moved state zeroed");
+
+    /* re-initializing a live state releases the old key (no leak) and uses the new one */
+    CHECK_RC(galois_aesgcm_init(a, key, 32), GALOIS_OK, "init key 1");
+    CHECK_RC(galois_aesgcm_init(a, key2, 32), GALOIS_OK, "re-init key 2");
+    CHECK_RC(galois_aesgcm_seal(a, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_OK, "seal key 2");
+    CHECK(memcmp(out, ref, sizeof out) != 0, "re-init changed the key");
+    CHECK_RC(galois_aesgcm_init(a, key, 32), GALOIS_OK, "back to key 1");
+    CHECK_RC(galois_aesgcm_seal(a, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_OK, "seal key 1");
+    CHECK(memcmp(out, ref, sizeof out) == 0, "key 1 again");
+    /* a failed init over a live state: old key released, memory zeroed, no state */
+    CHECK_RC(galois_aesgcm_init(a, key, 17), GALOIS_ERR_KEY_LENGTH, "failed re-init");
+    CHECK(all_zero(a, sb), "failed re-init leaves zeroes");
+    CHECK_RC(galois_aesgcm_seal(a, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_ERR_STATE, "no state after failed re-init");
+    /* another primitive's init over a live GCM state, and the wrong wipe */
+    size_t need = sb > galois_gmac_statebytes() ? sb : galois_gmac_statebytes();
+    uint8_t *g_mem = xmalloc(need + 8);
+    CHECK_RC(galois_aesgcm_init(g_mem, key, 16), GALOIS_OK, "gcm");
+    CHECK_RC(galois_gmac_init(g_mem, key, 16), GALOIS_OK, "gmac over gcm");
+    CHECK_RC(galois_aesgcm_wipe(g_mem), GALOIS_ERR_STATE, "gcm wipe of a gmac state (released anyway)");
+    CHECK_RC(galois_gmac_authenticate(g_mem, out, 16, iv, 12, pt, 4), GALOIS_ERR_STATE, "gone");
+    free(g_mem);
+
+    /* outputs inside the state are refused and never written */
+    CHECK_RC(galois_aesgcm_init(a, key, 32), GALOIS_OK, "init for overlap");
+    uint8_t *sbytes = a, *snap = xmalloc(sb);
+    memcpy(snap, a, sb);
+    CHECK_RC(galois_aesgcm_seal(a, sbytes + 40, 64, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, "seal out in the state");
+    CHECK_RC(galois_aesgcm_seal(a, sbytes - 10, 64, NULL, pt, 48, NULL, 0, iv, 12) , GALOIS_ERR_OVERLAP, "seal out overlapping the state's start");
+    CHECK_RC(galois_aesgcm_seal(a, out, 64, (size_t *)(sbytes + 8), pt, 48, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, "out_len in the state");
+    CHECK_RC(galois_aesgcm_open(a, sbytes + 40, 48, NULL, ref, 64, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, "open out in the state");
+    CHECK_RC(galois_aesgcm_seal_detached(a, out, sbytes + 20, 16, pt, 48, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, "tag in the state");
+    CHECK_RC(galois_aesgcm_open_detached(a, sbytes + sb - 1, ref, 48, ref + 48, 16, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, "open_detached out at the state's end");
+    /* (the object's padding is uninitialized, so only the header is compared;
+     * the seal below shows the object is intact) */
+    CHECK(memcmp(snap, a, 32) == 0, "the state's header was not written");
+    CHECK_RC(galois_aesgcm_seal(a, out, sizeof out, NULL, pt, 48, NULL, 0, iv, 12), GALOIS_OK, "state intact");
+    CHECK(memcmp(out, ref, sizeof out) == 0, "same result");
+    void *gs = xmalloc(galois_gmac_statebytes());
+    CHECK_RC(galois_gmac_init(gs, key, 16), GALOIS_OK, "gmac");
+    CHECK_RC(galois_gmac_authenticate(gs, (uint8_t *)gs + 33, 16, iv, 12, pt, 4), GALOIS_ERR_OVERLAP, "gmac tag in the state");
+    CHECK_RC(galois_gmac_wipe(gs), GALOIS_OK, "gmac wipe");
+    void *ps = xmalloc(galois_poly1305aes_statebytes());
+    uint8_t pkey[32], nonce[16] = {1};
+    CHECK_RC(galois_poly1305aes_keygen(pkey, 32), GALOIS_OK, "poly keygen");
+    CHECK_RC(galois_poly1305aes_init(ps, pkey, 32), GALOIS_OK, "poly init");
+    CHECK_RC(galois_poly1305aes_authenticate(ps, (uint8_t *)ps + 40, 16, nonce, 16, pt, 4), GALOIS_ERR_OVERLAP, "poly tag in the state");
+    /* a Poly1305-AES copy */
+    uint8_t *pc_mem = xmalloc(galois_poly1305aes_statebytes() + 64);
+    uint8_t *pc = same_residue(pc_mem, galois_poly1305aes_statebytes() + 64, ps, galois_poly1305aes_statebytes());
+    memcpy(pc, ps, galois_poly1305aes_statebytes());
+    CHECK_RC(galois_poly1305aes_verify(pc, out, 16, nonce, 16, pt, 4), GALOIS_ERR_STATE, "poly copy refused");
+    CHECK_RC(galois_poly1305aes_wipe(ps), GALOIS_OK, "poly wipe");
+    CHECK_RC(galois_poly1305aes_wipe(pc), GALOIS_OK, "poly stale copy wipe");
+    free(pc_mem);
+    free(ps);
+    free(gs);
+    free(snap);
+    CHECK_RC(galois_aesgcm_wipe(a), GALOIS_OK, "final wipe");
+    free(a_mem);
+    free(b_mem);
+}
+
+/* ---- every error of every function with an output zeroes it (item 4) ----- */
+
+#define FILL(buf) memset((buf), 0xAA, sizeof(buf))
+#define WIPED(rc_expr, want, buf, n, what)                                   \
+    do {                                                                     \
+        CHECK_RC((rc_expr), (want), what);                                   \
+        CHECK(all_zero((buf), (n)), "%s: output not zeroed", what);         \
+    } while (0)
+
+static void test_wipe(void) {
+    size_t sb = galois_aesgcm_statebytes();
+    void *st = xmalloc(sb), *st8 = xmalloc(sb), *zero_st = xmalloc(sb);
+    uint8_t key[32] = {1}, iv[12] = {2}, pt[64], out[96], out2[96], tag[16], sealed[80];
+    size_t out_len;
+    rnd_fill(pt, sizeof pt);
+    memset(zero_st, 0, sb);
+    CHECK_RC(galois_aesgcm_init(st, key, 32), GALOIS_OK, "init");
+    CHECK_RC(galois_aesgcm_init_ex(st8, key, 32, 8, 0), GALOIS_OK, "init tag 8");
+    CHECK_RC(galois_aesgcm_seal(st, sealed, sizeof sealed, NULL, pt, 64, NULL, 0, iv, 12), GALOIS_OK, "seal");
+
+    /* seal */
+    FILL(out); WIPED(galois_aesgcm_seal(zero_st, out, 96, NULL, pt, 64, NULL, 0, iv, 12), GALOIS_ERR_STATE, out, 96, "seal bad state");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, NULL, pt, 64, NULL, 0, iv, 0), GALOIS_ERR_NONCE_LENGTH, out, 96, "seal empty nonce");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, NULL, pt, 64, NULL, 0, NULL, 12), GALOIS_ERR_NULL_POINTER, out, 96, "seal NULL nonce");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, NULL, NULL, 64, NULL, 0, iv, 12), GALOIS_ERR_NULL_POINTER, out, 96, "seal NULL in");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, NULL, pt, 64, NULL, 3, iv, 12), GALOIS_ERR_NULL_POINTER, out, 96, "seal NULL ad");
+    FILL(out); WIPED(galois_aesgcm_seal(st8, out, 96, NULL, pt, 64, NULL, 0, iv, 8), GALOIS_ERR_NONCE_LENGTH, out, 96, "seal short tag, 8-byte nonce");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 79, &out_len, pt, 64, NULL, 0, iv, 12), GALOIS_ERR_BUFFER_TOO_SMALL, out, 79, "seal out_cap 79");
+    CHECK(out_len == 80, "needed size reported");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, NULL, pt, SIZE_MAX, NULL, 0, iv, 12), GALOIS_ERR_TOO_LONG, out, 96, "seal length overflow");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, NULL, out + 1, 64, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, out, 96, "seal partial overlap");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, NULL, pt, 64, out + 70, 4, iv, 12), GALOIS_ERR_OVERLAP, out, 96, "seal ad in out");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, &out_len, pt, 64, NULL, 0, out + 60, 12), GALOIS_ERR_OVERLAP, out, 96, "seal nonce in out");
+    FILL(out); WIPED(galois_aesgcm_seal(st, out, 96, (size_t *)(out + 8), pt, 64, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, out, 96, "seal out_len in out");
+    /* in place: the buffer is the output, so the caller's plaintext is zeroed too */
+    memcpy(out, pt, 64);
+    WIPED(galois_aesgcm_seal(st, out, 96, NULL, out, 64, NULL, 0, iv, 0), GALOIS_ERR_NONCE_LENGTH, out, 96, "seal in place, empty nonce");
+
+    /* open */
+    FILL(out); WIPED(galois_aesgcm_open(zero_st, out, 96, NULL, sealed, 80, NULL, 0, iv, 12), GALOIS_ERR_STATE, out, 96, "open bad state");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 96, NULL, sealed, 15, NULL, 0, iv, 12), GALOIS_ERR_INPUT_TOO_SHORT, out, 96, "open too short");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 63, &out_len, sealed, 80, NULL, 0, iv, 12), GALOIS_ERR_BUFFER_TOO_SMALL, out, 63, "open out_cap 63");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 96, NULL, sealed, 80, NULL, 0, iv, 0), GALOIS_ERR_NONCE_LENGTH, out, 96, "open empty nonce");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 96, NULL, sealed, 80, NULL, 0, NULL, 12), GALOIS_ERR_NULL_POINTER, out, 96, "open NULL nonce");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 96, NULL, sealed, 80, NULL, 2, iv, 12), GALOIS_ERR_NULL_POINTER, out, 96, "open NULL ad");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 96, NULL, sealed, 80, pt, 1, iv, 12), GALOIS_ERR_AUTH, out, 96, "open wrong ad");
+    FILL(out); WIPED(galois_aesgcm_open(st8, out, 96, NULL, sealed, 80, NULL, 0, iv, 8), GALOIS_ERR_NONCE_LENGTH, out, 96, "open short tag, 8-byte nonce");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 96, NULL, out + 4, 80, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, out, 96, "open partial overlap");
+    FILL(out); WIPED(galois_aesgcm_open(st, out, 96, NULL, sealed, 80, NULL, 0, out + 50, 12), GALOIS_ERR_OVERLAP, out, 96, "open nonce in out");
+    memcpy(out, sealed, 80);
+    out[3] ^= 1;
+    WIPED(galois_aesgcm_open(st, out, 96, NULL, out, 80, NULL, 0, iv, 12), GALOIS_ERR_AUTH, out, 96, "open in place, forged");
+
+    /* detached */
+    FILL(out); FILL(tag);
+    CHECK_RC(galois_aesgcm_seal_detached(st, out, tag, 12, pt, 64, NULL, 0, iv, 12), GALOIS_ERR_TAG_LENGTH, "seal_detached tag 12");
+    CHECK(all_zero(out, 64) && all_zero(tag, 12), "seal_detached tag 12: out and tag zeroed");
+    FILL(out); FILL(tag);
+    CHECK_RC(galois_aesgcm_seal_detached(st, out, tag, 16, pt, 64, NULL, 0, iv, 0), GALOIS_ERR_NONCE_LENGTH, "seal_detached empty nonce");
+    CHECK(all_zero(out, 64) && all_zero(tag, 16), "seal_detached empty nonce: out and tag zeroed");
+    FILL(out);
+    WIPED(galois_aesgcm_seal_detached(st, out, NULL, 16, pt, 64, NULL, 0, iv, 12), GALOIS_ERR_NULL_POINTER, out, 64, "seal_detached NULL tag");
+    FILL(out);
+    WIPED(galois_aesgcm_seal_detached(st, out, out + 60, 16, pt, 64, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, out, 76, "seal_detached tag in out");
+    FILL(out);
+    WIPED(galois_aesgcm_open_detached(st, out, sealed, 64, sealed + 64, 12, NULL, 0, iv, 12), GALOIS_ERR_TAG_LENGTH, out, 64, "open_detached tag 12");
+    FILL(out);
+    WIPED(galois_aesgcm_open_detached(st, out, sealed, 64, NULL, 16, NULL, 0, iv, 12), GALOIS_ERR_NULL_POINTER, out, 64, "open_detached NULL tag");
+    FILL(out);
+    WIPED(galois_aesgcm_open_detached(st, out, sealed, 64, sealed + 64, 16, NULL, 0, iv, 0), GALOIS_ERR_NONCE_LENGTH, out, 64, "open_detached empty nonce");
+    FILL(out);
+    WIPED(galois_aesgcm_open_detached(st, out, sealed, 64, out + 50, 16, NULL, 0, iv, 12), GALOIS_ERR_OVERLAP, out, 64, "open_detached tag in out");
+    FILL(out);
+    memcpy(out2, sealed, 80);
+    out2[70] ^= 2;
+    WIPED(galois_aesgcm_open_detached(st, out, out2, 64, out2 + 64, 16, NULL, 0, iv, 12), GALOIS_ERR_AUTH, out, 64, "open_detached forged tag");
+
+    /* MACs and keygen */
+    void *gs = xmalloc(galois_gmac_statebytes());
+    CHECK_RC(galois_gmac_init(gs, key, 16), GALOIS_OK, "gmac init");
+    FILL(tag); WIPED(galois_gmac_authenticate(gs, tag, 16, iv, 0, pt, 4), GALOIS_ERR_NONCE_LENGTH, tag, 16, "gmac empty nonce");
+    FILL(tag); WIPED(galois_gmac_authenticate(gs, tag, 12, iv, 12, pt, 4), GALOIS_ERR_TAG_LENGTH, tag, 12, "gmac tag 12");
+    FILL(tag); WIPED(galois_gmac_authenticate(zero_st, tag, 16, iv, 12, pt, 4), GALOIS_ERR_STATE, tag, 16, "gmac bad state");
+    galois_gmac_wipe(gs);
+    void *ps = xmalloc(galois_poly1305aes_statebytes());
+    uint8_t pkey[32], nonce[16] = {3};
+    CHECK_RC(galois_poly1305aes_keygen(pkey, 32), GALOIS_OK, "poly keygen");
+    CHECK_RC(galois_poly1305aes_init(ps, pkey, 32), GALOIS_OK, "poly init");
+    FILL(tag); WIPED(galois_poly1305aes_authenticate(ps, tag, 16, nonce, 12, pt, 4), GALOIS_ERR_NONCE_LENGTH, tag, 16, "poly nonce 12");
+    FILL(tag); WIPED(galois_poly1305aes_authenticate(ps, tag, 8, nonce, 16, pt, 4), GALOIS_ERR_TAG_LENGTH, tag, 8, "poly tag 8");
+    FILL(tag); WIPED(galois_poly1305_onetimeauth(tag, 16, pt, 4, pkey, 31), GALOIS_ERR_KEY_LENGTH, tag, 16, "onetime key 31");
+    FILL(tag); WIPED(galois_poly1305_onetimeauth(tag, 15, pt, 4, pkey, 32), GALOIS_ERR_TAG_LENGTH, tag, 15, "onetime tag 15");
+    uint8_t k[32];
+    FILL(k); WIPED(galois_aesgcm_keygen(k, 20), GALOIS_ERR_KEY_LENGTH, k, 20, "keygen 20");
+    FILL(k); WIPED(galois_poly1305aes_keygen(k, 31), GALOIS_ERR_KEY_LENGTH, k, 31, "poly keygen 31");
+    galois_poly1305aes_wipe(ps);
+    galois_aesgcm_wipe(st);
+    galois_aesgcm_wipe(st8);
+    free(gs);
+    free(ps);
+    free(st);
+    free(st8);
+    free(zero_st);
+}
+
+/* ---- open into memory another process reads (item 3) --------------------- */
+
+/* A child process watches the output buffer (shared memory) while the parent opens
+ * forged messages into it: it may see the old bytes (0xAA) or zeros, never anything
+ * else (unverified plaintext). Valid opens run afterwards, so the watcher would also
+ * see plaintext once verified; it stops before. */
+#define SH_LEN (256 * 1024)
+static void test_shared(void) {
+    size_t len = SH_LEN + 64;
+    uint8_t *shm = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(shm != MAP_FAILED, "mmap");
+    if (shm == MAP_FAILED) return;
+    volatile uint8_t *flag = shm + SH_LEN, *seen = shm + SH_LEN + 1, *ready = shm + SH_LEN + 2;
+    uint8_t *out = shm;
+    memset(out, 0xAA, SH_LEN);
+    *flag = 0;
+    *seen = 0;
+    *ready = 0;
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        *ready = 1;
+        while (!*flag) {
+            for (size_t i = 0; i < SH_LEN; i += 61) {
+                uint8_t v = ((volatile uint8_t *)out)[i];
+                if (v != 0xAA && v != 0) *seen = 1;
+            }
+        }
+        _exit(0);
+    }
+    while (!*ready) sched_yield();
+    void *st = xmalloc(galois_aesgcm_statebytes());
+    uint8_t key[16] = {9}, iv[12] = {4};
+    uint8_t *pt = xmalloc(SH_LEN), *ct = xmalloc(SH_LEN + 16);
+    rnd_fill(pt, SH_LEN);
+    CHECK_RC(galois_aesgcm_init(st, key, 16), GALOIS_OK, "init");
+    CHECK_RC(galois_aesgcm_seal(st, ct, SH_LEN + 16, NULL, pt, SH_LEN, NULL, 0, iv, 12), GALOIS_OK, "seal");
+    ct[SH_LEN + 3] ^= 1; /* a forged tag: every open below fails */
+    int all_auth = 1;
+    for (int i = 0; i < 40; i++) {
+        if (galois_aesgcm_open(st, out, SH_LEN, NULL, ct, SH_LEN + 16, NULL, 0, iv, 12) != GALOIS_ERR_AUTH) all_auth = 0;
+        if (galois_aesgcm_open_detached(st, out, ct, SH_LEN, ct + SH_LEN, 16, NULL, 0, iv, 12) != GALOIS_ERR_AUTH) all_auth = 0;
+        memset(out, 0xAA, SH_LEN);
+    }
+    *flag = 1;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(all_auth, "every forged open failed");
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "watcher exited");
+    CHECK(!*seen, "the watcher saw unverified plaintext in the output buffer");
+    galois_aesgcm_wipe(st);
+    free(st);
+    free(pt);
+    free(ct);
+    munmap(shm, len);
+}
+
 /* ---- differential against OpenSSL -------------------------------------- */
 
 #ifdef GALOIS_TEST_OPENSSL
@@ -549,6 +846,9 @@ int main(int argc, char **argv) {
     if (all || !strcmp(what, "errors")) test_errors(), ran = 1;
     if (all || !strcmp(what, "roundtrip")) test_roundtrip(), ran = 1;
     if (all || !strcmp(what, "threads")) test_threads(), ran = 1;
+    if (all || !strcmp(what, "state")) test_state(), ran = 1;
+    if (all || !strcmp(what, "wipe")) test_wipe(), ran = 1;
+    if (all || !strcmp(what, "shared")) test_shared(), ran = 1;
 #ifdef GALOIS_TEST_OPENSSL
     if (all || !strcmp(what, "openssl")) test_openssl(), ran = 1;
 #else
