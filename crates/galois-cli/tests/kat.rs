@@ -235,7 +235,7 @@ fn malformed_files_are_reported_not_panicked() {
         (
             "unknown.json",
             r#"{"schema":"vectors-v1","algorithm":"ChaCha20-Poly1305","tests":[{"id":"x","result":"valid"}]}"#,
-            0,
+            2, // every case unsupported: nothing checked is a usage error
         ),
     ];
     for (name, text, code) in cases {

@@ -4,12 +4,29 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// `--size`: at least one byte (a rate over nothing is no measurement).
+fn size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 byte".into()),
+        Ok(n) if n <= 1 << 30 => Ok(n),
+        Ok(_) => Err("must be at most 1 GiB".into()),
+        Err(_) => Err(format!("{s:?} is not a number of bytes")),
+    }
+}
+
 #[derive(clap::Args)]
+#[command(after_help = concat!(
+    "Examples:\n",
+    "  galois bench ghash --quick\n",
+    "  galois bench gcm --size 1500 --plot gcm.svg\n\n",
+    super::exit_codes!()
+))]
 pub struct Args {
     /// What to measure: `ghash` (the spec's Table 1 on this CPU) or `gcm`.
+    #[arg(value_parser = ["ghash", "gcm"])]
     what: String,
-    /// Message size in bytes for throughput.
-    #[arg(long, default_value_t = 16384)]
+    /// Message size in bytes for throughput (1 .. 1 GiB).
+    #[arg(long, default_value_t = 16384, value_parser = size, value_name = "BYTES")]
     size: usize,
     /// Fewer, shorter samples.
     #[arg(long)]

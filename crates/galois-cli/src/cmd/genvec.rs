@@ -5,6 +5,11 @@ use serde_json::{json, Value};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(after_help = concat!(
+    "Example:\n",
+    "  galois gen-vectors --count 1000 --seed 7 -o random.json && galois kat random.json\n\n",
+    super::exit_codes!()
+))]
 pub struct Args {
     /// Number of cases.
     #[arg(long, default_value_t = 100)]

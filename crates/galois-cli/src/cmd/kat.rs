@@ -3,6 +3,15 @@ use galois_cli::kat::{Summary, VectorFile, AUTO};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(after_help = concat!(
+    "Examples:\n",
+    "  galois kat --all-backends vectors/*.json\n",
+    "  galois kat --backend clmul vectors/mcgrew_viega_gcm_spec.json\n\n",
+    "Prints `FILE [backend]: N passed, M failed, K unsupported` per run. A run that\n",
+    "checks no case, or a --backend that is not available for a file on this CPU,\n",
+    "is a usage error (exit 2).\n\n",
+    super::exit_codes!()
+))]
 pub struct Args {
     /// Vector files in the vectors-v1 schema.
     #[arg(required = true)]
@@ -20,13 +29,32 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> CmdResult {
-    let mut any_failed = false;
-    let mut total = Summary::default();
+    let mut files = Vec::new();
     for path in &a.files {
         let name = path.display();
         let text =
             std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
         let file = VectorFile::parse(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+        // A pinned implementation must exist for every file: a run that
+        // checks nothing must not look like a pass.
+        if let Some(b) = a.backend.as_deref().filter(|b| *b != AUTO) {
+            let imps = file.implementations();
+            if !imps.iter().any(|i| i == b) {
+                return Err(CliError::usage(format!(
+                    "--backend {b}: not an implementation of {} on this CPU ({name}); \
+                     available: {}",
+                    file.algorithm,
+                    imps.join(", ")
+                )));
+            }
+        }
+        files.push((path, file));
+    }
+    let mut any_failed = false;
+    let mut unchecked = Vec::new();
+    let mut total = Summary::default();
+    for (path, file) in &files {
+        let name = path.display();
         let imps = if a.all_backends {
             file.implementations()
         } else {
@@ -54,6 +82,9 @@ pub fn run(a: Args) -> CmdResult {
                 println!("  unsupported ({n}): {reason}");
             }
             any_failed |= s.failed > 0;
+            if s.passed + s.failed == 0 {
+                unchecked.push(format!("{name}{label}"));
+            }
             total.passed += s.passed;
             total.failed += s.failed;
             total.unsupported += s.unsupported;
@@ -62,9 +93,14 @@ pub fn run(a: Args) -> CmdResult {
     if a.files.len() > 1 || a.all_backends {
         println!("total: {}", total.counts());
     }
-    Ok(if any_failed {
-        ExitCode::from(exit::KAT_FAILED)
-    } else {
-        ExitCode::SUCCESS
-    })
+    if any_failed {
+        return Ok(ExitCode::from(exit::KAT_FAILED));
+    }
+    if !unchecked.is_empty() {
+        return Err(CliError::usage(format!(
+            "no case was checked in {} (every case unsupported, or none)",
+            unchecked.join(", ")
+        )));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,8 @@
 //! Key files: one line, `galois-key-v1 ALGORITHM HEX`, mode 0600.
 
+use super::files::{check_output, Content, Output, Protect};
 use super::{exit, CliError};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 /// What a key is for.
@@ -9,6 +10,8 @@ use std::path::Path;
 pub enum Algorithm {
     #[value(name = "aes-128-gcm")]
     Aes128Gcm,
+    #[value(name = "aes-192-gcm")]
+    Aes192Gcm,
     #[value(name = "aes-256-gcm")]
     Aes256Gcm,
     #[value(name = "poly1305-aes")]
@@ -19,6 +22,7 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Aes128Gcm => "aes-128-gcm",
+            Algorithm::Aes192Gcm => "aes-192-gcm",
             Algorithm::Aes256Gcm => "aes-256-gcm",
             Algorithm::Poly1305Aes => "poly1305-aes",
         }
@@ -26,6 +30,7 @@ impl Algorithm {
     fn key_len(self) -> usize {
         match self {
             Algorithm::Aes128Gcm => 16,
+            Algorithm::Aes192Gcm => 24,
             Algorithm::Aes256Gcm | Algorithm::Poly1305Aes => 32,
         }
     }
@@ -63,11 +68,42 @@ impl KeyFile {
         Ok(KeyFile { algorithm, key })
     }
 
+    /// Reads a key file: at most [`MAX_KEY_FILE`] bytes (so `--key
+    /// /dev/zero` fails at once), with a warning on stderr when a regular
+    /// file is readable or writable by group or others.
     pub fn read(path: &Path) -> Result<Self, CliError> {
-        let text = zeroize::Zeroizing::new(
-            std::fs::read_to_string(path)
-                .map_err(|e| key_error(path, &format!("cannot read key file: {e}")))?,
-        );
+        let f = std::fs::File::open(path)
+            .map_err(|e| key_error(path, &format!("cannot read key file: {e}")))?;
+        if let Ok(m) = f.metadata() {
+            if m.is_dir() {
+                return Err(key_error(path, "is a directory, not a key file"));
+            }
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = m.permissions().mode() & 0o777;
+                if m.is_file() && mode & 0o077 != 0 {
+                    eprintln!(
+                        "galois: warning: key file {} is accessible by others (mode {mode:04o}); \
+                         run: chmod 600 {}",
+                        path.display(),
+                        path.display()
+                    );
+                }
+            }
+        }
+        let mut bytes = zeroize::Zeroizing::new(Vec::with_capacity(MAX_KEY_FILE + 1));
+        f.take(MAX_KEY_FILE as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| key_error(path, &format!("cannot read key file: {e}")))?;
+        if bytes.len() > MAX_KEY_FILE {
+            return Err(key_error(
+                path,
+                &format!("not a galois key file (over {MAX_KEY_FILE} bytes)"),
+            ));
+        }
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| key_error(path, "not a galois key file (run `galois keygen`)"))?;
         let mut parts = text.split_whitespace();
         if parts.next() != Some("galois-key-v1") {
             return Err(key_error(
@@ -77,6 +113,7 @@ impl KeyFile {
         }
         let algorithm = match parts.next() {
             Some("aes-128-gcm") => Algorithm::Aes128Gcm,
+            Some("aes-192-gcm") => Algorithm::Aes192Gcm,
             Some("aes-256-gcm") => Algorithm::Aes256Gcm,
             Some("poly1305-aes") => Algorithm::Poly1305Aes,
             Some(other) => return Err(key_error(path, &format!("unknown algorithm {other:?}"))),
@@ -107,26 +144,45 @@ impl KeyFile {
         ))
     }
 
-    /// Writes the key to a new file with mode 0600 (never over an existing one).
+    /// Writes the key to a new file with mode 0600, atomically: the file
+    /// appears whole, synced, or not at all (never over an existing one).
     pub fn write_new(&self, path: &Path) -> Result<(), CliError> {
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
-        let mut f = o
-            .open(path)
-            .map_err(|e| CliError::io(format!("{}: {e}", path.display())))?;
-        f.write_all(self.line().as_bytes())
-            .and_then(|_| f.sync_all())
-            .map_err(|e| CliError::io(format!("{}: {e}", path.display())))
+        let none = || Protect::keys(&[]);
+        check_output(Some(path), None, &none())?;
+        let mut out = Output::create(Some(path), None, Content::Data, none())?;
+        out.write_all(self.line().as_bytes())
+            .map_err(|e| CliError::io(e.to_string()))?;
+        out.commit()
     }
 
+    /// Writes the key to standard output; a regular file there (`keygen >
+    /// my.key`) is first made private (mode 0600).
     pub fn write_stdout(&self) -> Result<(), CliError> {
-        std::io::stdout()
-            .write_all(self.line().as_bytes())
-            .map_err(|e| CliError::io(e.to_string()))
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            let fd = std::io::stdout().as_raw_fd();
+            // SAFETY: fstat and fchmod on the process's own standard output
+            // descriptor; `st` is a plain struct the kernel fills in.
+            let regular = unsafe {
+                let mut st: libc::stat = std::mem::zeroed();
+                libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFREG
+            };
+            // SAFETY: as above; fchmod reads only its two integer arguments.
+            if regular && unsafe { libc::fchmod(fd, 0o600) } != 0 {
+                eprintln!(
+                    "galois: warning: cannot make standard output private ({}); \
+                     prefer keygen -o FILE",
+                    std::io::Error::last_os_error()
+                );
+            }
+        }
+        let mut out = std::io::stdout().lock();
+        out.write_all(self.line().as_bytes())
+            .and_then(|_| out.flush())
+            .map_err(|e| CliError::io(format!("standard output: {e}")))
     }
 }
+
+/// The largest key file read (a key line is under 100 bytes).
+pub const MAX_KEY_FILE: usize = 4096;

@@ -9,6 +9,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(after_help = concat!(
+    "Examples:\n",
+    "  galois mac --key my.key report.pdf          # prints NONCE:TAG\n",
+    "  galois verify --key my.key --tag NONCE:TAG report.pdf\n\n",
+    "GMAC for an AES key (12-byte random nonce), Poly1305-AES for a poly1305-aes key\n",
+    "(16-byte random nonce). The input is streamed: any size, bounded memory.\n\n",
+    super::exit_codes!()
+))]
 pub struct MacArgs {
     /// Key file written by `galois keygen`.
     #[arg(long)]
@@ -18,6 +26,12 @@ pub struct MacArgs {
 }
 
 #[derive(clap::Args)]
+#[command(after_help = concat!(
+    "Example:\n",
+    "  galois verify --key my.key --tag NONCE:TAG report.pdf\n\n",
+    "Exits 0 if the tag verifies, 1 if not (wrong key, wrong tag, or modified data).\n\n",
+    super::exit_codes!()
+))]
 pub struct VerifyArgs {
     /// Key file written by `galois keygen`.
     #[arg(long)]
@@ -29,12 +43,22 @@ pub struct VerifyArgs {
     input: Option<PathBuf>,
 }
 
-fn read_all(input: Option<&std::path::Path>) -> Result<Vec<u8>, CliError> {
+/// Feeds the input to `f` in 64 KiB pieces: memory stays bounded whatever
+/// the input's size.
+fn for_each_chunk(
+    input: Option<&std::path::Path>,
+    mut f: impl FnMut(&[u8]) -> Result<(), CliError>,
+) -> Result<(), CliError> {
     let (mut r, _) = open_input(input)?;
-    let mut v = Vec::new();
-    r.read_to_end(&mut v)
-        .map_err(|e| CliError::io(e.to_string()))?;
-    Ok(v)
+    let mut buf = vec![0u8; 64 << 10];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => f(&buf[..n])?,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(CliError::io(e.to_string())),
+        }
+    }
 }
 
 fn nonce_len(a: Algorithm) -> usize {
@@ -45,40 +69,72 @@ fn nonce_len(a: Algorithm) -> usize {
     }
 }
 
+/// The message for a tag that does not verify: which cause it was cannot
+/// be told apart, by design.
+pub const VERIFY_FAILED: &str =
+    "authentication failed: wrong key, wrong tag or nonce, or modified data";
+
 fn crypto(e: galois_aead::Error) -> CliError {
-    let code = if e == galois_aead::Error::AuthenticationFailed {
-        exit::AUTH
-    } else {
-        exit::USAGE
-    };
+    if e == galois_aead::Error::AuthenticationFailed {
+        return CliError {
+            message: VERIFY_FAILED.into(),
+            code: exit::AUTH,
+        };
+    }
     CliError {
         message: e.to_string(),
-        code,
+        code: exit::USAGE,
     }
 }
 
-fn tag_of(k: &KeyFile, nonce: &[u8], msg: &[u8]) -> Result<Vec<u8>, CliError> {
-    Ok(match k.algorithm {
-        Algorithm::Poly1305Aes => galois_aead::poly1305::Poly1305Aes::new(&k.key)
-            .map_err(crypto)?
-            .authenticate(nonce, msg)
-            .map_err(crypto)?
-            .to_vec(),
-        _ => galois_aead::AesGmac::new(&k.key)
-            .map_err(crypto)?
-            .authenticate(nonce, msg)
-            .map_err(crypto)?
-            .as_bytes()
-            .to_vec(),
-    })
+/// The tag of the input under `nonce`, or (with `expect`) whether it is
+/// `expect`, streaming the input.
+fn tag_of(
+    k: &KeyFile,
+    nonce: &[u8],
+    input: Option<&std::path::Path>,
+    expect: Option<&[u8]>,
+) -> Result<Vec<u8>, CliError> {
+    let ok = |r: galois_aead::Result<()>| r.map_err(crypto);
+    match k.algorithm {
+        Algorithm::Poly1305Aes => {
+            let mac = galois_aead::poly1305::Poly1305Aes::new(&k.key).map_err(crypto)?;
+            let mut st = mac.stream(nonce).map_err(crypto)?;
+            for_each_chunk(input, |c| {
+                st.update(c);
+                Ok(())
+            })?;
+            match expect {
+                Some(t) => ok(st.verify(t)).map(|_| Vec::new()),
+                None => Ok(st.finalize().to_vec()),
+            }
+        }
+        _ => {
+            // GMAC is GCM with the message as additional data and no text.
+            let gcm = galois_aead::AesGcm::new(&k.key).map_err(crypto)?;
+            match expect {
+                Some(t) => {
+                    // No text, so nothing unverified is ever released: this
+                    // only absorbs the data and compares tags in constant time.
+                    let mut d = gcm.unverified_decryptor(nonce).map_err(crypto)?;
+                    for_each_chunk(input, |c| ok(d.aad(c)))?;
+                    ok(d.finish(t)).map(|_| Vec::new())
+                }
+                None => {
+                    let mut e = gcm.encryptor(nonce).map_err(crypto)?;
+                    for_each_chunk(input, |c| ok(e.aad(c)))?;
+                    Ok(e.finish().as_bytes().to_vec())
+                }
+            }
+        }
+    }
 }
 
 pub fn mac(a: MacArgs) -> CmdResult {
     let k = KeyFile::read(&a.key)?;
-    let msg = read_all(a.input.as_deref())?;
     let mut nonce = vec![0u8; nonce_len(k.algorithm)];
     getrandom::fill(&mut nonce).map_err(|e| CliError::io(format!("random source: {e}")))?;
-    let tag = tag_of(&k, &nonce, &msg)?;
+    let tag = tag_of(&k, &nonce, a.input.as_deref(), None)?;
     println!("{}:{}", hex::encode(&nonce), hex::encode(tag));
     Ok(ExitCode::SUCCESS)
 }
@@ -99,15 +155,6 @@ pub fn verify(a: VerifyArgs) -> CmdResult {
             nonce_len(k.algorithm)
         )));
     }
-    let msg = read_all(a.input.as_deref())?;
-    let ok = match k.algorithm {
-        Algorithm::Poly1305Aes => galois_aead::poly1305::Poly1305Aes::new(&k.key)
-            .map_err(crypto)?
-            .verify(&nonce, &msg, &tag),
-        _ => galois_aead::AesGmac::new(&k.key)
-            .map_err(crypto)?
-            .verify(&nonce, &msg, &tag),
-    };
-    ok.map_err(crypto)?;
+    tag_of(&k, &nonce, a.input.as_deref(), Some(&tag))?;
     Ok(ExitCode::SUCCESS)
 }

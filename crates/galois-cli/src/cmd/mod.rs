@@ -1,5 +1,23 @@
 //! The subcommands.
 
+/// The exit codes, for the help texts (kept in step with [`exit`]).
+macro_rules! exit_codes {
+    () => {
+        "Exit status:\n\
+         \x20 0  success\n\
+         \x20 1  authentication failed (wrong key, wrong --aad or --tag, modified data),\n\
+         \x20    or a known-answer case failed\n\
+         \x20 2  usage error (a bad flag or value, -o naming a directory or the key\n\
+         \x20    file, binary output to a terminal, no known-answer case checked)\n\
+         \x20 3  input/output error (missing input, an existing output without --force,\n\
+         \x20    a full disk)\n\
+         \x20 4  missing, malformed, oversized or wrong-kind key file\n\
+         \x20 5  not a whole galois stream (truncated, reordered, duplicated or\n\
+         \x20    appended segments, a bad header)"
+    };
+}
+pub(crate) use exit_codes;
+
 pub mod bench;
 pub mod files;
 pub mod genvec;
