@@ -139,6 +139,17 @@ fn interrupted_seal_and_open_leave_nothing_behind() {
                 } else {
                     c.env_remove("GALOIS_TEST_NO_TMPFILE");
                 }
+                // The signal must not be inherited as ignored (a background
+                // job of a non-interactive shell ignores SIGINT).
+                // SAFETY: signal(2) is async-signal-safe; nothing else runs
+                // between fork and exec.
+                unsafe {
+                    use std::os::unix::process::CommandExt;
+                    c.pre_exec(move || {
+                        libc::signal(sig, libc::SIG_DFL);
+                        Ok(())
+                    });
+                }
                 let mut child = c.spawn().unwrap();
                 let mut sin = child.stdin.take().unwrap();
                 // 12 MiB through the pipe: output is being written when the

@@ -55,7 +55,7 @@ pub fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, Option<u64>), C
                     p.display()
                 )));
             }
-            let len = meta.is_file().then(|| meta.len());
+            let len = meta.is_file().then_some(meta.len());
             Ok((
                 Box::new(Named {
                     inner: f,
@@ -245,7 +245,7 @@ fn parent(dest: &Path) -> &Path {
 /// Named temporary files to remove if a signal ends the process.
 #[cfg(unix)]
 mod cleanup {
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
     use std::sync::{Mutex, MutexGuard, Once};
 
     static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -255,15 +255,29 @@ mod cleanup {
         TEMPS.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Installs (once) a thread that, on SIGINT, SIGTERM, SIGHUP or SIGQUIT,
-    /// removes every registered file and then dies of the signal as it
-    /// would have without the handler.
+    /// Whether `sig` was ignored when the process started (as `nohup`
+    /// and shells' background jobs arrange): it stays ignored.
+    fn ignored(sig: libc::c_int) -> bool {
+        // SAFETY: sigaction with a null new action only reads the current
+        // one into `old`, a plain struct.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(sig, std::ptr::null(), &mut old) == 0
+                && old.sa_sigaction == libc::SIG_IGN
+        }
+    }
+
+    /// Installs (once) a thread that, on SIGINT, SIGTERM, SIGHUP or SIGQUIT
+    /// (those not ignored), removes every registered file and then dies of
+    /// the signal as it would have without the handler.
     fn install() {
         INSTALL.call_once(|| {
             use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-            let Ok(mut signals) =
-                signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])
-            else {
+            let sigs: Vec<_> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+                .into_iter()
+                .filter(|&s| !ignored(s))
+                .collect();
+            let Ok(mut signals) = signal_hook::iterator::Signals::new(sigs) else {
                 return;
             };
             std::thread::spawn(move || {
@@ -283,16 +297,16 @@ mod cleanup {
 
     /// Runs `make` (which creates `path`) with the registry locked, so a
     /// signal either comes before the file exists or finds it registered.
-    pub fn create<T>(path: &PathBuf, make: impl FnOnce() -> T) -> T {
+    pub fn create<T>(path: &Path, make: impl FnOnce() -> T) -> T {
         install();
         let mut t = temps();
         let r = make();
-        t.push(path.clone());
+        t.push(path.to_path_buf());
         r
     }
 
     /// Runs `f` (which renames or removes `path`) and forgets `path`.
-    pub fn release<T>(path: &PathBuf, f: impl FnOnce() -> T) -> T {
+    pub fn release<T>(path: &Path, f: impl FnOnce() -> T) -> T {
         let mut t = temps();
         let r = f();
         t.retain(|p| p != path);
@@ -302,11 +316,11 @@ mod cleanup {
 
 #[cfg(not(unix))]
 mod cleanup {
-    use std::path::PathBuf;
-    pub fn create<T>(_: &PathBuf, make: impl FnOnce() -> T) -> T {
+    use std::path::Path;
+    pub fn create<T>(_: &Path, make: impl FnOnce() -> T) -> T {
         make()
     }
-    pub fn release<T>(_: &PathBuf, f: impl FnOnce() -> T) -> T {
+    pub fn release<T>(_: &Path, f: impl FnOnce() -> T) -> T {
         f()
     }
 }
