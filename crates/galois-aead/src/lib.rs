@@ -16,6 +16,7 @@
 
 pub mod aes;
 pub mod block;
+pub mod chunked;
 pub mod ct;
 pub mod detect;
 mod error;
