@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The C ABI's tests: builds libgalois (cdylib + staticlib), then the C test program
+# The C ABI's tests: installs libgalois (cdylib + staticlib, scripts/install-c.sh, staged)
+# and checks the install, builds and runs the README's C example as written against an
+# install in a temporary HOME (pkg-config only), then builds the C test program
 # through CMake against include/galois.h, and runs it with CTest: the shared vectors,
 # every error code, random round trips, a differential test against OpenSSL, each
 # against the shared and the static library, once more under valgrind memcheck,
@@ -15,6 +17,7 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 dpkg -s libssl-dev >/dev/null 2>&1 || need+=(libssl-dev)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
@@ -33,15 +36,49 @@ bash scripts/setup-nightly.sh >/dev/null
 RUSTFLAGS="--cfg galois_exhaustive" CARGO_TARGET_DIR="$TARGET/capi-exhaustive" \
   cargo +nightly check --locked -p galois-capi
 
-echo "== cargo build --release -p galois-capi"
-cargo build --release --locked -p galois-capi
-ls "$TARGET/release/libgalois.so" "$TARGET/release/libgalois.a" >/dev/null
+echo "== install (scripts/install-c.sh, staged: DESTDIR=\$TARGET/c-stage PREFIX=/opt/galois)"
+STAGE="$TARGET/c-stage"
+rm -rf "$STAGE"
+DESTDIR="$STAGE" PREFIX=/opt/galois bash scripts/install-c.sh
+LIBDIR="$STAGE/opt/galois/lib"
+VERSION=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
+fail() { echo "test-c: install: $*" >&2; exit 1; }
+[ -f "$STAGE/opt/galois/include/galois.h" ] || fail "no header"
+[ -f "$LIBDIR/libgalois.so.$VERSION" ] && [ -f "$LIBDIR/libgalois.a" ] || fail "no libraries"
+[ "$(readlink "$LIBDIR/libgalois.so.0")" = "libgalois.so.$VERSION" ] || fail "libgalois.so.0 link"
+[ "$(readlink "$LIBDIR/libgalois.so")" = "libgalois.so.0" ] || fail "libgalois.so link"
+readelf -d "$LIBDIR/libgalois.so.$VERSION" | grep -q 'SONAME.*\[libgalois\.so\.0\]' || fail "SONAME"
+readelf -S "$LIBDIR/libgalois.so.$VERSION" | grep -qE '\.symtab|\.debug_' && fail "shared library not stripped"
+grep -qx 'prefix=/opt/galois' "$LIBDIR/pkgconfig/galois.pc" || fail "galois.pc names the staging directory"
+PKG_CONFIG_SYSROOT_DIR="$STAGE" PKG_CONFIG_LIBDIR="$LIBDIR/pkgconfig" pkg-config --exists galois galois-static ||
+  fail "pkg-config does not read the .pc files"
+echo "install: header, libgalois.so.$VERSION (SONAME libgalois.so.0, stripped), links, libgalois.a, .pc files"
+
+echo "== the README's C example, run as written (HOME in a temporary directory)"
+EX="$(mktemp -d)"
+trap 'rm -rf "$EX"' EXIT
+mkdir "$EX/home"
+ln -s "$PWD/scripts" "$EX/scripts"
+block() { # the fenced block after the README line '<!-- c-example: $1 ...'
+  awk -v m="<!-- c-example: $1" 'index($0, m) == 1 { f = 1; next }
+    f == 1 && /^```/ { f = 2; next } f == 2 && /^```/ { exit } f == 2 { print }' README.md
+}
+block app.c >"$EX/app.c"
+block commands >"$EX/commands.sh"
+[ -s "$EX/app.c" ] && [ -s "$EX/commands.sh" ] || fail "README example blocks not found"
+out=$(cd "$EX" && env -u PKG_CONFIG_PATH HOME="$EX/home" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}" \
+  RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_TARGET_DIR="$TARGET" bash -euo pipefail commands.sh)
+echo "$out"
+[ "$(echo "$out" | grep -c "success, tampered: authentication failed")" = 2 ] || fail "README example output"
+ldd "$EX/app" | grep -q "libgalois.so.0 => $EX/home/.local/lib/libgalois.so.0" || fail "app does not load the installed library"
+ldd "$EX/app-static" | grep -q libgalois && fail "app-static loads libgalois.so"
+echo "README example: built with pkg-config from the installed files only, shared and static, ran"
 
 SAN=ON
 [ "${GALOIS_C_SANITIZE:-1}" = 0 ] && SAN=OFF
 BUILD="$TARGET/c-tests"
 cmake -S crates/galois-capi/tests-c -B "$BUILD" -DCMAKE_BUILD_TYPE=Debug \
-  -DGALOIS_LIB_DIR="$TARGET/release" -DGALOIS_VECTORS_DIR="$VECTORS" -DGALOIS_VALGRIND=ON \
+  -DGALOIS_LIB_DIR="$LIBDIR" -DGALOIS_VECTORS_DIR="$VECTORS" -DGALOIS_VALGRIND=ON \
   -DGALOIS_SANITIZE=$SAN >/dev/null
 cmake --build "$BUILD" -j2
 ctest --test-dir "$BUILD" --output-on-failure -LE sanitize
