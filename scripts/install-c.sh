@@ -28,7 +28,8 @@ VERSION=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Carg
 MAJOR="${VERSION%%.*}"
 [ -n "$VERSION" ] || { echo "install-c: no version in Cargo.toml" >&2; exit 1; }
 SO="$TARGET/release/libgalois.so"
-readelf -d "$SO" | grep -q "SONAME.*\[libgalois\.so\.$MAJOR\]" ||
+dyn=$(readelf -d "$SO")
+grep -q "SONAME.*\[libgalois\.so\.$MAJOR\]" <<<"$dyn" ||
   { echo "install-c: $SO lacks the SONAME libgalois.so.$MAJOR (crates/galois-capi/build.rs)" >&2; exit 1; }
 
 LIB="$DESTDIR$PREFIX/lib"

@@ -47,8 +47,10 @@ fail() { echo "test-c: install: $*" >&2; exit 1; }
 [ -f "$LIBDIR/libgalois.so.$VERSION" ] && [ -f "$LIBDIR/libgalois.a" ] || fail "no libraries"
 [ "$(readlink "$LIBDIR/libgalois.so.0")" = "libgalois.so.$VERSION" ] || fail "libgalois.so.0 link"
 [ "$(readlink "$LIBDIR/libgalois.so")" = "libgalois.so.0" ] || fail "libgalois.so link"
-readelf -d "$LIBDIR/libgalois.so.$VERSION" | grep -q 'SONAME.*\[libgalois\.so\.0\]' || fail "SONAME"
-readelf -S "$LIBDIR/libgalois.so.$VERSION" | grep -qE '\.symtab|\.debug_' && fail "shared library not stripped"
+dyn=$(readelf -d "$LIBDIR/libgalois.so.$VERSION")
+grep -q 'SONAME.*\[libgalois\.so\.0\]' <<<"$dyn" || fail "SONAME"
+sections=$(readelf -S "$LIBDIR/libgalois.so.$VERSION")
+grep -qE '\.symtab|\.debug_' <<<"$sections" && fail "shared library not stripped"
 grep -qx 'prefix=/opt/galois' "$LIBDIR/pkgconfig/galois.pc" || fail "galois.pc names the staging directory"
 PKG_CONFIG_SYSROOT_DIR="$STAGE" PKG_CONFIG_LIBDIR="$LIBDIR/pkgconfig" pkg-config --exists galois galois-static ||
   fail "pkg-config does not read the .pc files"
@@ -69,9 +71,12 @@ block commands >"$EX/commands.sh"
 out=$(cd "$EX" && env -u PKG_CONFIG_PATH HOME="$EX/home" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}" \
   RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_TARGET_DIR="$TARGET" bash -euo pipefail commands.sh)
 echo "$out"
-[ "$(echo "$out" | grep -c "success, tampered: authentication failed")" = 2 ] || fail "README example output"
-ldd "$EX/app" | grep -q "libgalois.so.0 => $EX/home/.local/lib/libgalois.so.0" || fail "app does not load the installed library"
-ldd "$EX/app-static" | grep -q libgalois && fail "app-static loads libgalois.so"
+[ "$(grep -c "success, tampered: authentication failed" <<<"$out")" = 2 ] || fail "README example output"
+# (outputs captured first: grep -q closing a pipe early fails it under pipefail)
+deps=$(ldd "$EX/app")
+grep -qF "libgalois.so.0 => $EX/home/.local/lib/libgalois.so.0" <<<"$deps" || fail "app does not load the installed library"
+deps=$(ldd "$EX/app-static")
+grep -q libgalois <<<"$deps" && fail "app-static loads libgalois.so"
 echo "README example: built with pkg-config from the installed files only, shared and static, ran"
 
 SAN=ON

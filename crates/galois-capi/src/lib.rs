@@ -257,6 +257,7 @@ const STACK_SCRATCH: usize = 256;
 
 /// Private memory for one seal or open: a copy of the input, worked on in
 /// place, then copied out. Wiped when dropped.
+#[allow(clippy::large_enum_variant)] // the stack variant is the point: no allocation
 enum Scratch {
     Stack([u8; STACK_SCRATCH], usize),
     Heap(Vec<u8>),
@@ -374,14 +375,15 @@ mod live {
             self.homes.get(&home).copied()
         }
 
-        /// Registers a new live state at `home`: (slot, id).
-        pub(super) fn add(&mut self, home: usize) -> (u64, u64) {
+        /// Registers a new live state at `home`: (slot, id); None if the
+        /// table is full (2^46 states at once).
+        pub(super) fn add(&mut self, home: usize) -> Option<(u64, u64)> {
             let slot = match self.free.pop() {
                 Some(s) => s,
                 None => {
                     let s = self.next_slot;
+                    let (k, _) = locate(s)?;
                     self.next_slot += 1;
-                    let (k, _) = locate(s).expect("live table full");
                     if CHUNK[k].load(Ordering::Acquire).is_null() {
                         let c: Box<[AtomicU64]> =
                             (0..chunk_len(k)).map(|_| AtomicU64::new(0)).collect();
@@ -393,11 +395,9 @@ mod live {
             };
             let id = self.next_id;
             self.next_id += 1;
-            slot_ref(slot)
-                .expect("slot allocated")
-                .store(id, Ordering::Release);
+            slot_ref(slot)?.store(id, Ordering::Release);
             self.homes.insert(home, slot);
-            (slot, id)
+            Some((slot, id))
         }
 
         /// Ends the live state in `slot` (home `home`).
@@ -574,41 +574,42 @@ unsafe fn init_state<T>(
         return GALOIS_ERR_NULL_POINTER;
     }
     debug_assert_eq!(kind.bytes(), statebytes_of::<T>());
-    let mut made = Err(GALOIS_ERR_INTERNAL);
+    let mut made = None;
     let r = guard(|| {
-        made = Ok(make()?);
+        made = Some(make()?);
         Ok(())
     });
     let base = state as *mut u8;
-    let mut t = live::lock();
-    // SAFETY: the caller's state memory.
-    unsafe {
-        release_home(&mut t, base);
-        zero_state(base, kind.bytes());
-    }
-    if r != GALOIS_OK {
-        return r;
-    }
-    let Ok(value) = made else {
-        return GALOIS_ERR_INTERNAL;
-    };
-    let (slot, id) = t.add(base as usize);
-    let off = object_offset::<T>(base as usize);
-    // SAFETY: off + size_of::<T>() <= statebytes_of::<T>(); the object
-    // address is aligned for T.
-    unsafe {
-        ptr::write(base.add(off) as *mut T, value);
-        write_header(
-            base,
-            Header {
-                magic: kind.magic(),
-                home: base as u64,
-                slot,
-                id,
-            },
-        );
-    }
-    GALOIS_OK
+    // Guarded too: nothing may unwind across the ABI.
+    guard(|| {
+        let mut t = live::lock();
+        // SAFETY: the caller's state memory.
+        unsafe {
+            release_home(&mut t, base);
+            zero_state(base, kind.bytes());
+        }
+        if r != GALOIS_OK {
+            return Err(r);
+        }
+        let value = made.take().ok_or(GALOIS_ERR_INTERNAL)?;
+        let (slot, id) = t.add(base as usize).ok_or(GALOIS_ERR_INTERNAL)?;
+        let off = object_offset::<T>(base as usize);
+        // SAFETY: off + size_of::<T>() <= statebytes_of::<T>(); the object
+        // address is aligned for T.
+        unsafe {
+            ptr::write(base.add(off) as *mut T, value);
+            write_header(
+                base,
+                Header {
+                    magic: kind.magic(),
+                    home: base as u64,
+                    slot,
+                    id,
+                },
+            );
+        }
+        Ok(())
+    })
 }
 
 /// The object of a live state of this kind at its home address.
@@ -1407,7 +1408,7 @@ mod tests {
         let mut t = live::lock();
         let mut got = Vec::new();
         for i in 0..300usize {
-            got.push(t.add(0x1000 + 64 * i));
+            got.push(t.add(0x1000 + 64 * i).unwrap());
         }
         for (i, &(slot, id)) in got.iter().enumerate() {
             assert_eq!(live::id_of(slot), id, "slot {slot}");
