@@ -21,6 +21,7 @@ RUSTFLAGS='--cfg aes_backend="soft"' CARGO_TARGET_DIR=target/soft-aes \
 
 echo "== known answers through the binary, every backend"
 ./target/release/galois kat --all-backends "$VECTORS"/*.json
+./target/release/galois kat --all-backends crates/galois-cli/vectors/aes_gcm_siv_rfc8452.json
 ./target/release/galois selftest
 
 echo "== RustCrypto trait implementations"

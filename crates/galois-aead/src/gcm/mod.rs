@@ -233,6 +233,13 @@ impl PartialEq for Tag {
 
 impl Eq for Tag {}
 
+impl Tag {
+    /// A full 16-byte tag, for the modes built on GCM's parts (AES-GCM-SIV).
+    pub(crate) fn full(bytes: [u8; 16]) -> Self {
+        Tag { bytes, len: 16 }
+    }
+}
+
 impl core::fmt::Debug for Tag {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Tag(")?;

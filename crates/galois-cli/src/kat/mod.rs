@@ -9,6 +9,7 @@
 pub mod gcm;
 mod gcm64;
 mod poly1305;
+mod siv;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -151,6 +152,7 @@ impl VectorFile {
     pub fn implementations(&self) -> Vec<String> {
         match self.algorithm.as_str() {
             "AES-GCM" | "AES-GMAC" => gcm::implementations(),
+            "AES-GCM-SIV" => gcm::implementations(),
             "Poly1305-AES" | "Poly1305" => poly1305::implementations(),
             "GCM64-TDEA" => gcm64::implementations(),
             _ => vec![AUTO.to_string()],
@@ -205,6 +207,7 @@ impl VectorFile {
             "Poly1305-AES" => poly1305::run_case(&self.doc, case, imp, true),
             "Poly1305" => poly1305::run_case(&self.doc, case, imp, false),
             "GCM64-TDEA" => gcm64::run_case(case, imp),
+            "AES-GCM-SIV" => siv::run_case(case, imp),
             other => return Outcome::Unsupported(format!("algorithm {other} is not known")),
         };
         r.unwrap_or_else(Outcome::Fail)
