@@ -1,8 +1,8 @@
 /*
  * galois.h: the C interface of galois (AES-GCM, AES-GMAC, Poly1305-AES).
  *
- * Link with -lgalois (target/release/libgalois.so or libgalois.a; the static
- * library also needs -lpthread -ldl -lm on Linux).
+ * Install with PREFIX=DIR bash scripts/install-c.sh, then build with
+ * cc app.c $(pkg-config --cflags --libs galois)   (or galois-static).
  *
  * STATE. Each primitive keeps its expanded key in caller memory, as libsodium
  * does: allocate galois_<prim>_statebytes() bytes (malloc, the stack, a
