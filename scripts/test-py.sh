@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The Python package's tests: a venv with pinned maturin, pytest and cryptography,
-# the abi3 wheel built by maturin from crates/galois-py, installed into the venv,
-# then pytest (shared vectors, differential tests against cryptography, bad input).
+# The Python package's tests: a venv with pinned pytest, cryptography and mypy; the
+# package installed by the README's one command (pip builds the abi3 wheel with
+# maturin, the PEP 517 backend of crates/galois-py/pyproject.toml); then pytest
+# (shared vectors, differential and drop-in tests against cryptography, bad input).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
@@ -25,16 +26,16 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-  "maturin==1.16.0" "pytest==9.2.0" "cryptography==50.0.2" "mypy==2.4.1"
+  "pytest==9.2.0" "cryptography==50.0.2" "mypy==2.4.1"
 
-echo "== maturin build (abi3 wheel)"
-# Not --locked: crates/galois-py/Cargo.lock pins pyo3 and the rest, but galois's own
-# dependencies may grow in the workspace before this lock file is refreshed.
-WHEELS="$TARGET/wheels"
-rm -rf "$WHEELS"
-(cd crates/galois-py && CARGO_TARGET_DIR="$TARGET/galois-py" \
-  "$VENV/bin/maturin" build --release -i "$VENV/bin/python" -o "$WHEELS")
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$WHEELS"/galois_aead-*.whl
+echo "== pip install ./crates/galois-py (the README's command; maturin as PEP 517 backend)"
+# Exactly the command the README shows (test_install.py checks that they agree),
+# run from the repository root. CARGO_TARGET_DIR only keeps the Rust build
+# between runs. Not --locked: crates/galois-py/Cargo.lock pins pyo3 and the
+# rest, but galois's own dependencies may grow before this lock is refreshed.
+"$VENV/bin/python" -m pip uninstall -q -y galois-aead >/dev/null 2>&1 || true
+CARGO_TARGET_DIR="$TARGET/galois-py" PIP_DISABLE_PIP_VERSION_CHECK=1 \
+  "$VENV/bin/python" -m pip install ./crates/galois-py
 
 echo "== pytest"
 # Run from outside the source tree so the installed wheel is what gets imported.

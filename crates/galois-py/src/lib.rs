@@ -1,5 +1,5 @@
 //! Python bindings of galois (the `galois_aead._galois` extension module; the
-//! `galois` package re-exports it). Built by maturin as an abi3 wheel for
+//! `galois_aead` package re-exports it). Built by maturin as an abi3 wheel for
 //! CPython 3.11 and later (the buffer protocol is in the limited API from
 //! 3.11 on).
 //!
@@ -7,25 +7,105 @@
 //! `array`, ...). `bytes` are read in place; other buffers are read in place
 //! while the GIL is held, and copied first when the GIL is released (inputs of
 //! [`GIL_RELEASE_BYTES`] or more), so no other thread can change them under
-//! the computation.
+//! the computation. Results for the caller's own buffers (`*_into`) are built
+//! in private memory and copied out with the GIL held once complete (and,
+//! for decryption, verified); on any error those buffers are zeroed.
 
 use galois_aead::poly1305::{Poly1305, Poly1305Aes};
 use galois_aead::{Aes, AesGcm, AesGmac, Error, Options, ShortTag};
-use pyo3::buffer::PyUntypedBuffer;
-use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::buffer::{Element, PyUntypedBuffer};
+use pyo3::exceptions::{
+    PyBufferError, PyException, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyBytes;
+use pyo3::types::PyType;
+use std::ffi::CStr;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use zeroize::{Zeroize, Zeroizing};
 
-create_exception!(
-    galois_aead,
-    InvalidTag,
-    PyException,
-    "The tag did not verify: the data, the associated data, the nonce or the \
-     key is not what was authenticated. No plaintext is released."
-);
+/// galois's exception classes. When `cryptography` is importable, each
+/// subclasses `cryptography.exceptions.<same name>`, so code written for
+/// cryptography (`except cryptography.exceptions.InvalidTag`) catches them;
+/// otherwise each subclasses `Exception`.
+#[derive(Clone, Copy)]
+enum Exc {
+    InvalidTag = 0,
+    InvalidSignature = 1,
+    AlreadyFinalized = 2,
+    NotYetFinalized = 3,
+    AlreadyUpdated = 4,
+}
+
+const EXCEPTIONS: [(&str, &CStr, &CStr); 5] = [
+    (
+        "InvalidTag",
+        c"galois_aead.InvalidTag",
+        c"The AEAD tag did not verify: the data, the associated data, the nonce or \
+          the key is not what was authenticated. No plaintext is released.",
+    ),
+    (
+        "InvalidSignature",
+        c"galois_aead.InvalidSignature",
+        c"A MAC tag (GMAC, Poly1305-AES, Poly1305) did not verify.",
+    ),
+    (
+        "AlreadyFinalized",
+        c"galois_aead.AlreadyFinalized",
+        c"The context was already finalized.",
+    ),
+    (
+        "NotYetFinalized",
+        c"galois_aead.NotYetFinalized",
+        c"The tag is read before the encryption was finalized.",
+    ),
+    (
+        "AlreadyUpdated",
+        c"galois_aead.AlreadyUpdated",
+        c"Associated data given after data.",
+    ),
+];
+
+static EXC_TYPES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
+
+fn exc_types(py: Python<'_>) -> PyResult<&Vec<Py<PyType>>> {
+    EXC_TYPES.get_or_try_init(py, || {
+        // Any failure to import cryptography (absent, broken) means plain
+        // Exception subclasses.
+        let crypto = py.import("cryptography.exceptions").ok();
+        let exception = py.get_type::<PyException>();
+        EXCEPTIONS
+            .iter()
+            .map(|(name, qual, doc)| {
+                let base = crypto
+                    .as_ref()
+                    .and_then(|m| m.getattr(*name).ok())
+                    .and_then(|b| b.cast_into::<PyType>().ok())
+                    .filter(|b| b.is_subclass(&exception).unwrap_or(false))
+                    .unwrap_or_else(|| exception.clone());
+                PyErr::new_type(py, qual, Some(doc), Some(&base), None)
+            })
+            .collect()
+    })
+}
+
+/// An exception of one of galois's classes.
+fn raise(kind: Exc, msg: impl Into<String>) -> PyErr {
+    let msg: String = msg.into();
+    Python::attach(|py| match exc_types(py) {
+        Ok(t) => PyErr::from_type(t[kind as usize].bind(py).clone(), msg),
+        Err(e) => e,
+    })
+}
+
+fn invalid_tag() -> PyErr {
+    raise(Exc::InvalidTag, "the tag did not verify")
+}
+
+fn invalid_signature() -> PyErr {
+    raise(Exc::InvalidSignature, "the tag did not verify")
+}
 
 /// Inputs at least this long are processed with the GIL released.
 const GIL_RELEASE_BYTES: usize = 4096;
@@ -171,6 +251,22 @@ impl Out {
         }
     }
 
+    /// Copies `src` (private memory, at most `len()` bytes) into the start
+    /// of the buffer.
+    fn fill_prefix(&self, _gil: Python<'_>, src: &[u8]) {
+        assert!(src.len() <= self.len());
+        if !src.is_empty() {
+            // SAFETY: as in fill_from, for the first src.len() bytes.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    src.as_ptr(),
+                    self.buf.buf_ptr() as *mut u8,
+                    src.len(),
+                )
+            }
+        }
+    }
+
     /// Zeroes the buffer (on every error of a call that was given it).
     fn wipe(&self, _gil: Python<'_>) {
         if self.len() != 0 {
@@ -187,6 +283,29 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
+/// Checks a buffer the way cryptography does: a non-contiguous buffer is a
+/// BufferError, items of more than one byte (array('I'), a memoryview cast
+/// to 'I') a TypeError.
+fn check_buffer(obj: &Bound<'_, PyAny>, buf: &PyUntypedBuffer, what: &str) -> PyResult<()> {
+    if !buf.is_c_contiguous() {
+        return Err(PyBufferError::new_err(format!(
+            "Buffer is not contiguous. ({what})"
+        )));
+    }
+    // The formats cryptography takes: unsigned bytes ('B', 'c'), as pyo3's
+    // u8 element check decides (it refuses 'b', '?' and wider items).
+    if buf.item_size() != 1 || !<u8 as Element>::is_compatible_format(buf.format()) {
+        return Err(PyTypeError::new_err(format!(
+            "Cannot convert \"{}\" instance to a buffer: {what} has items of format '{}' \
+             ({} bytes), not unsigned bytes (pass bytes, bytearray, or a memoryview cast to 'B')",
+            obj.get_type(),
+            buf.format().to_string_lossy(),
+            buf.item_size()
+        )));
+    }
+    Ok(())
+}
+
 /// Reads a bytes-like argument; TypeError with the argument's name otherwise.
 fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<In<'py>> {
     if let Ok(b) = obj.cast_exact::<PyBytes>() {
@@ -198,11 +317,7 @@ fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<In<'py>> {
             type_name(obj)
         ))
     })?;
-    if !buf.is_c_contiguous() {
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a C-contiguous buffer"
-        )));
-    }
+    check_buffer(obj, &buf, what)?;
     Ok(In::Buf(buf))
 }
 
@@ -229,9 +344,7 @@ fn output(obj: &Bound<'_, PyAny>) -> PyResult<Out> {
             type_name(obj)
         )));
     }
-    if !buf.is_c_contiguous() {
-        return Err(PyTypeError::new_err("buf must be a C-contiguous buffer"));
-    }
+    check_buffer(obj, &buf, "buf")?;
     Ok(Out { buf })
 }
 
@@ -251,9 +364,7 @@ impl Out {
 /// parameter error a ValueError with galois's own message.
 fn err(e: Error) -> PyErr {
     match e {
-        Error::AuthenticationFailed | Error::CiphertextTooShort { .. } => {
-            InvalidTag::new_err("the tag did not verify")
-        }
+        Error::AuthenticationFailed | Error::CiphertextTooShort { .. } => invalid_tag(),
         Error::RandomSourceFailed => PyOSError::new_err(e.to_string()),
         Error::InvalidKeyLength { got } => {
             PyValueError::new_err(format!("key must be 16, 24 or 32 bytes, got {got}"))
@@ -263,6 +374,29 @@ fn err(e: Error) -> PyErr {
         }
         _ => PyValueError::new_err(e.to_string()),
     }
+}
+
+/// MAC verification errors: a tag that does not verify is InvalidSignature.
+fn mac_err(e: Error) -> PyErr {
+    match e {
+        Error::AuthenticationFailed | Error::InvalidTagLength { .. } => invalid_signature(),
+        e => err(e),
+    }
+}
+
+/// The nonce range of cryptography's AESGCM, unless `any_nonce_length`.
+const NONCE_MIN: usize = 8;
+const NONCE_MAX: usize = 128;
+
+fn nonce_arg<'py>(obj: &Bound<'py, PyAny>, any_len: bool) -> PyResult<In<'py>> {
+    let n = input(obj, "nonce")?;
+    if !any_len && !(NONCE_MIN..=NONCE_MAX).contains(&n.len()) {
+        // cryptography's exact message.
+        return Err(PyValueError::new_err(
+            "Nonce must be between 8 and 128 bytes",
+        ));
+    }
+    Ok(n)
 }
 
 fn gcm_options(tag_length: usize, permissive: bool) -> PyResult<Options> {
@@ -306,8 +440,9 @@ fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
 /// which then take 12-byte nonces only) and ``permissive=True`` (any tag
 /// length 4 to 16 with any nonce length: for interoperability tests only).
 ///
-/// Nonces may have any length of 1 byte or more; use 12 bytes, and never
-/// use a nonce twice with one key.
+/// Nonces are 8 to 128 bytes, as in cryptography (``any_nonce_length=True``:
+/// any length of 1 byte or more); use 12 bytes, and never use a nonce twice
+/// with one key.
 ///
 /// >>> import galois_aead
 /// >>> key = galois_aead.AESGCM.generate_key(128)
@@ -318,17 +453,26 @@ fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
 #[pyclass(frozen, module = "galois_aead", name = "AESGCM")]
 struct PyAesGcm {
     gcm: Arc<AesGcm>,
+    any_nonce: bool,
 }
 
 #[pymethods]
 impl PyAesGcm {
     #[new]
-    #[pyo3(signature = (key, *, tag_length = 16, permissive = false))]
-    fn new(key: &Bound<'_, PyAny>, tag_length: usize, permissive: bool) -> PyResult<Self> {
+    #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
+    fn new(
+        key: &Bound<'_, PyAny>,
+        tag_length: usize,
+        permissive: bool,
+        any_nonce_length: bool,
+    ) -> PyResult<Self> {
         let k = input(key, "key")?;
         let opts = gcm_options(tag_length, permissive)?;
         let gcm = AesGcm::with_options(k.as_slice(), opts).map_err(err)?;
-        Ok(PyAesGcm { gcm: Arc::new(gcm) })
+        Ok(PyAesGcm {
+            gcm: Arc::new(gcm),
+            any_nonce: any_nonce_length,
+        })
     }
 
     /// A random key of ``bit_length`` bits (128, 192 or 256) from the OS.
@@ -364,7 +508,7 @@ impl PyAesGcm {
         data: &Bound<'py, PyAny>,
         associated_data: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = input(nonce, "nonce")?;
+        let n = nonce_arg(nonce, self.any_nonce)?;
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
         let t = self.gcm.tag_len();
@@ -409,12 +553,12 @@ impl PyAesGcm {
         data: &Bound<'py, PyAny>,
         associated_data: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = input(nonce, "nonce")?;
+        let n = nonce_arg(nonce, self.any_nonce)?;
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
         let t = self.gcm.tag_len();
         if d.len() < t {
-            return Err(InvalidTag::new_err("the tag did not verify"));
+            return Err(invalid_tag());
         }
         let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
         // The ciphertext is read once into the new, still private bytes
@@ -456,7 +600,7 @@ impl PyAesGcm {
         buf: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
         let out = output(buf)?;
-        let r = self.into_op(py, nonce, data, associated_data, &out, true);
+        let r = self.buffer_call(py, nonce, data, associated_data, &out, true);
         if r.is_err() {
             out.wipe(py);
         }
@@ -477,43 +621,70 @@ impl PyAesGcm {
         buf: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
         let out = output(buf)?;
-        let r = self.into_op(py, nonce, data, associated_data, &out, false);
+        let r = self.buffer_call(py, nonce, data, associated_data, &out, false);
         if r.is_err() {
             out.wipe(py);
         }
         r
     }
 
-    /// Starts an on-line encryption under ``nonce``: feed associated data,
-    /// then data in pieces of any size; ``finalize()`` returns the tag.
+    /// Starts an on-line encryption under ``nonce`` (cryptography's GCM
+    /// encryption context): associated data, then data in pieces of any
+    /// size; ``finalize()`` returns ``b""`` and the tag is then ``.tag``.
     fn encryptor(&self, nonce: &Bound<'_, PyAny>) -> PyResult<GcmEncryptor> {
-        let n = input(nonce, "nonce")?;
+        let n = nonce_arg(nonce, self.any_nonce)?;
         let key = Arc::clone(&self.gcm);
         let enc = key.encryptor(n.as_slice()).map_err(err)?;
         // SAFETY: the encryptor borrows the AesGcm inside the Arc, whose heap
-        // address is stable; GcmEncryptor keeps that Arc and drops the
-        // encryptor first (see its Drop), so the borrow never dangles.
-        let enc: galois_aead::gcm::online::Encryptor<'static, Aes> =
-            unsafe { core::mem::transmute(enc) };
+        // address is stable; GcmEncryptor keeps that Arc in a field declared
+        // after (so dropped after) the encryptor, so the borrow never dangles.
+        let enc: OnlineEnc = unsafe { core::mem::transmute(enc) };
         Ok(GcmEncryptor {
-            st: Mutex::new(Some(enc)),
-            _key: key,
+            st: Mutex::new(EncState {
+                enc: Some(enc),
+                tag: None,
+                updated: false,
+            }),
+            key,
         })
     }
 
     /// Starts an on-line decryption under ``nonce`` that releases nothing
-    /// before the tag verifies: ``update()`` keeps the ciphertext,
-    /// ``finalize(tag)`` returns the whole plaintext or raises InvalidTag.
-    fn decryptor(&self, nonce: &Bound<'_, PyAny>) -> PyResult<GcmDecryptor> {
-        let n = input(nonce, "nonce")?;
+    /// before the tag verifies: ``update()`` keeps the ciphertext and returns
+    /// ``b""``; ``finalize_with_tag(tag)`` (or ``finalize()`` if ``tag`` is
+    /// given here) returns the whole plaintext or raises ``InvalidTag``.
+    #[pyo3(signature = (nonce, tag = None))]
+    fn decryptor(
+        &self,
+        nonce: &Bound<'_, PyAny>,
+        tag: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<GcmDecryptor> {
+        let n = nonce_arg(nonce, self.any_nonce)?;
+        let tag = match tag {
+            Some(t) if !t.is_none() => {
+                let t = input(t, "tag")?;
+                let need = self.gcm.tag_len();
+                if t.len() != need {
+                    return Err(PyValueError::new_err(format!(
+                        "tag must be {need} bytes, got {}",
+                        t.len()
+                    )));
+                }
+                Some(TagBuf::new(t.as_slice()))
+            }
+            _ => None,
+        };
         let key = Arc::clone(&self.gcm);
         let dec = key.decryptor(n.as_slice()).map_err(err)?;
         // SAFETY: as in encryptor().
-        let dec: galois_aead::gcm::online::Decryptor<'static, Aes> =
-            unsafe { core::mem::transmute(dec) };
+        let dec: OnlineDec = unsafe { core::mem::transmute(dec) };
         Ok(GcmDecryptor {
-            st: Mutex::new(Some(dec)),
-            _key: key,
+            st: Mutex::new(DecState {
+                dec: Some(dec),
+                updated: false,
+            }),
+            tag,
+            key,
         })
     }
 
@@ -531,7 +702,7 @@ impl PyAesGcm {
     /// held, into private scratch memory (wiped when dropped, on every path);
     /// the computation (without the GIL for large inputs) touches only that
     /// scratch; `out` is written after it finished, with the GIL held.
-    fn into_op(
+    fn buffer_call(
         &self,
         py: Python<'_>,
         nonce: &Bound<'_, PyAny>,
@@ -540,7 +711,7 @@ impl PyAesGcm {
         out: &Out,
         seal: bool,
     ) -> PyResult<usize> {
-        let n = input(nonce, "nonce")?;
+        let n = nonce_arg(nonce, self.any_nonce)?;
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
         let t = self.gcm.tag_len();
@@ -552,7 +723,7 @@ impl PyAesGcm {
             (s, TagBuf::new(&[]), p)
         } else {
             if d.len() < t {
-                return Err(InvalidTag::new_err("the tag did not verify"));
+                return Err(invalid_tag());
             }
             out.check_len(d.len() - t)?;
             let mut s = Zeroizing::new(vec![0u8; d.len() - t]);
@@ -608,7 +779,7 @@ impl TagBuf {
 // ---------------------------------------------------------------------------
 
 fn finalized() -> PyErr {
-    PyValueError::new_err("this context was already finalized")
+    raise(Exc::AlreadyFinalized, "Context was already finalized.")
 }
 
 /// Locks a streaming context without waiting: a second thread using the same
@@ -624,32 +795,60 @@ fn lock<'a, T>(m: &'a Mutex<T>, what: &str) -> PyResult<MutexGuard<'a, T>> {
     }
 }
 
-/// An on-line AES-GCM encryption (from ``AESGCM.encryptor(nonce)``).
+fn check_room(out: &Out, need: usize) -> PyResult<()> {
+    if out.len() < need {
+        return Err(PyValueError::new_err(format!(
+            "buffer must be at least {need} bytes, got {}",
+            out.len()
+        )));
+    }
+    Ok(())
+}
+
+type OnlineEnc = galois_aead::gcm::online::Encryptor<'static, Aes>;
+type OnlineDec = galois_aead::gcm::online::Decryptor<'static, Aes>;
+
+struct EncState {
+    enc: Option<OnlineEnc>,
+    tag: Option<Vec<u8>>,
+    updated: bool,
+}
+
+/// An on-line AES-GCM encryption (from ``AESGCM.encryptor(nonce)``), with
+/// the interface of cryptography's GCM encryption context:
+/// ``authenticate_additional_data``, ``update``, ``update_into``,
+/// ``finalize`` (returns ``b""``) and then ``tag``.
 ///
 /// >>> import galois_aead
 /// >>> aead = galois_aead.AESGCM(bytes(16))
 /// >>> enc = aead.encryptor(bytes(12))
 /// >>> enc.authenticate_additional_data(b"header")
-/// >>> ct = enc.update(b"sec") + enc.update(b"ret")
-/// >>> ct + enc.finalize() == aead.encrypt(bytes(12), b"secret", b"header")
+/// >>> ct = enc.update(b"sec") + enc.update(b"ret") + enc.finalize()
+/// >>> ct + enc.tag == aead.encrypt(bytes(12), b"secret", b"header")
 /// True
 #[pyclass(module = "galois_aead", name = "GCMEncryptor")]
 struct GcmEncryptor {
     // Declared (and so dropped) before the key it borrows.
-    st: Mutex<Option<galois_aead::gcm::online::Encryptor<'static, Aes>>>,
-    _key: Arc<AesGcm>,
+    st: Mutex<EncState>,
+    key: Arc<AesGcm>,
 }
 
 #[pymethods]
 impl GcmEncryptor {
-    /// Absorbs associated data (only before the first ``update``).
+    /// Absorbs associated data (only before the first ``update``; after it,
+    /// ``AlreadyUpdated``).
     fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
-        let mut g = lock(&self.st, "context")?;
-        g.as_mut()
-            .ok_or_else(finalized)?
-            .aad(d.as_slice())
-            .map_err(err)
+        let mut g = lock(&self.st, "GCMEncryptor")?;
+        let updated = g.updated;
+        let enc = g.enc.as_mut().ok_or_else(finalized)?;
+        if updated {
+            return Err(raise(
+                Exc::AlreadyUpdated,
+                "Update has been called on this context.",
+            ));
+        }
+        enc.aad(d.as_slice()).map_err(err)
     }
 
     /// Encrypts a piece of data and returns its ciphertext (same length).
@@ -660,14 +859,20 @@ impl GcmEncryptor {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let d = input(data, "data")?;
         let mut g = lock(&self.st, "GCMEncryptor")?;
-        let enc = g.as_mut().ok_or_else(finalized)?;
+        let st = &mut *g;
+        let enc = st.enc.as_mut().ok_or_else(finalized)?;
+        st.updated = true;
+        let big = d.len() >= GIL_RELEASE_BYTES;
         // The new bytes object is private until returned: the plaintext is
-        // copied into it (GIL held) and encrypted in place there.
+        // copied into it and encrypted in place there.
         PyBytes::new_with(py, d.len(), |out| {
-            out.copy_from_slice(d.as_slice());
-            let r = if out.len() >= GIL_RELEASE_BYTES {
+            let p = Pending::copy(&d, 0..d.len(), out, big);
+            let r = if big {
                 let o = &mut *out;
-                py.detach(move || enc.encrypt(o))
+                py.detach(move || {
+                    p.finish(o);
+                    enc.encrypt(o)
+                })
             } else {
                 enc.encrypt(out)
             };
@@ -678,49 +883,161 @@ impl GcmEncryptor {
         })
     }
 
-    /// Ends the encryption and returns the tag.
+    /// Encrypts ``data`` into the first ``len(data)`` bytes of ``buf`` (at
+    /// least that long) and returns ``len(data)``. Computed in private memory
+    /// and copied into ``buf`` whole; on any error ``buf`` is zeroed.
+    fn update_into(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let out = output(buf)?;
+        let r = (|| {
+            let d = input(data, "data")?;
+            check_room(&out, d.len())?;
+            let mut g = lock(&self.st, "GCMEncryptor")?;
+            let st = &mut *g;
+            let enc = st.enc.as_mut().ok_or_else(finalized)?;
+            st.updated = true;
+            let big = d.len() >= GIL_RELEASE_BYTES;
+            let mut scratch = Zeroizing::new(vec![0u8; d.len()]);
+            let p = Pending::copy(&d, 0..d.len(), &mut scratch, big);
+            let s = &mut scratch[..];
+            if big {
+                py.detach(move || {
+                    p.finish(s);
+                    enc.encrypt(s)
+                })
+            } else {
+                enc.encrypt(s)
+            }
+            .map_err(err)?;
+            out.fill_prefix(py, &scratch);
+            Ok(d.len())
+        })();
+        if r.is_err() {
+            out.wipe(py);
+        }
+        r
+    }
+
+    /// Ends the encryption; returns ``b""`` (GCM has no final block). The
+    /// tag is then in ``tag``.
     fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let enc = lock(&self.st, "GCMEncryptor")?
-            .take()
-            .ok_or_else(finalized)?;
-        let tag = enc.finish();
-        Ok(PyBytes::new(py, tag.as_bytes()))
+        let mut g = lock(&self.st, "GCMEncryptor")?;
+        let enc = g.enc.take().ok_or_else(finalized)?;
+        g.tag = Some(enc.finish().as_bytes().to_vec());
+        Ok(PyBytes::new(py, b""))
+    }
+
+    /// The tag, after ``finalize()`` (before it: ``NotYetFinalized``).
+    #[getter]
+    fn tag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let g = lock(&self.st, "GCMEncryptor")?;
+        match &g.tag {
+            Some(t) => Ok(PyBytes::new(py, t)),
+            None => Err(raise(
+                Exc::NotYetFinalized,
+                "You must finalize encryption before getting the tag.",
+            )),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let fin = match self.st.try_lock() {
+            Ok(g) => {
+                if g.enc.is_none() {
+                    "True"
+                } else {
+                    "False"
+                }
+            }
+            Err(_) => "?",
+        };
+        format!(
+            "galois_aead.GCMEncryptor(AES-{}, tag_length={}, finalized={fin})",
+            self.key.cipher().key_len() * 8,
+            self.key.tag_len()
+        )
     }
 }
 
-/// An on-line AES-GCM decryption (from ``AESGCM.decryptor(nonce)``) that
-/// releases nothing before the tag verifies.
+struct DecState {
+    dec: Option<OnlineDec>,
+    updated: bool,
+}
+
+/// An on-line AES-GCM decryption (from ``AESGCM.decryptor(nonce, tag=None)``)
+/// with the interface of cryptography's GCM decryption context, except that
+/// it never releases unverified plaintext: ``update`` keeps the ciphertext
+/// and returns ``b""`` (``update_into`` writes nothing and returns 0), and
+/// ``finalize_with_tag(tag)`` (or ``finalize()`` when the tag was given to
+/// ``decryptor``) verifies the tag and returns the WHOLE plaintext, or
+/// raises ``InvalidTag``. Code that concatenates what ``update`` and
+/// ``finalize`` return (as cryptography's examples do) gets the same result;
+/// code that ignores ``finalize``'s result gets nothing.
 ///
 /// >>> import galois_aead
 /// >>> aead = galois_aead.AESGCM(bytes(16))
 /// >>> ct = aead.encrypt(bytes(12), b"secret", None)
 /// >>> dec = aead.decryptor(bytes(12))
-/// >>> dec.update(ct[:3]); dec.update(ct[3:-16])
-/// >>> dec.finalize(ct[-16:])
+/// >>> dec.update(ct[:3]) + dec.update(ct[3:-16]) + dec.finalize_with_tag(ct[-16:])
 /// b'secret'
 #[pyclass(module = "galois_aead", name = "GCMDecryptor")]
 struct GcmDecryptor {
-    st: Mutex<Option<galois_aead::gcm::online::Decryptor<'static, Aes>>>,
-    _key: Arc<AesGcm>,
+    // Declared (and so dropped) before the key it borrows.
+    st: Mutex<DecState>,
+    tag: Option<TagBuf>,
+    key: Arc<AesGcm>,
 }
 
-#[pymethods]
 impl GcmDecryptor {
-    /// Absorbs associated data (only before the first ``update``).
-    fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let d = input(data, "data")?;
-        let mut g = lock(&self.st, "context")?;
-        g.as_mut()
-            .ok_or_else(finalized)?
-            .aad(d.as_slice())
-            .map_err(err)
+    fn finish<'py>(&self, py: Python<'py>, tag: Option<&[u8]>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut g = lock(&self.st, "GCMDecryptor")?;
+        if g.dec.is_none() {
+            return Err(finalized());
+        }
+        let tag: TagBuf = match (tag, self.tag) {
+            (None, None) => {
+                return Err(PyValueError::new_err(
+                    "Authentication tag must be provided when decrypting.",
+                ));
+            }
+            (Some(_), Some(_)) => {
+                return Err(PyValueError::new_err(
+                    "Authentication tag must be provided only once.",
+                ));
+            }
+            (None, Some(t)) => t,
+            (Some(t), None) => {
+                let need = self.key.tag_len();
+                if t.len() < need {
+                    return Err(PyValueError::new_err(format!(
+                        "Authentication tag must be {need} bytes or longer."
+                    )));
+                }
+                if t.len() > need {
+                    g.dec = None;
+                    return Err(invalid_tag());
+                }
+                TagBuf::new(t)
+            }
+        };
+        let dec = g.dec.take().ok_or_else(finalized)?;
+        let r = match py.detach(move || dec.finish(tag.get())) {
+            Err(Error::InvalidTagLength { .. }) => Err(Error::AuthenticationFailed),
+            r => r,
+        };
+        let pt = Zeroizing::new(r.map_err(err)?);
+        Ok(PyBytes::new(py, &pt))
     }
 
-    /// Takes a piece of ciphertext (kept until ``finalize``).
-    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let d = input(data, "data")?;
+    fn take_update(&self, py: Python<'_>, d: &In<'_>) -> PyResult<()> {
         let mut g = lock(&self.st, "GCMDecryptor")?;
-        let dec = g.as_mut().ok_or_else(finalized)?;
+        let st = &mut *g;
+        let dec = st.dec.as_mut().ok_or_else(finalized)?;
+        st.updated = true;
         if d.len() >= GIL_RELEASE_BYTES {
             let dd = d.for_detach();
             py.detach(move || dec.update(dd.as_slice()))
@@ -729,24 +1046,94 @@ impl GcmDecryptor {
         }
         .map_err(err)
     }
+}
 
-    /// Verifies ``tag`` and returns the whole plaintext, or raises InvalidTag.
-    fn finalize<'py>(
+#[pymethods]
+impl GcmDecryptor {
+    /// Absorbs associated data (only before the first ``update``; after it,
+    /// ``AlreadyUpdated``).
+    fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = input(data, "data")?;
+        let mut g = lock(&self.st, "GCMDecryptor")?;
+        let updated = g.updated;
+        let dec = g.dec.as_mut().ok_or_else(finalized)?;
+        if updated {
+            return Err(raise(
+                Exc::AlreadyUpdated,
+                "Update has been called on this context.",
+            ));
+        }
+        dec.aad(d.as_slice()).map_err(err)
+    }
+
+    /// Takes a piece of ciphertext, kept until the tag is checked; returns
+    /// ``b""`` (no plaintext is released before verification).
+    fn update<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let d = input(data, "data")?;
+        self.take_update(py, &d)?;
+        Ok(PyBytes::new(py, b""))
+    }
+
+    /// As ``update``: takes the ciphertext, writes nothing to ``buf`` (which
+    /// must hold at least ``len(data)`` bytes, as in cryptography) and
+    /// returns 0. The plaintext comes from ``finalize_with_tag``. On any
+    /// error ``buf`` is zeroed.
+    fn update_into(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let out = output(buf)?;
+        let r = (|| {
+            let d = input(data, "data")?;
+            check_room(&out, d.len())?;
+            self.take_update(py, &d)?;
+            Ok(0)
+        })();
+        if r.is_err() {
+            out.wipe(py);
+        }
+        r
+    }
+
+    /// Verifies ``tag`` and returns the whole plaintext, or raises
+    /// ``InvalidTag`` (for a context made without a tag).
+    fn finalize_with_tag<'py>(
         &self,
         py: Python<'py>,
         tag: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let t = input(tag, "tag")?;
-        let dec = lock(&self.st, "GCMDecryptor")?
-            .take()
-            .ok_or_else(finalized)?;
-        let tag = t.as_slice().to_vec();
-        let r = match py.detach(move || dec.finish(&tag)) {
-            Err(Error::InvalidTagLength { .. }) => Err(Error::AuthenticationFailed),
-            r => r,
+        self.finish(py, Some(t.as_slice()))
+    }
+
+    /// Verifies the tag given to ``decryptor(nonce, tag)`` and returns the
+    /// whole plaintext, or raises ``InvalidTag``.
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        self.finish(py, None)
+    }
+
+    fn __repr__(&self) -> String {
+        let fin = match self.st.try_lock() {
+            Ok(g) => {
+                if g.dec.is_none() {
+                    "True"
+                } else {
+                    "False"
+                }
+            }
+            Err(_) => "?",
         };
-        let pt = Zeroizing::new(r.map_err(err)?);
-        Ok(PyBytes::new(py, &pt))
+        format!(
+            "galois_aead.GCMDecryptor(AES-{}, tag_length={}, finalized={fin})",
+            self.key.cipher().key_len() * 8,
+            self.key.tag_len()
+        )
     }
 }
 
@@ -756,8 +1143,9 @@ impl GcmDecryptor {
 
 /// AES-GMAC: GCM authenticating ``data`` without encrypting anything.
 ///
-/// ``GMAC(key)`` takes a 16-, 24- or 32-byte key; ``tag_length`` and
-/// ``permissive`` as for ``AESGCM``. Never reuse a nonce with one key.
+/// ``GMAC(key)`` takes a 16-, 24- or 32-byte key; ``tag_length``,
+/// ``permissive`` and ``any_nonce_length`` (nonces of 8 to 128 bytes by
+/// default) as for ``AESGCM``. Never reuse a nonce with one key.
 ///
 /// >>> import galois_aead
 /// >>> mac = galois_aead.GMAC(bytes(16))
@@ -766,17 +1154,26 @@ impl GcmDecryptor {
 #[pyclass(frozen, module = "galois_aead", name = "GMAC")]
 struct PyGmac {
     mac: Arc<AesGmac>,
+    any_nonce: bool,
 }
 
 #[pymethods]
 impl PyGmac {
     #[new]
-    #[pyo3(signature = (key, *, tag_length = 16, permissive = false))]
-    fn new(key: &Bound<'_, PyAny>, tag_length: usize, permissive: bool) -> PyResult<Self> {
+    #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
+    fn new(
+        key: &Bound<'_, PyAny>,
+        tag_length: usize,
+        permissive: bool,
+        any_nonce_length: bool,
+    ) -> PyResult<Self> {
         let k = input(key, "key")?;
         let opts = gcm_options(tag_length, permissive)?;
         let mac = AesGmac::with_options(k.as_slice(), opts).map_err(err)?;
-        Ok(PyGmac { mac: Arc::new(mac) })
+        Ok(PyGmac {
+            mac: Arc::new(mac),
+            any_nonce: any_nonce_length,
+        })
     }
 
     /// A random key of ``bit_length`` bits (128, 192 or 256).
@@ -791,6 +1188,14 @@ impl PyGmac {
         self.mac.gcm().tag_len()
     }
 
+    fn __repr__(&self) -> String {
+        format!(
+            "galois_aead.GMAC(AES-{}, tag_length={})",
+            self.mac.gcm().cipher().key_len() * 8,
+            self.mac.gcm().tag_len()
+        )
+    }
+
     /// The tag of ``data`` under ``nonce``.
     fn authenticate<'py>(
         &self,
@@ -798,7 +1203,7 @@ impl PyGmac {
         nonce: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = input(nonce, "nonce")?;
+        let n = nonce_arg(nonce, self.any_nonce)?;
         let d = input(data, "data")?;
         let tag = if d.len() >= GIL_RELEASE_BYTES {
             let (n, d) = (n.for_detach(), d.for_detach());
@@ -812,7 +1217,7 @@ impl PyGmac {
     }
 
     /// Returns None if ``tag`` is the tag of ``data`` under ``nonce``, else
-    /// raises ``galois_aead.InvalidTag`` (also for a tag of the wrong length).
+    /// raises ``galois_aead.InvalidSignature`` (also for a tag of the wrong length).
     fn verify(
         &self,
         py: Python<'_>,
@@ -820,11 +1225,11 @@ impl PyGmac {
         data: &Bound<'_, PyAny>,
         tag: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let n = input(nonce, "nonce")?;
+        let n = nonce_arg(nonce, self.any_nonce)?;
         let d = input(data, "data")?;
         let t = input(tag, "tag")?;
         if t.len() != self.mac.gcm().tag_len() {
-            return Err(InvalidTag::new_err("the tag did not verify"));
+            return Err(invalid_signature());
         }
         if d.len() >= GIL_RELEASE_BYTES {
             let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
@@ -833,7 +1238,7 @@ impl PyGmac {
         } else {
             self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
         }
-        .map_err(err)
+        .map_err(mac_err)
     }
 }
 
@@ -869,6 +1274,10 @@ impl PyPoly1305Aes {
         Ok(PyPoly1305Aes { mac: Arc::new(mac) })
     }
 
+    fn __repr__(&self) -> &'static str {
+        "galois_aead.Poly1305AES(AES-128)"
+    }
+
     /// A random 32-byte key k || r with r clamped.
     #[staticmethod]
     fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
@@ -902,7 +1311,7 @@ impl PyPoly1305Aes {
         Ok(PyBytes::new(py, &tag))
     }
 
-    /// Returns None if ``tag`` verifies, else raises ``galois_aead.InvalidTag``.
+    /// Returns None if ``tag`` verifies, else raises ``galois_aead.InvalidSignature``.
     fn verify(
         &self,
         py: Python<'_>,
@@ -920,7 +1329,7 @@ impl PyPoly1305Aes {
             )));
         }
         if t.len() != 16 {
-            return Err(InvalidTag::new_err("the tag did not verify"));
+            return Err(invalid_signature());
         }
         if d.len() >= GIL_RELEASE_BYTES {
             let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
@@ -929,7 +1338,7 @@ impl PyPoly1305Aes {
         } else {
             self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
         }
-        .map_err(err)
+        .map_err(mac_err)
     }
 }
 
@@ -975,6 +1384,20 @@ impl PyPoly1305 {
         })
     }
 
+    fn __repr__(&self) -> String {
+        let fin = match self.st.try_lock() {
+            Ok(g) => {
+                if g.is_none() {
+                    "True"
+                } else {
+                    "False"
+                }
+            }
+            Err(_) => "?",
+        };
+        format!("galois_aead.Poly1305(finalized={fin})")
+    }
+
     /// Appends message bytes.
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let d = input(data, "data")?;
@@ -998,13 +1421,13 @@ impl PyPoly1305 {
     }
 
     /// Returns None if ``tag`` is the tag of everything given, else raises
-    /// ``galois_aead.InvalidTag``; the object is then finalized.
+    /// ``galois_aead.InvalidSignature``; the object is then finalized.
     fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<()> {
         let t = input(tag, "tag")?;
         let p = lock(&self.st, "Poly1305")?.take().ok_or_else(finalized)?;
         match p.verify(t.as_slice()) {
             Ok(()) => Ok(()),
-            Err(_) => Err(InvalidTag::new_err("the tag did not verify")),
+            Err(_) => Err(invalid_signature()),
         }
     }
 
@@ -1028,7 +1451,7 @@ impl PyPoly1305 {
     }
 
     /// Returns None if ``tag`` is the tag of ``data`` under ``key``, else
-    /// raises ``galois_aead.InvalidTag``.
+    /// raises ``galois_aead.InvalidSignature``.
     #[staticmethod]
     fn verify_tag(
         py: Python<'_>,
@@ -1045,7 +1468,9 @@ impl PyPoly1305 {
 /// galois: AES-GCM, GMAC and Poly1305-AES over Galois fields (Rust).
 #[pymodule]
 fn _galois(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("InvalidTag", m.py().get_type::<InvalidTag>())?;
+    for ((name, _, _), t) in EXCEPTIONS.iter().zip(exc_types(m.py())?) {
+        m.add(*name, t.bind(m.py()))?;
+    }
     m.add_class::<PyAesGcm>()?;
     m.add_class::<GcmEncryptor>()?;
     m.add_class::<GcmDecryptor>()?;

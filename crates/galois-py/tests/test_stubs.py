@@ -24,7 +24,17 @@ def test_typed_usage_checks(tmp_path):
         p = galois_aead.Poly1305AES(galois_aead.Poly1305AES.generate_key())
         p.verify(bytes(16), b"m", p.authenticate(bytes(16), b"m"))
         e = a.encryptor(b"n" * 12)
-        t: bytes = e.update(b"x") + e.finalize()
+        t: bytes = e.update(b"x") + e.finalize() + e.tag
+        k: int = e.update_into(b"x", bytearray(1))
+        d = a.decryptor(b"n" * 12, tag=None)
+        p2: bytes = d.update(t[:1]) + d.finalize_with_tag(t[1:])
+        w = galois_aead.AESGCM(key, any_nonce_length=True)
+        try:
+            w.decrypt(b"n", ct, None)
+        except galois_aead.InvalidTag:
+            pass
+        except galois_aead.InvalidSignature:
+            pass
     """))
     bad = tmp_path / "bad.py"
     bad.write_text("import galois_aead\ngalois_aead.AESGCM(b'k').encrypt(b'n', 'text', None)\n")

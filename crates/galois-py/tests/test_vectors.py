@@ -16,8 +16,8 @@ def h(x):
 def gcm_kwargs(tag_len, iv_len):
     """Strict where the spec allows the tag length, else the permissive mode."""
     if tag_len == 16 or (iv_len == 12 and (tag_len >= 12 or tag_len in (8, 4))):
-        return {"tag_length": tag_len}
-    return {"tag_length": tag_len, "permissive": True}
+        return {"tag_length": tag_len, "any_nonce_length": True}
+    return {"tag_length": tag_len, "permissive": True, "any_nonce_length": True}
 
 
 def test_vector_files_present(vector_files):
@@ -44,7 +44,7 @@ def test_gcm_vector(case):
         with pytest.raises((galois_aead.InvalidTag, ValueError)):
             aead.decrypt(iv, ct + tag, aad)
         if alg == "AES-GMAC":
-            with pytest.raises((galois_aead.InvalidTag, ValueError)):
+            with pytest.raises((galois_aead.InvalidSignature, ValueError)):
                 galois_aead.GMAC(key, **kw).verify(iv, aad, tag)
         return
     assert t["result"] == "valid"
@@ -62,8 +62,11 @@ def test_gcm_vector(case):
     enc = aead.encryptor(iv)
     enc.authenticate_additional_data(aad)
     half = len(pt) // 2
-    assert enc.update(pt[:half]) + enc.update(pt[half:]) == ct
-    assert enc.finalize() == tag
+    assert enc.update(pt[:half]) + enc.update(pt[half:]) + enc.finalize() == ct
+    assert enc.tag == tag
+    dec = aead.decryptor(iv)
+    dec.authenticate_additional_data(aad)
+    assert dec.update(ct[:half]) + dec.update(ct[half:]) + dec.finalize_with_tag(tag) == pt
     # a flipped tag bit fails
     bad = bytearray(ct + tag)
     bad[-1] ^= 1
@@ -84,7 +87,7 @@ def test_poly1305aes_vector(case):
             mac = galois_aead.Poly1305AES(key)
         except ValueError:
             return
-        with pytest.raises(galois_aead.InvalidTag):
+        with pytest.raises(galois_aead.InvalidSignature):
             mac.verify(nonce, msg, tag)
         return
     mac = galois_aead.Poly1305AES(key)
@@ -97,7 +100,7 @@ def test_poly1305_onetime_vector(case):
     _, _, t = case
     key, msg, tag = (h(t[k]) for k in ("key", "msg", "tag"))
     if t["result"] == "invalid":
-        with pytest.raises((galois_aead.InvalidTag, ValueError)):
+        with pytest.raises((galois_aead.InvalidSignature, ValueError)):
             galois_aead.Poly1305.verify_tag(key, msg, tag)
         return
     assert galois_aead.Poly1305.generate_tag(key, msg) == tag

@@ -11,19 +11,28 @@
 >>> aead.decrypt(nonce, ct, b"header")
 b'attack at dawn'
 
-A tag that does not verify raises ``galois_aead.InvalidTag``. Every function takes
-``bytes``, ``bytearray``, ``memoryview`` or any C-contiguous buffer; wrong
-types raise ``TypeError`` and wrong sizes ``ValueError``. Inputs of
-``GIL_RELEASE_BYTES`` (4 KiB) or more are processed with the GIL released.
+A tag that does not verify raises ``galois_aead.InvalidTag`` (a MAC's:
+``InvalidSignature``); when ``cryptography`` is importable these subclass
+``cryptography.exceptions.InvalidTag``/``InvalidSignature``, so code written for
+cryptography catches them. Nonces are 8..128 bytes as in cryptography
+(``any_nonce_length=True`` allows the rest). Every function takes ``bytes``,
+``bytearray``, ``memoryview`` or any contiguous buffer of unsigned bytes;
+non-contiguous buffers raise ``BufferError``, other types ``TypeError`` and wrong
+sizes ``ValueError``. Inputs of ``GIL_RELEASE_BYTES`` (4 KiB) or more are
+processed with the GIL released.
 """
 
 from ._galois import (
     AESGCM,
+    AlreadyFinalized,
+    AlreadyUpdated,
     GCMDecryptor,
     GCMEncryptor,
     GIL_RELEASE_BYTES,
     GMAC,
+    InvalidSignature,
     InvalidTag,
+    NotYetFinalized,
     Poly1305,
     Poly1305AES,
     __version__,
@@ -31,11 +40,15 @@ from ._galois import (
 
 __all__ = [
     "AESGCM",
+    "AlreadyFinalized",
+    "AlreadyUpdated",
     "GCMDecryptor",
     "GCMEncryptor",
     "GIL_RELEASE_BYTES",
     "GMAC",
+    "InvalidSignature",
     "InvalidTag",
+    "NotYetFinalized",
     "Poly1305",
     "Poly1305AES",
     "__version__",

@@ -6,11 +6,15 @@ from typing_extensions import Buffer, Self
 
 __all__ = [
     "AESGCM",
+    "AlreadyFinalized",
+    "AlreadyUpdated",
     "GCMDecryptor",
     "GCMEncryptor",
     "GIL_RELEASE_BYTES",
     "GMAC",
+    "InvalidSignature",
     "InvalidTag",
+    "NotYetFinalized",
     "Poly1305",
     "Poly1305AES",
     "__version__",
@@ -19,8 +23,22 @@ __all__ = [
 __version__: str
 GIL_RELEASE_BYTES: int
 
+# At run time each class also subclasses cryptography.exceptions.<same name>
+# when cryptography is importable.
 class InvalidTag(Exception):
-    """The tag did not verify. No plaintext is released."""
+    """The AEAD tag did not verify. No plaintext is released."""
+
+class InvalidSignature(Exception):
+    """A MAC tag (GMAC, Poly1305-AES, Poly1305) did not verify."""
+
+class AlreadyFinalized(Exception):
+    """The context was already finalized."""
+
+class NotYetFinalized(Exception):
+    """The tag is read before the encryption was finalized."""
+
+class AlreadyUpdated(Exception):
+    """Associated data given after data."""
 
 @final
 class AESGCM:
@@ -29,9 +47,18 @@ class AESGCM:
     ``key``: 16, 24 or 32 bytes. ``tag_length``: 16 (default), 12..15, 8 or 4
     (short tags take 12-byte nonces only); ``permissive=True`` allows any tag
     length 4..16 with any nonce length (interoperability tests only).
+    Nonces: 8..128 bytes as in cryptography; ``any_nonce_length=True`` allows
+    any length from 1 byte.
     """
 
-    def __new__(cls, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> Self: ...
+    def __new__(
+        cls,
+        key: Buffer,
+        *,
+        tag_length: int = 16,
+        permissive: bool = False,
+        any_nonce_length: bool = False,
+    ) -> Self: ...
     @staticmethod
     def generate_key(bit_length: int) -> bytes:
         """A random key of 128, 192 or 256 bits."""
@@ -51,35 +78,50 @@ class AESGCM:
         """Writes the plaintext into ``buf`` (exactly len(data) - tag_length bytes)."""
     def encryptor(self, nonce: Buffer) -> GCMEncryptor:
         """An on-line encryption: AAD, then data in pieces, then the tag."""
-    def decryptor(self, nonce: Buffer) -> GCMDecryptor:
+    def decryptor(self, nonce: Buffer, tag: Optional[Buffer] = None) -> GCMDecryptor:
         """An on-line decryption that releases nothing before the tag verifies."""
 
 @final
 class GCMEncryptor:
     def authenticate_additional_data(self, data: Buffer) -> None: ...
     def update(self, data: Buffer) -> bytes: ...
+    def update_into(self, data: Buffer, buf: Buffer) -> int: ...
     def finalize(self) -> bytes:
-        """Returns the tag."""
+        """Returns b""; the tag is then ``tag``."""
+    @property
+    def tag(self) -> bytes: ...
 
 @final
 class GCMDecryptor:
+    """update() returns b"": the whole plaintext comes from finalize*()."""
+
     def authenticate_additional_data(self, data: Buffer) -> None: ...
-    def update(self, data: Buffer) -> None: ...
-    def finalize(self, tag: Buffer) -> bytes:
+    def update(self, data: Buffer) -> bytes: ...
+    def update_into(self, data: Buffer, buf: Buffer) -> int: ...
+    def finalize(self) -> bytes:
+        """Returns the whole plaintext, or raises InvalidTag."""
+    def finalize_with_tag(self, tag: Buffer) -> bytes:
         """Returns the whole plaintext, or raises InvalidTag."""
 
 @final
 class GMAC:
     """AES-GMAC: GCM authenticating data without encrypting it."""
 
-    def __new__(cls, key: Buffer, *, tag_length: int = 16, permissive: bool = False) -> Self: ...
+    def __new__(
+        cls,
+        key: Buffer,
+        *,
+        tag_length: int = 16,
+        permissive: bool = False,
+        any_nonce_length: bool = False,
+    ) -> Self: ...
     @staticmethod
     def generate_key(bit_length: int) -> bytes: ...
     @property
     def tag_length(self) -> int: ...
     def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
     def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
-        """Returns None, or raises InvalidTag."""
+        """Returns None, or raises InvalidSignature."""
 
 @final
 class Poly1305AES:
@@ -90,7 +132,7 @@ class Poly1305AES:
     def generate_key() -> bytes: ...
     def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
     def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
-        """Returns None, or raises InvalidTag."""
+        """Returns None, or raises InvalidSignature."""
 
 @final
 class Poly1305:
@@ -100,7 +142,7 @@ class Poly1305:
     def update(self, data: Buffer) -> None: ...
     def finalize(self) -> bytes: ...
     def verify(self, tag: Buffer) -> None:
-        """Returns None, or raises InvalidTag."""
+        """Returns None, or raises InvalidSignature."""
     @staticmethod
     def generate_tag(key: Buffer, data: Buffer) -> bytes: ...
     @staticmethod
