@@ -1,0 +1,176 @@
+//! TLS 1.3 AES-GCM record protection (RFC 8446 section 5.2).
+
+use rustls::crypto::cipher::{
+    make_tls13_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter,
+    MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload,
+    Tls13AeadAlgorithm, UnsupportedOperationError,
+};
+use rustls::crypto::CipherSuiteCommon;
+use rustls::{
+    CipherSuite, ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion,
+    SupportedCipherSuite, Tls13CipherSuite,
+};
+
+use crate::aead::{GcmKey, TAG_LEN};
+use crate::aws_tls13;
+use crate::quic::{AES_128_GCM as QUIC_AES_128_GCM, AES_256_GCM as QUIC_AES_256_GCM};
+use rustls::crypto::aws_lc_rs::cipher_suite as aws;
+
+const AWS_128: &Tls13CipherSuite = aws_tls13(aws::TLS13_AES_128_GCM_SHA256);
+const AWS_256: &Tls13CipherSuite = aws_tls13(aws::TLS13_AES_256_GCM_SHA384);
+
+/// TLS_AES_128_GCM_SHA256 with galois record protection.
+///
+/// ```
+/// assert_eq!(
+///     galois_rustls::TLS13_AES_128_GCM_SHA256.suite(),
+///     rustls::CipherSuite::TLS13_AES_128_GCM_SHA256
+/// );
+/// ```
+pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
+    SupportedCipherSuite::Tls13(&Tls13CipherSuite {
+        common: CipherSuiteCommon {
+            suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
+            hash_provider: AWS_128.common.hash_provider,
+            // RFC 8446 section 5.5: 2^24.5 full records; rustls updates keys before.
+            confidentiality_limit: 1 << 24,
+        },
+        hkdf_provider: AWS_128.hkdf_provider,
+        aead_alg: &Tls13Gcm(Bits::B128),
+        quic: Some(&QUIC_AES_128_GCM),
+    });
+
+/// TLS_AES_256_GCM_SHA384 with galois record protection.
+///
+/// ```
+/// assert_eq!(
+///     galois_rustls::TLS13_AES_256_GCM_SHA384.suite(),
+///     rustls::CipherSuite::TLS13_AES_256_GCM_SHA384
+/// );
+/// ```
+pub static TLS13_AES_256_GCM_SHA384: SupportedCipherSuite =
+    SupportedCipherSuite::Tls13(&Tls13CipherSuite {
+        common: CipherSuiteCommon {
+            suite: CipherSuite::TLS13_AES_256_GCM_SHA384,
+            hash_provider: AWS_256.common.hash_provider,
+            confidentiality_limit: 1 << 24,
+        },
+        hkdf_provider: AWS_256.hkdf_provider,
+        aead_alg: &Tls13Gcm(Bits::B256),
+        quic: Some(&QUIC_AES_256_GCM),
+    });
+
+/// AES key size of a suite.
+#[derive(Clone, Copy)]
+pub(crate) enum Bits {
+    B128,
+    B256,
+}
+
+impl Bits {
+    pub(crate) const fn key_len(self) -> usize {
+        match self {
+            Bits::B128 => 16,
+            Bits::B256 => 32,
+        }
+    }
+
+    pub(crate) fn secrets(self, key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets {
+        match self {
+            Bits::B128 => ConnectionTrafficSecrets::Aes128Gcm { key, iv },
+            Bits::B256 => ConnectionTrafficSecrets::Aes256Gcm { key, iv },
+        }
+    }
+}
+
+struct Tls13Gcm(Bits);
+
+impl Tls13AeadAlgorithm for Tls13Gcm {
+    fn encrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn MessageEncrypter> {
+        Box::new(Tls13Encrypter {
+            key: GcmKey::new(key.as_ref()),
+            iv,
+        })
+    }
+
+    fn decrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn MessageDecrypter> {
+        Box::new(Tls13Decrypter {
+            key: GcmKey::new(key.as_ref()),
+            iv,
+        })
+    }
+
+    fn key_len(&self) -> usize {
+        self.0.key_len()
+    }
+
+    fn extract_keys(
+        &self,
+        key: AeadKey,
+        iv: Iv,
+    ) -> Result<ConnectionTrafficSecrets, UnsupportedOperationError> {
+        Ok(self.0.secrets(key, iv))
+    }
+}
+
+struct Tls13Encrypter {
+    key: GcmKey,
+    iv: Iv,
+}
+
+impl MessageEncrypter for Tls13Encrypter {
+    fn encrypt(
+        &mut self,
+        msg: OutboundPlainMessage<'_>,
+        seq: u64,
+    ) -> Result<OutboundOpaqueMessage, Error> {
+        // TLSInnerPlaintext = content || type (no padding), then the tag.
+        let total_len = self.encrypted_payload_len(msg.payload.len());
+        let mut payload = PrefixedPayload::with_capacity(total_len);
+        payload.extend_from_chunks(&msg.payload);
+        payload.extend_from_slice(&msg.typ.to_array());
+        let nonce = Nonce::new(&self.iv, seq).0;
+        let aad = make_tls13_aad(total_len);
+        let tag = self
+            .key
+            .seal(&nonce, &aad, payload.as_mut())
+            .ok_or(Error::EncryptError)?;
+        payload.extend_from_slice(&tag);
+        Ok(OutboundOpaqueMessage::new(
+            ContentType::ApplicationData,
+            ProtocolVersion::TLSv1_2,
+            payload,
+        ))
+    }
+
+    fn encrypted_payload_len(&self, payload_len: usize) -> usize {
+        payload_len + 1 + TAG_LEN
+    }
+}
+
+struct Tls13Decrypter {
+    key: GcmKey,
+    iv: Iv,
+}
+
+impl MessageDecrypter for Tls13Decrypter {
+    fn decrypt<'a>(
+        &mut self,
+        mut msg: InboundOpaqueMessage<'a>,
+        seq: u64,
+    ) -> Result<InboundPlainMessage<'a>, Error> {
+        let payload = &mut msg.payload;
+        let len = payload.len();
+        let Some(ct_len) = len.checked_sub(TAG_LEN) else {
+            return Err(Error::DecryptError);
+        };
+        let nonce = Nonce::new(&self.iv, seq).0;
+        let aad = make_tls13_aad(len);
+        let (ct, tag) = payload.split_at_mut(ct_len);
+        self.key
+            .open(&nonce, &aad, ct, tag)
+            .ok_or(Error::DecryptError)?;
+        payload.truncate(ct_len);
+        msg.into_tls13_unpadded_message()
+    }
+}
