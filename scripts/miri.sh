@@ -22,4 +22,8 @@ echo "== cargo +nightly miri test -p galois-aead --test miri"
 # worker pools sequential (their threads are still spawned and joined).
 export MIRIFLAGS="${MIRIFLAGS:--Zmiri-num-cpus=1}"
 cargo +nightly miri test --locked -p galois-aead --test miri -- "$@"
+if [ $# -eq 0 ]; then
+  echo "== cargo +nightly miri test -p galois-capi (the C state through the ABI)"
+  cargo +nightly miri test --locked -p galois-capi --lib -- state_copies live_table
+fi
 echo "miri: clean in $(($(date +%s) - start)) s"

@@ -1462,6 +1462,75 @@ mod tests {
         );
     }
 
+    /// The state's life through the ABI, in Rust (so Miri can check the
+    /// unsafe code): copies refused, the copy's wipe releases the key once,
+    /// re-init over a live state, outputs inside the state refused.
+    #[test]
+    fn state_copies_and_reinit_through_the_abi() {
+        let sb = galois_aesgcm_statebytes();
+        let mut a = vec![0u8; sb + 8];
+        let mut b = vec![0u8; sb + 8];
+        let key = [7u8; 16];
+        let (iv, pt) = ([1u8; 12], [2u8; 20]);
+        let mut out = [0u8; 36];
+        unsafe {
+            let sa = a.as_mut_ptr().add(3) as *mut c_void;
+            let sbp = b.as_mut_ptr().add(5) as *mut c_void;
+            assert_eq!(galois_aesgcm_init(sa, key.as_ptr(), 16), GALOIS_OK);
+            assert_eq!(galois_aesgcm_init(sa, key.as_ptr(), 16), GALOIS_OK);
+            let seal = |st: *const c_void, out: &mut [u8; 36]| {
+                galois_aesgcm_seal(
+                    st,
+                    out.as_mut_ptr(),
+                    36,
+                    ptr::null_mut(),
+                    pt.as_ptr(),
+                    20,
+                    ptr::null(),
+                    0,
+                    iv.as_ptr(),
+                    12,
+                )
+            };
+            assert_eq!(seal(sa, &mut out), GALOIS_OK);
+            let mut back = [0u8; 20];
+            let r = galois_aesgcm_open(
+                sa,
+                back.as_mut_ptr(),
+                20,
+                ptr::null_mut(),
+                out.as_ptr(),
+                36,
+                ptr::null(),
+                0,
+                iv.as_ptr(),
+                12,
+            );
+            assert_eq!((r, back), (GALOIS_OK, pt));
+            let inside = (sa as *mut u8).add(40);
+            let r = galois_aesgcm_seal(
+                sa,
+                inside,
+                36,
+                ptr::null_mut(),
+                pt.as_ptr(),
+                20,
+                ptr::null(),
+                0,
+                iv.as_ptr(),
+                12,
+            );
+            assert_eq!(r, GALOIS_ERR_OVERLAP);
+            ptr::copy_nonoverlapping(sa as *const u8, sbp as *mut u8, sb);
+            assert_eq!(seal(sbp, &mut out), GALOIS_ERR_STATE);
+            assert_eq!(galois_aesgcm_wipe(sbp), GALOIS_ERR_STATE);
+            assert_eq!(seal(sa, &mut out), GALOIS_ERR_STATE);
+            assert_eq!(out, [0u8; 36]);
+            assert_eq!(galois_aesgcm_wipe(sa), GALOIS_OK);
+            assert!(a.iter().all(|&x| x == 0) && b.iter().all(|&x| x == 0));
+        }
+    }
+
     #[test]
     fn sizes_and_alignment() {
         for (n, s, a) in [
