@@ -8,7 +8,7 @@
 //! nonce (flushed, one `write` per line) before it would use it, so every
 //! nonce that could have reached the wire is in the parent's log.
 
-use galois_aead::poly1305::nonce::{NonceSequence, NonceStore};
+use galois_aead::poly1305::nonce::{KeyId, NonceSequence, NonceStore};
 use galois_aead::Error;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 const ENV_STORE: &str = "GALOIS_NONCE_CHILD_STORE";
 const ENV_MODE: &str = "GALOIS_NONCE_CHILD_MODE";
+/// The key identifier of every store in these tests but the wrong-key one.
+const ID: KeyId = KeyId::from_bytes(*b"key id for tests");
 
 fn scratch(name: &str) -> PathBuf {
     let d =
@@ -54,32 +56,32 @@ fn store_reopens_above_every_issued_nonce() {
     let path = d.join("store");
     let mut issued = Vec::new();
     {
-        let mut st = NonceStore::create(&path, 10).unwrap();
+        let mut st = NonceStore::create(&path, ID, 10).unwrap();
         for _ in 0..25 {
             issued.push(u128::from_le_bytes(st.next_nonce().unwrap()));
         }
     }
     assert!(
-        NonceStore::create(&path, 10).is_err(),
+        NonceStore::create(&path, ID, 10).is_err(),
         "create over an existing store"
     );
     // Dropped without any shutdown step, as after a crash: the reopened
     // store starts at the reserved end (30), above all 25 issued nonces.
-    let mut st = NonceStore::open(&path, 10).unwrap();
+    let mut st = NonceStore::open(&path, ID, 10).unwrap();
     let n = u128::from_le_bytes(st.next_nonce().unwrap());
     assert_eq!(n, 30);
     assert!(issued.iter().all(|&i| i < n));
     assert_eq!(issued, (0..25).collect::<Vec<u128>>());
     drop(st);
     // A block size of 1 persists before every nonce.
-    let mut st = NonceStore::open(&path, 1).unwrap();
+    let mut st = NonceStore::open(&path, ID, 1).unwrap();
     let a = u128::from_le_bytes(st.next_nonce().unwrap());
     assert_eq!(a, 40);
     drop(st);
-    let mut st = NonceStore::open(&path, 1).unwrap();
+    let mut st = NonceStore::open(&path, ID, 1).unwrap();
     assert_eq!(u128::from_le_bytes(st.next_nonce().unwrap()), 41);
     drop(st);
-    let e = NonceStore::open(&path, 0).unwrap_err();
+    let e = NonceStore::open(&path, ID, 0).unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
 }
 
@@ -90,7 +92,7 @@ fn store_reopens_above_every_issued_nonce() {
 fn store_reopens_while_another_thread_spawns_children() {
     let d = scratch("spawn");
     let path = d.join("store");
-    drop(NonceStore::create(&path, 1).unwrap());
+    drop(NonceStore::create(&path, ID, 1).unwrap());
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let spawner = {
         let stop = stop.clone();
@@ -102,7 +104,7 @@ fn store_reopens_while_another_thread_spawns_children() {
     };
     let mut last = None;
     for _ in 0..300 {
-        let mut st = NonceStore::open(&path, 1).unwrap();
+        let mut st = NonceStore::open(&path, ID, 1).unwrap();
         let n = u128::from_le_bytes(st.next_nonce().unwrap());
         assert!(last.is_none_or(|l| n > l));
         last = Some(n);
@@ -115,14 +117,32 @@ fn store_reopens_while_another_thread_spawns_children() {
 fn store_refuses_a_second_live_handle() {
     let d = scratch("lock");
     let path = d.join("store");
-    let mut a = NonceStore::create(&path, 8).unwrap();
+    let mut a = NonceStore::create(&path, ID, 8).unwrap();
     let first = u128::from_le_bytes(a.next_nonce().unwrap());
-    let e = NonceStore::open(&path, 8).unwrap_err();
+    let e = NonceStore::open(&path, ID, 8).unwrap_err();
     assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock, "{e}");
-    assert!(NonceStore::open_or_create(&path, 8).is_err());
+    assert!(NonceStore::open_or_create(&path, ID, 8).is_err());
     drop(a);
-    let mut b = NonceStore::open(&path, 8).unwrap();
+    let mut b = NonceStore::open(&path, ID, 8).unwrap();
     assert!(u128::from_le_bytes(b.next_nonce().unwrap()) > first);
+}
+
+/// A store file as the format describes it: a header line with the key
+/// id, then two slots `slot <generation> <safe> <FNV-1a 64 of the rest>` at
+/// bytes 512 and 1024. Written independently of the library, so a format
+/// change shows up here.
+fn store_file(id: &KeyId, slots: [(u64, u128); 2]) -> Vec<u8> {
+    let hex: String = id.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let mut f = format!("galois-nonce-store-v2 key-id {hex}\n").into_bytes();
+    for (at, (generation, safe)) in [512, 1024].into_iter().zip(slots) {
+        f.resize(at, b'\n');
+        let body = format!("slot {generation:016x} {safe:032x} ");
+        let sum = body.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        f.extend_from_slice(format!("{body}{sum:016x}\n").as_bytes());
+    }
+    f
 }
 
 #[test]
@@ -130,21 +150,97 @@ fn store_refuses_a_damaged_file_and_exhaustion() {
     let d = scratch("damaged");
     let path = d.join("store");
     std::fs::write(&path, "garbage\n").unwrap();
-    assert!(NonceStore::open(&path, 4).is_err());
-    std::fs::write(&path, "galois-poly1305-nonce-store-v1 12\n").unwrap();
-    assert!(NonceStore::open(&path, 4).is_err());
-    assert!(NonceStore::open(d.join("missing"), 4).is_err());
-    // Near the top of the nonce space the store stops instead of wrapping.
+    assert!(NonceStore::open(&path, ID, 4).is_err());
+    // The old format records no key: refused, never guessed.
     std::fs::write(
         &path,
-        format!("galois-poly1305-nonce-store-v1 {:032x}\n", u128::MAX - 2),
+        format!("galois-poly1305-nonce-store-v1 {:032x}\n", 12),
     )
     .unwrap();
-    let mut st = NonceStore::open(&path, 8).unwrap();
+    let e = NonceStore::open(&path, ID, 4).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+    assert!(e.to_string().contains("version-1"), "{e}");
+    assert!(NonceStore::open(d.join("missing"), ID, 4).is_err());
+    // A file cut short or grown is refused.
+    let good = store_file(&ID, [(4, 100), (5, 200)]);
+    for bad in [&good[..good.len() - 1], &[&good[..], b"x"].concat()[..]] {
+        std::fs::write(&path, bad).unwrap();
+        assert!(NonceStore::open(&path, ID, 4).is_err());
+    }
+    // Near the top of the nonce space the store stops instead of wrapping.
+    std::fs::write(&path, store_file(&ID, [(2, u128::MAX - 2), (1, 5)])).unwrap();
+    let mut st = NonceStore::open(&path, ID, 8).unwrap();
     assert_eq!(st.next_nonce().unwrap(), (u128::MAX - 2).to_le_bytes());
     assert_eq!(st.next_nonce().unwrap(), (u128::MAX - 1).to_le_bytes());
     assert!(st.next_nonce().is_err());
     assert!(st.next_nonce().is_err());
+}
+
+/// The slot with the higher generation wins; a slot torn by a crash (bad
+/// checksum, bad digits) is skipped, and the other one, which holds the
+/// last durable value, is used. Both damaged: refused.
+#[test]
+fn a_torn_slot_falls_back_to_the_other() {
+    let d = scratch("torn");
+    let path = d.join("store");
+    let good = store_file(&ID, [(6, 600), (7, 700)]);
+    std::fs::write(&path, &good).unwrap();
+    let first =
+        |p: &Path| u128::from_le_bytes(NonceStore::open(p, ID, 1).unwrap().next_nonce().unwrap());
+    assert_eq!(first(&path), 700);
+    // Generation 8 went to slot 0 and was torn: one digit of the value or
+    // of the checksum changed, or the write stopped half way.
+    for (at, byte) in [(512 + 30, b'f'), (512 + 60, b'0'), (512 + 5, b'z')] {
+        let mut f = store_file(&ID, [(8, 800), (7, 700)]);
+        f[at] = if f[at] == byte { b'1' } else { byte };
+        std::fs::write(&path, &f).unwrap();
+        assert_eq!(first(&path), 700, "byte {at}");
+    }
+    let mut half = store_file(&ID, [(8, 800), (7, 700)]);
+    half[512 + 36..512 + 72].copy_from_slice(&good[512 + 36..512 + 72]);
+    std::fs::write(&path, &half).unwrap();
+    assert_eq!(first(&path), 700);
+    // That open wrote its reservation (generation 8, 701) over the torn
+    // slot: the next open counts on from there.
+    assert_eq!(first(&path), 701);
+    assert_eq!(
+        &std::fs::read(&path).unwrap()[512..],
+        &store_file(&ID, [(8, 701), (9, 702)])[512..]
+    );
+    let mut both = store_file(&ID, [(8, 800), (7, 700)]);
+    both[512 + 30] ^= 1;
+    both[1024 + 30] ^= 1;
+    std::fs::write(&path, &both).unwrap();
+    let e = NonceStore::open(&path, ID, 1).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
+}
+
+/// A store records its key's identifier and refuses to count for another
+/// key (issue 12, item 10).
+#[test]
+fn a_store_refuses_another_key() {
+    let d = scratch("keyid");
+    let path = d.join("store");
+    let other = KeyId::from_bytes(*b"some other key!!");
+    let mut st = NonceStore::create(&path, ID, 4).unwrap();
+    assert_eq!(st.key_id(), ID);
+    st.next_nonce().unwrap();
+    drop(st);
+    let e = NonceStore::open(&path, other, 4).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+    assert!(e.to_string().contains("another key"), "{e}");
+    assert!(NonceStore::open_or_create(&path, other, 4).is_err());
+    // The file is untouched by the refusals: the right key continues.
+    let mut st = NonceStore::open(&path, ID, 4).unwrap();
+    assert_eq!(u128::from_le_bytes(st.next_nonce().unwrap()), 4);
+    // The file matches the documented format byte for byte.
+    drop(st);
+    let text = std::fs::read(&path).unwrap();
+    assert!(
+        text == store_file(&ID, [(2, 8), (1, 4)]),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
 }
 
 /// The child: hands out nonces until killed. Not a test on its own.
@@ -166,7 +262,7 @@ fn crash_child() {
     };
     match mode.as_str() {
         "store" => {
-            let mut st = NonceStore::open_or_create(&path, 4).unwrap();
+            let mut st = NonceStore::open_or_create(&path, ID, 4).unwrap();
             for _ in 0..1_000_000 {
                 let n = u128::from_le_bytes(st.next_nonce().unwrap());
                 emit(n);
@@ -351,4 +447,90 @@ fn crash_harness_catches_a_write_behind_counter() {
         r.duplicates > 0,
         "the write-behind counter was never caught reusing a nonce"
     );
+}
+
+/// A symlink and a hard link to a store name the same store: while one
+/// handle is open, opening it through either link is refused.
+#[test]
+fn links_to_a_store_contend_for_one_lock() {
+    let d = scratch("links");
+    let path = d.join("store");
+    let (sym, hard) = (d.join("sym"), d.join("hard"));
+    let a = NonceStore::create(&path, ID, 4).unwrap();
+    std::os::unix::fs::symlink(&path, &sym).unwrap();
+    std::fs::hard_link(&path, &hard).unwrap();
+    for p in [&path, &sym, &hard] {
+        let e = NonceStore::open(p, ID, 4).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock,
+            "{}: {e}",
+            p.display()
+        );
+    }
+    drop(a);
+    let b = NonceStore::open(&sym, ID, 4).unwrap();
+    for p in [&path, &hard] {
+        let e = NonceStore::open(p, ID, 4).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock,
+            "{}: {e}",
+            p.display()
+        );
+    }
+    drop(b);
+}
+
+/// A hard link made before the store hands out nonces stays the same
+/// store: reopened through it, the store continues above every nonce
+/// issued through the other name (a store rewritten by rename leaves the
+/// link holding the old value).
+#[test]
+fn a_hard_link_never_goes_stale() {
+    let d = scratch("hardlink");
+    let path = d.join("store");
+    let hard = d.join("hard");
+    drop(NonceStore::create(&path, ID, 2).unwrap());
+    std::fs::hard_link(&path, &hard).unwrap();
+    let mut issued = Vec::new();
+    let mut st = NonceStore::open(&path, ID, 2).unwrap();
+    for _ in 0..7 {
+        issued.push(u128::from_le_bytes(st.next_nonce().unwrap()));
+    }
+    drop(st);
+    let mut st = NonceStore::open(&hard, ID, 2).unwrap();
+    let n = u128::from_le_bytes(st.next_nonce().unwrap());
+    assert!(
+        issued.iter().all(|&i| i < n),
+        "{n} reissued from {issued:?}"
+    );
+}
+
+/// Links planted where a store writes (the old fixed temp name, and
+/// anything next to the store) are never followed: the victim file is
+/// untouched while the store is created and reserves blocks.
+#[test]
+fn the_store_never_writes_through_a_planted_link() {
+    let d = scratch("planted");
+    let path = d.join("store");
+    let victim = d.join("victim");
+    std::fs::write(&victim, b"precious").unwrap();
+    for name in ["store.tmp", "store.lock", ".store.tmp"] {
+        std::os::unix::fs::symlink(&victim, d.join(name)).unwrap();
+    }
+    match NonceStore::create(&path, ID, 1) {
+        Ok(mut st) => {
+            for _ in 0..5 {
+                st.next_nonce().unwrap();
+            }
+        }
+        Err(e) => panic!("create refused: {e}"),
+    }
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+    // The store itself was not created as or through a link.
+    assert!(!std::fs::symlink_metadata(&path)
+        .unwrap()
+        .file_type()
+        .is_symlink());
 }
