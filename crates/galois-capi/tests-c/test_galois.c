@@ -12,7 +12,8 @@
  *   wipe      every error of every function with an output leaves it zeroed
  *   shared    a process watching open's output (shared memory) never sees
  *             unverified plaintext
- * usage: test_galois [vectors|errors|roundtrip|threads|state|wipe|shared|openssl|all]
+ *   nomem     a message too big for memory: GALOIS_ERR_NO_MEMORY (not in "all")
+ * usage: test_galois [vectors|errors|roundtrip|threads|state|wipe|shared|nomem|openssl|all]
  * Prints "N passed, M failed" and exits 1 if anything failed.
  */
 #define _DEFAULT_SOURCE
@@ -22,6 +23,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -793,6 +795,55 @@ static void test_shared(void) {
     munmap(shm, len);
 }
 
+/* ---- a message too big for memory: GALOIS_ERR_NO_MEMORY, no abort ------ */
+
+/* In a child limited to its current address space + 256 MiB, sealing a 1 GiB message
+ * (a read-only mapping of zero pages) cannot get its private copy: the call returns
+ * GALOIS_ERR_NO_MEMORY instead of aborting. Not run under valgrind or ASan, whose own
+ * allocators do not live with an address-space limit. */
+static long vm_size_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %ld kB", &kib) == 1) break;
+    if (f) fclose(f);
+    return kib;
+}
+
+static void test_nomem(void) {
+    size_t big = (size_t)1 << 30;
+    uint8_t *in = mmap(NULL, big, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    CHECK(in != MAP_FAILED, "mmap 1 GiB");
+    if (in == MAP_FAILED) return;
+    void *st = xmalloc(galois_aesgcm_statebytes());
+    uint8_t key[16] = {3}, iv[12] = {4}, tag[16];
+    CHECK_RC(galois_aesgcm_init(st, key, 16), GALOIS_OK, "init");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        long kib = vm_size_kib();
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)(kib + 256 * 1024) * 1024;
+        if (kib < 0 || setrlimit(RLIMIT_AS, &rl) != 0) _exit(3);
+        int a = galois_aesgcm_seal(st, NULL, big + 16, NULL, in, big, NULL, 0, iv, 12);
+        int b = galois_aesgcm_seal_detached(st, NULL, tag, 16, in, big, NULL, 0, iv, 12);
+        int c = galois_aesgcm_open_detached(st, NULL, in, big, tag, 16, NULL, 0, iv, 12);
+        if (a != GALOIS_ERR_NO_MEMORY || b != GALOIS_ERR_NO_MEMORY || c != GALOIS_ERR_NO_MEMORY) {
+            fprintf(stderr, "nomem: got %d %d %d\n", a, b, c);
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork/wait");
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "1 GiB seal/open under a 256 MiB limit: GALOIS_ERR_NO_MEMORY, no abort (status %d)", status);
+    galois_aesgcm_wipe(st);
+    free(st);
+    munmap(in, big);
+}
+
 /* ---- differential against OpenSSL -------------------------------------- */
 
 #ifdef GALOIS_TEST_OPENSSL
@@ -849,6 +900,7 @@ int main(int argc, char **argv) {
     if (all || !strcmp(what, "state")) test_state(), ran = 1;
     if (all || !strcmp(what, "wipe")) test_wipe(), ran = 1;
     if (all || !strcmp(what, "shared")) test_shared(), ran = 1;
+    if (!strcmp(what, "nomem")) test_nomem(), ran = 1;
 #ifdef GALOIS_TEST_OPENSSL
     if (all || !strcmp(what, "openssl")) test_openssl(), ran = 1;
 #else
