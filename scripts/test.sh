@@ -21,8 +21,12 @@ RUSTFLAGS='--cfg aes_backend="soft"' CARGO_TARGET_DIR=target/soft-aes \
 
 echo "== known answers through the binary, every backend"
 ./target/release/galois kat --all-backends "$VECTORS"/*.json
-./target/release/galois kat --all-backends crates/galois-cli/vectors/aes_gcm_siv_rfc8452.json
+./target/release/galois kat --all-backends crates/galois-cli/vectors/aes_gcm_siv_rfc8452.json \
+  crates/galois-cli/vectors/xaes_256_gcm_c2sp.json
 ./target/release/galois selftest
+
+echo "== XAES-256-GCM: the spec's accumulated test at 1,000,000 iterations"
+GALOIS_XAES_ITERATIONS=1000000 cargo test -p galois-aead --release --locked --test xaes accumulated
 
 echo "== RustCrypto trait implementations"
 cargo test -p galois-aead --release --locked --features rustcrypto

@@ -32,6 +32,7 @@ pub mod poly1305;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
 pub mod stream;
+pub mod xaes;
 
 pub use aes::{Aes, AesBackend};
 pub use block::{Block, BlockCipher128, BlockCipher64};
@@ -40,3 +41,4 @@ pub use gcm::{AesGcm, BatchPacket, Gcm, Options, ShortTag, Tag};
 pub use gcm_siv::AesGcmSiv;
 pub use gf128::{gf128_mul, Backend, Ghash};
 pub use mac::gmac::{AesGmac, Gmac};
+pub use xaes::XAes256Gcm;

@@ -42,6 +42,11 @@ fn aes_gcm_siv_rfc8452_appendix_c_every_implementation() {
     passes_everywhere("aes_gcm_siv_rfc8452.json", "AES-GCM-SIV", 50);
 }
 
+#[test]
+fn xaes_256_gcm_c2sp_every_implementation() {
+    passes_everywhere("xaes_256_gcm_c2sp.json", "XAES-256-GCM", 2);
+}
+
 /// A changed answer fails: one tag digit changed in a copy.
 #[test]
 fn a_wrong_siv_answer_fails() {
@@ -58,7 +63,7 @@ fn a_wrong_siv_answer_fails() {
 
 #[test]
 fn binary_runs_them_on_all_backends() {
-    let files: Vec<PathBuf> = ["aes_gcm_siv_rfc8452.json"]
+    let files: Vec<PathBuf> = ["aes_gcm_siv_rfc8452.json", "xaes_256_gcm_c2sp.json"]
         .iter()
         .map(|n| file(n))
         .collect();

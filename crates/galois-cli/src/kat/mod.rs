@@ -10,6 +10,7 @@ pub mod gcm;
 mod gcm64;
 mod poly1305;
 mod siv;
+mod xaes;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -152,7 +153,7 @@ impl VectorFile {
     pub fn implementations(&self) -> Vec<String> {
         match self.algorithm.as_str() {
             "AES-GCM" | "AES-GMAC" => gcm::implementations(),
-            "AES-GCM-SIV" => gcm::implementations(),
+            "AES-GCM-SIV" | "XAES-256-GCM" => gcm::implementations(),
             "Poly1305-AES" | "Poly1305" => poly1305::implementations(),
             "GCM64-TDEA" => gcm64::implementations(),
             _ => vec![AUTO.to_string()],
@@ -208,6 +209,7 @@ impl VectorFile {
             "Poly1305" => poly1305::run_case(&self.doc, case, imp, false),
             "GCM64-TDEA" => gcm64::run_case(case, imp),
             "AES-GCM-SIV" => siv::run_case(case, imp),
+            "XAES-256-GCM" => xaes::run_case(case, imp),
             other => return Outcome::Unsupported(format!("algorithm {other} is not known")),
         };
         r.unwrap_or_else(Outcome::Fail)

@@ -1,0 +1,383 @@
+//! XAES-256-GCM (c2sp.org/XAES-256-GCM): AES-256-GCM with 192-bit nonces.
+//!
+//! Per message, the key K and the first 96 bits of the nonce N give a
+//! fresh AES-256-GCM key by the NIST SP 800-108r1 counter KDF with
+//! CMAC-AES-256 as PRF (label "X", context N[:12], 16-bit counter, no L):
+//!
+//! 1. L = AES-256(K, 0^128); K1 = L << 1, xor 0x87 into the last byte if
+//!    the top bit of L was set (the CMAC subkey; computed once per key);
+//! 2. M_i = 0x00 || i || 0x58 || 0x00 || N[:12] for i = 1, 2;
+//! 3. K_x = AES-256(K, M_1 xor K1) || AES-256(K, M_2 xor K1);
+//!
+//! and the message is sealed with AES-256-GCM under K_x and the nonce
+//! N[12:24]. Random nonces are safe: the spec gives 2^80 messages per key
+//! with a collision probability of 2^-32. Like AES-256-GCM, XAES-256-GCM is
+//! neither nonce-misuse resistant nor key-committing.
+
+use crate::aes::{Aes, AesBackend};
+use crate::block::BlockCipher128;
+use crate::ct;
+use crate::error::{Error, Result};
+use crate::gcm::{AesGcm, Options, Tag};
+use crate::gf128::Backend;
+use zeroize::Zeroize;
+
+/// The key length (32 bytes).
+pub const KEY_BYTES: usize = 32;
+/// The nonce length (24 bytes).
+pub const NONCE_BYTES: usize = 24;
+/// The tag length (16 bytes).
+pub const TAG_BYTES: usize = 16;
+
+/// XAES-256-GCM: a 32-byte key, 24-byte nonces, 16-byte tags. Nonces may
+/// be drawn at random ([`XAes256Gcm::random_nonce`]) for about 2^80
+/// messages per key (collision probability 2^-32, the spec's bound),
+/// instead of AES-GCM's 2^32. The key, its CMAC subkey and every
+/// per-message key are wiped on drop.
+///
+/// ```
+/// use galois_aead::XAes256Gcm;
+/// let x = XAes256Gcm::new(&[0x42u8; 32])?;
+/// let nonce = XAes256Gcm::random_nonce()?;
+/// let sealed = x.seal(&nonce, b"header", b"secret")?;
+/// assert_eq!(x.open(&nonce, b"header", &sealed)?, b"secret");
+/// assert!(x.open(&nonce, b"other header", &sealed).is_err());
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub struct XAes256Gcm {
+    aes: Aes,
+    k1: [u8; 16],
+    backend: Option<Backend>,
+}
+
+impl Drop for XAes256Gcm {
+    fn drop(&mut self) {
+        self.k1.zeroize();
+    }
+}
+
+impl XAes256Gcm {
+    /// XAES-256-GCM on the fastest constant-time backends.
+    ///
+    /// ```
+    /// use galois_aead::{Error, XAes256Gcm};
+    /// assert!(XAes256Gcm::new(&[0u8; 32]).is_ok());
+    /// assert_eq!(XAes256Gcm::new(&[0u8; 16]).err(), Some(Error::InvalidKeyLength { got: 16 }));
+    /// ```
+    pub fn new(key: &[u8]) -> Result<Self> {
+        Self::build(key, None, None)
+    }
+
+    /// XAES-256-GCM with a pinned GHASH backend and, optionally, a pinned
+    /// AES backend; fails if the CPU lacks either.
+    ///
+    /// ```
+    /// use galois_aead::{Backend, XAes256Gcm};
+    /// let key = [1u8; 32];
+    /// let auto = XAes256Gcm::new(&key)?;
+    /// for b in Backend::available() {
+    ///     let pinned = XAes256Gcm::with_backends(&key, b, None)?;
+    ///     assert_eq!(pinned.seal(&[0; 24], b"", b"same")?, auto.seal(&[0; 24], b"", b"same")?);
+    /// }
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_backends(key: &[u8], ghash: Backend, aes: Option<AesBackend>) -> Result<Self> {
+        if !ghash.is_available() {
+            return Err(Error::BackendUnavailable {
+                backend: ghash.name(),
+            });
+        }
+        Self::build(key, Some(ghash), aes)
+    }
+
+    fn build(key: &[u8], backend: Option<Backend>, aes: Option<AesBackend>) -> Result<Self> {
+        if key.len() != KEY_BYTES {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let aes = match aes {
+            Some(b) => Aes::with_backend(key, b)?,
+            None => Aes::new(key)?,
+        };
+        // Steps 1 and 2: L = AES-256(K, 0); K1 = dbl(L) in CMAC's sense.
+        let mut l = [0u8; 16];
+        aes.encrypt_block(&mut l);
+        let mut lv = u128::from_be_bytes(l);
+        let k1v = (lv << 1) ^ (0x87 & ct::mask128(lv >> 127));
+        l.zeroize();
+        lv.zeroize();
+        Ok(XAes256Gcm {
+            aes,
+            k1: k1v.to_be_bytes(),
+            backend,
+        })
+    }
+
+    /// A fresh random nonce from the operating system.
+    ///
+    /// ```
+    /// let a = galois_aead::XAes256Gcm::random_nonce()?;
+    /// assert_ne!(a, galois_aead::XAes256Gcm::random_nonce()?);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn random_nonce() -> Result<[u8; NONCE_BYTES]> {
+        let mut n = [0u8; NONCE_BYTES];
+        getrandom::fill(&mut n).map_err(|_| Error::RandomSourceFailed)?;
+        Ok(n)
+    }
+
+    /// The GHASH backend of the per-message AES-256-GCM keys.
+    ///
+    /// ```
+    /// use galois_aead::{Backend, XAes256Gcm};
+    /// let x = XAes256Gcm::with_backends(&[0u8; 32], Backend::Ctmul64, None)?;
+    /// assert_eq!(x.backend(), Backend::Ctmul64);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn backend(&self) -> Backend {
+        self.backend.unwrap_or_else(crate::detect::ghash_backend)
+    }
+
+    /// The AES backend in use.
+    ///
+    /// ```
+    /// use galois_aead::{AesBackend, Backend, XAes256Gcm};
+    /// let x = XAes256Gcm::with_backends(&[0u8; 32], Backend::Ctmul64, Some(AesBackend::Portable))?;
+    /// assert_eq!(x.aes_backend(), AesBackend::Portable);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn aes_backend(&self) -> AesBackend {
+        self.aes.backend()
+    }
+
+    /// Steps 3 to 6: the AES-256-GCM key for this nonce (checked), and
+    /// its last 12 bytes as the GCM nonce.
+    fn derive<'n>(&self, nonce: &'n [u8]) -> Result<(AesGcm, &'n [u8])> {
+        if nonce.len() != NONCE_BYTES {
+            return Err(Error::InvalidNonceLength { got: nonce.len() });
+        }
+        let mut m = [[0u8; 16]; 2];
+        for (i, b) in m.iter_mut().enumerate() {
+            b[1] = i as u8 + 1;
+            b[2] = 0x58;
+            b[4..].copy_from_slice(&nonce[..12]);
+            for (x, k) in b.iter_mut().zip(&self.k1) {
+                *x ^= k;
+            }
+        }
+        self.aes.encrypt_blocks(&mut m);
+        let mut kx = [0u8; 32];
+        kx[..16].copy_from_slice(&m[0]);
+        kx[16..].copy_from_slice(&m[1]);
+        m.zeroize();
+        let opts = Options::new()
+            .backend(self.backend())
+            .aes_backend(self.aes.backend());
+        let gcm = AesGcm::with_options(&kx, opts);
+        kx.zeroize();
+        Ok((gcm?, &nonce[12..]))
+    }
+
+    /// Encrypts `buf` in place and returns the 16-byte tag.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
+    /// let mut buf = *b"attack at dawn";
+    /// let tag = x.seal_in_place_detached(&[1; 24], b"hdr", &mut buf)?;
+    /// x.open_in_place_detached(&[1; 24], b"hdr", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"attack at dawn");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
+        let (gcm, n) = self.derive(nonce)?;
+        gcm.seal_in_place_detached(n, aad, buf)
+    }
+
+    /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
+    /// and [`Error::AuthenticationFailed`] returned.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
+    /// let mut buf = *b"attack at dawn";
+    /// let tag = x.seal_in_place_detached(&[1; 24], b"", &mut buf)?;
+    /// buf[0] ^= 1;
+    /// let r = x.open_in_place_detached(&[1; 24], b"", &mut buf, tag.as_bytes());
+    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
+    /// assert_eq!(buf, [0u8; 14]);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn open_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<()> {
+        match self.derive(nonce) {
+            Ok((gcm, n)) => gcm.open_in_place_detached(n, aad, buf, tag),
+            Err(e) => {
+                ct::wipe(buf);
+                Err(e)
+            }
+        }
+    }
+
+    /// Encrypts `pt` into `out` (same length) and returns the tag.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
+    /// let mut ct = [0u8; 5];
+    /// let tag = x.seal_detached_into(&[0; 24], b"", b"hello", &mut ct)?;
+    /// let mut pt = [0u8; 5];
+    /// x.open_detached_into(&[0; 24], b"", &ct, tag.as_bytes(), &mut pt)?;
+    /// assert_eq!(&pt, b"hello");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn seal_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        pt: &[u8],
+        out: &mut [u8],
+    ) -> Result<Tag> {
+        let (gcm, n) = self.derive(nonce)?;
+        gcm.seal_detached_into(n, aad, pt, out)
+    }
+
+    /// Decrypts `ct` into `out` (same length) if `tag` verifies; on
+    /// failure `out` is wiped.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
+    /// let mut ct = [0u8; 5];
+    /// let tag = x.seal_detached_into(&[0; 24], b"", b"hello", &mut ct)?;
+    /// let mut pt = [0u8; 5];
+    /// let r = x.open_detached_into(&[0; 24], b"aad?", &ct, tag.as_bytes(), &mut pt);
+    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
+    /// assert_eq!(pt, [0; 5]);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn open_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ct_: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<()> {
+        match self.derive(nonce) {
+            Ok((gcm, n)) => gcm.open_detached_into(n, aad, ct_, tag, out),
+            Err(e) => {
+                ct::wipe(out);
+                Err(e)
+            }
+        }
+    }
+
+    /// Encrypts `pt` into `out`, which must hold `pt.len() + 16` bytes:
+    /// ciphertext then tag.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
+    /// let mut out = [0u8; 3 + 16];
+    /// x.seal_into(&[0; 24], b"", b"abc", &mut out)?;
+    /// assert_eq!(out.to_vec(), x.seal(&[0; 24], b"", b"abc")?);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
+        let (gcm, n) = self.derive(nonce)?;
+        gcm.seal_into(n, aad, pt, out)
+    }
+
+    /// Opens ciphertext-then-tag `input` into `out`, which must hold
+    /// `input.len() - 16` bytes; on failure `out` is wiped.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
+    /// let sealed = x.seal(&[0; 24], b"", b"abc")?;
+    /// let mut out = [0u8; 3];
+    /// x.open_into(&[0; 24], b"", &sealed, &mut out)?;
+    /// assert_eq!(&out, b"abc");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
+        match self.derive(nonce) {
+            Ok((gcm, n)) => gcm.open_into(n, aad, input, out),
+            Err(e) => {
+                ct::wipe(out);
+                Err(e)
+            }
+        }
+    }
+
+    /// Returns ciphertext followed by the tag.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
+    /// assert_eq!(x.seal(&[1; 24], b"aad", b"secret")?.len(), 6 + 16);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
+        let (gcm, n) = self.derive(nonce)?;
+        gcm.seal(n, aad, pt)
+    }
+
+    /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
+    /// let sealed = x.seal(&[1; 24], b"aad", b"secret")?;
+    /// assert_eq!(x.open(&[1; 24], b"aad", &sealed)?, b"secret");
+    /// // The whole 24-byte nonce counts: its first half picks the key.
+    /// let mut other = [1u8; 24];
+    /// other[0] = 2;
+    /// assert!(x.open(&other, b"aad", &sealed).is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
+        let (gcm, n) = self.derive(nonce)?;
+        gcm.open(n, aad, input)
+    }
+
+    /// Encrypts the vector's contents in place and appends the tag.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
+    /// let mut buf = b"abc".to_vec();
+    /// x.seal_in_place_append_tag(&[0; 24], b"", &mut buf)?;
+    /// assert_eq!(buf, x.seal(&[0; 24], b"", b"abc")?);
+    /// x.open_in_place(&[0; 24], b"", &mut buf)?;
+    /// assert_eq!(buf, b"abc");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn seal_in_place_append_tag(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut Vec<u8>,
+    ) -> Result<()> {
+        let (gcm, n) = self.derive(nonce)?;
+        gcm.seal_in_place_append_tag(n, aad, buf)
+    }
+
+    /// Verifies and strips the appended tag, decrypting in place. On
+    /// failure the vector is wiped and emptied.
+    ///
+    /// ```
+    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
+    /// let mut buf = x.seal(&[0; 24], b"", b"abc")?;
+    /// buf[0] ^= 0x80;
+    /// assert!(x.open_in_place(&[0; 24], b"", &mut buf).is_err());
+    /// assert!(buf.is_empty());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+        match self.derive(nonce) {
+            Ok((gcm, n)) => gcm.open_in_place(n, aad, buf),
+            Err(e) => {
+                ct::wipe(buf);
+                buf.clear();
+                Err(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! XAES-256-GCM (c2sp.org/XAES-256-GCM): the spec's vectors on every
+//! backend, its accumulated randomized test, agreement with AES-256-GCM
+//! under a key derived here independently (CMAC from its definition), and
+//! the bad-input classes.
+
+mod common;
+
+use common::{aes_backends, bytes, ghash_backends, rng};
+use galois_aead::{Aes, AesGcm, BlockCipher128, Error, XAes256Gcm};
+use rand::Rng;
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+use sha3::Shake128;
+
+fn implementations(key: &[u8]) -> Vec<XAes256Gcm> {
+    let mut v: Vec<XAes256Gcm> = ghash_backends()
+        .into_iter()
+        .map(|b| XAes256Gcm::with_backends(key, b, None).unwrap())
+        .collect();
+    for a in aes_backends() {
+        v.push(XAes256Gcm::with_backends(key, galois_aead::Backend::Ctmul64, Some(a)).unwrap());
+    }
+    v.push(XAes256Gcm::new(key).unwrap());
+    v
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    hex::decode(s).unwrap()
+}
+
+/// The spec's two vectors (MSB(L) = 0 and 1), on every implementation.
+#[test]
+fn c2sp_vectors_on_every_backend() {
+    let cases = [
+        (
+            [1u8; 32],
+            &b""[..],
+            "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271",
+        ),
+        (
+            [3u8; 32],
+            &b"c2sp.org/XAES-256-GCM"[..],
+            "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d",
+        ),
+    ];
+    for (key, aad, want) in cases {
+        let want = unhex(want);
+        for x in implementations(&key) {
+            let who = format!("{} {:?}", x.backend(), x.aes_backend());
+            assert_eq!(
+                x.seal(b"ABCDEFGHIJKLMNOPQRSTUVWX", aad, b"XAES-256-GCM")
+                    .unwrap(),
+                want,
+                "{who}"
+            );
+            assert_eq!(
+                x.open(b"ABCDEFGHIJKLMNOPQRSTUVWX", aad, &want).unwrap(),
+                b"XAES-256-GCM",
+                "{who}"
+            );
+        }
+    }
+}
+
+/// The spec's accumulated randomized test: key, nonce, plaintext<0..255>
+/// and aad<0..255> (one length byte each) read from one SHAKE-128 stream
+/// with empty input; every ciphertext absorbed by a second SHAKE-128, whose
+/// first 32 output bytes are compared; each ciphertext also opened.
+/// 10,000 iterations here; `GALOIS_XAES_ITERATIONS=1000000` (run by
+/// scripts/test.sh) checks the spec's 1,000,000-iteration hash.
+fn accumulated(iterations: usize) -> String {
+    let mut s = Shake128::default().finalize_xof();
+    let mut d = Shake128::default();
+    let mut first = [0u8; 16];
+    for i in 0..iterations {
+        let mut key = [0u8; 32];
+        s.read(&mut key);
+        if i == 0 {
+            first.copy_from_slice(&key[..16]);
+        }
+        let mut nonce = [0u8; 24];
+        s.read(&mut nonce);
+        let mut len = [0u8; 1];
+        s.read(&mut len);
+        let mut pt = vec![0u8; len[0] as usize];
+        s.read(&mut pt);
+        s.read(&mut len);
+        let mut aad = vec![0u8; len[0] as usize];
+        s.read(&mut aad);
+        let x = XAes256Gcm::new(&key).unwrap();
+        let ct = x.seal(&nonce, &aad, &pt).unwrap();
+        d.update(&ct);
+        assert_eq!(x.open(&nonce, &aad, &ct).unwrap(), pt, "iteration {i}");
+    }
+    // The spec: "The RNG stream starts with 7f9c2ba4e88f827d616045507605853e".
+    assert_eq!(hex::encode(first), "7f9c2ba4e88f827d616045507605853e");
+    let mut out = [0u8; 32];
+    d.finalize_xof().read(&mut out);
+    hex::encode(out)
+}
+
+#[test]
+fn c2sp_accumulated_randomized_test() {
+    let n: usize = std::env::var("GALOIS_XAES_ITERATIONS")
+        .map(|v| v.parse().expect("GALOIS_XAES_ITERATIONS: a number"))
+        .unwrap_or(10_000);
+    let want = match n {
+        10_000 => "e6b9edf2df6cec60c8cbd864e2211b597fb69a529160cd040d56c0c210081939",
+        1_000_000 => "2163ae1445985a30b60585ee67daa55674df06901b890593e824b8a7c885ab15",
+        other => panic!("the spec gives hashes for 10000 and 1000000 iterations, not {other}"),
+    };
+    assert_eq!(accumulated(n), want, "{n} iterations");
+}
+
+/// The KDF from its definition (CMAC-AES-256 over one complete block is
+/// AES(K, M xor K1)), then AES-256-GCM: must equal XAES on random inputs.
+#[test]
+fn equals_aes_256_gcm_under_the_derived_key() {
+    let mut r = rng(0x8a35);
+    for len in [0usize, 1, 16, 100, 1500, 4096, 16384] {
+        let key = bytes(&mut r, 32);
+        let nonce = bytes(&mut r, 24);
+        let aad_len = r.random_range(0..40);
+        let aad = bytes(&mut r, aad_len);
+        let pt = bytes(&mut r, len);
+        let aes = Aes::new(&key).unwrap();
+        let mut l = [0u8; 16];
+        aes.encrypt_block(&mut l);
+        let mut k1 = [0u8; 16];
+        for i in 0..16 {
+            k1[i] = l[i] << 1 | if i < 15 { l[i + 1] >> 7 } else { 0 };
+        }
+        if l[0] & 0x80 != 0 {
+            k1[15] ^= 0x87;
+        }
+        let mut kx = Vec::new();
+        for i in [1u8, 2] {
+            let mut m = [0u8, i, b'X', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+            m[4..].copy_from_slice(&nonce[..12]);
+            for (a, b) in m.iter_mut().zip(&k1) {
+                *a ^= b;
+            }
+            aes.encrypt_block(&mut m);
+            kx.extend_from_slice(&m);
+        }
+        let want = AesGcm::new(&kx)
+            .unwrap()
+            .seal(&nonce[12..], &aad, &pt)
+            .unwrap();
+        for x in implementations(&key) {
+            assert_eq!(
+                x.seal(&nonce, &aad, &pt).unwrap(),
+                want,
+                "{len} {}",
+                x.backend()
+            );
+            assert_eq!(x.open(&nonce, &aad, &want).unwrap(), pt);
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_refused_and_nothing_is_released() {
+    for n in [0, 16, 24, 31, 33, 64] {
+        assert_eq!(
+            XAes256Gcm::new(&vec![0; n]).err(),
+            Some(Error::InvalidKeyLength { got: n })
+        );
+    }
+    let x = XAes256Gcm::new(&[9; 32]).unwrap();
+    for n in [0, 12, 16, 23, 25, 32] {
+        assert_eq!(
+            x.seal(&vec![0; n], b"", b"x").err(),
+            Some(Error::InvalidNonceLength { got: n })
+        );
+        let mut buf = [0x55u8; 4];
+        assert_eq!(
+            x.open_in_place_detached(&vec![0; n], b"", &mut buf, &[0; 16]),
+            Err(Error::InvalidNonceLength { got: n })
+        );
+        assert_eq!(buf, [0; 4]);
+    }
+    let nonce = [4u8; 24];
+    let sealed = x.seal(&nonce, b"a", b"message").unwrap();
+    assert_eq!(
+        x.open(&nonce, b"a", &sealed[..15]).err(),
+        Some(Error::CiphertextTooShort { len: 15, min: 16 })
+    );
+    // Any bit of ciphertext, tag or nonce (both halves), or the AAD.
+    for i in 0..sealed.len() * 8 {
+        let mut bad = sealed.clone();
+        bad[i / 8] ^= 1 << (i % 8);
+        let mut out = [0x55u8; 7];
+        assert_eq!(
+            x.open_into(&nonce, b"a", &bad, &mut out),
+            Err(Error::AuthenticationFailed)
+        );
+        assert_eq!(out, [0; 7]);
+    }
+    for i in 0..24 * 8 {
+        let mut n = nonce;
+        n[i / 8] ^= 1 << (i % 8);
+        let mut out = [0x55u8; 7];
+        assert_eq!(
+            x.open_into(&n, b"a", &sealed, &mut out),
+            Err(Error::AuthenticationFailed)
+        );
+        assert_eq!(out, [0; 7]);
+    }
+    assert!(x.open(&nonce, b"b", &sealed).is_err());
+    let mut v = sealed.clone();
+    v[3] ^= 4;
+    assert!(x.open_in_place(&nonce, b"a", &mut v).is_err());
+    assert!(v.is_empty());
+}
