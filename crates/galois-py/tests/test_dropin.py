@@ -6,8 +6,10 @@ galois_aead.AESGCM swapped in; the same for the GCM contexts and the MAC
 failures. Errors are compared side by side with the real cryptography.
 """
 import array
+import copy
 import ctypes
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -327,6 +329,9 @@ def test_reprs_are_readable_and_show_no_key_material():
     objs["galois_aead.Poly1305AES(AES-128)"] = galois_aead.Poly1305AES(bytes(pkey))
     secrets = [key.hex(), key.hex().upper(), bytes(pkey).hex(), repr(key)[2:-1], repr(bytes(pkey))[2:-1]]
     for want, o in objs.items():
+        for leak in (pickle.dumps, copy.copy, copy.deepcopy):  # no way out for the key
+            with pytest.raises(TypeError, match="cannot pickle"):
+                leak(o)
         for text in (repr(o), str(o)):
             assert text == want
             for s in secrets:  # no 4-byte piece of any key, in any form
