@@ -12,6 +12,10 @@ need=()
 for p in libssl-dev pkg-config; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
+# curl and the openssl CLI: the rustls interop tests (crates/galois-rustls).
+for p in curl openssl; do
+  command -v "$p" >/dev/null 2>&1 || need+=("$p")
+done
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   $SUDO apt-get update -qq
