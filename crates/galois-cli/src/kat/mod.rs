@@ -11,6 +11,7 @@ mod gcm64;
 mod poly1305;
 mod siv;
 mod xaes;
+mod wycheproof;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -114,7 +115,17 @@ impl VectorFile {
         let doc: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         match doc.get("schema").and_then(Value::as_str) {
             Some("vectors-v1") => {}
-            Some(s) => return Err(format!("unknown schema {s:?} (expected vectors-v1)")),
+            // Wycheproof's own files (testvectors_v1), as published.
+            Some(s) if wycheproof::SCHEMAS.contains(&s) => {
+                let (algorithm, doc) = wycheproof::convert(s, &doc)?;
+                return Ok(VectorFile { algorithm, doc });
+            }
+            Some(s) => {
+                return Err(format!(
+                    "unknown schema {s:?} (expected vectors-v1 or one of Wycheproof's {})",
+                    wycheproof::SCHEMAS.join(", ")
+                ))
+            }
             None => return Err("no \"schema\" field (expected vectors-v1)".into()),
         }
         let algorithm = doc
@@ -210,6 +221,7 @@ impl VectorFile {
             "GCM64-TDEA" => gcm64::run_case(case, imp),
             "AES-GCM-SIV" => siv::run_case(case, imp),
             "XAES-256-GCM" => xaes::run_case(case, imp),
+            "Cobblestone-128" | "Cobblestone-256" => wycheproof::run_chunked(case),
             other => return Outcome::Unsupported(format!("algorithm {other} is not known")),
         };
         r.unwrap_or_else(Outcome::Fail)
