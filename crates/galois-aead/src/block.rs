@@ -71,12 +71,48 @@ pub trait BlockCipher128 {
         "block-cipher"
     }
 
-    /// The AES-NI round keys (11, 13 or 15), if this is AES running on
-    /// AES-NI: the stitched GCM kernels then run the cipher themselves.
+    /// The AES-NI key schedule, if this is the library's own AES on AES-NI:
+    /// the stitched GCM kernels then run the cipher themselves. Sealed: its
+    /// argument and result types live in private modules, so no other crate
+    /// can override, call or answer it (the kernels read these keys without
+    /// bounds checks of their own).
+    ///
+    /// ```compile_fail,E0603
+    /// struct Forged;
+    /// impl galois_aead::BlockCipher128 for Forged {
+    ///     fn encrypt_block(&self, _: &mut galois_aead::Block) {}
+    ///     fn aesni_round_keys(
+    ///         &self,
+    ///         _: galois_aead::block::sealed::Token,
+    ///     ) -> Option<&galois_aead::aes::keys::AesRoundKeys> {
+    ///         None
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The override that read out of bounds before the type was sealed
+    /// (an empty schedule handed to the kernels) no longer compiles:
+    ///
+    /// ```compile_fail,E0050
+    /// struct Forged;
+    /// impl galois_aead::BlockCipher128 for Forged {
+    ///     fn encrypt_block(&self, _: &mut galois_aead::Block) {}
+    ///     fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
+    ///         Some(&[])
+    ///     }
+    /// }
+    /// ```
     #[doc(hidden)]
-    fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
+    fn aesni_round_keys(&self, _: sealed::Token) -> Option<&crate::aes::keys::AesRoundKeys> {
         None
     }
+}
+
+/// What seals [`BlockCipher128::aesni_round_keys`]: a type other crates
+/// cannot name or build.
+pub(crate) mod sealed {
+    /// Proof that the caller is this crate.
+    pub struct Token(pub(crate) ());
 }
 
 /// A block cipher with 64-bit blocks (GCM-64, for TDEA and friends).
@@ -137,7 +173,7 @@ impl<C: BlockCipher128 + ?Sized> BlockCipher128 for &C {
     fn name(&self) -> &'static str {
         (**self).name()
     }
-    fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
-        (**self).aesni_round_keys()
+    fn aesni_round_keys(&self, t: sealed::Token) -> Option<&crate::aes::keys::AesRoundKeys> {
+        (**self).aesni_round_keys(t)
     }
 }

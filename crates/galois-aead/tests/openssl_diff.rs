@@ -80,9 +80,11 @@ fn long_ivs_beyond_openssl_match_reference() {
                 bytes(&mut r, i * 7),
                 bytes(&mut r, iv_len * 3),
             );
-            let refg =
-                AesGcm::with_options(&key, Options::new().backend(galois_aead::Backend::Bitserial))
-                    .unwrap();
+            let refg = AesGcm::with_options(
+                &key,
+                Options::new().backend(galois_aead::Backend::Bitserial),
+            )
+            .unwrap();
             let g = AesGcm::with_options(&key, opts).unwrap();
             assert_eq!(
                 g.seal(&iv, &aad, &pt).unwrap(),

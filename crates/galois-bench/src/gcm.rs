@@ -207,7 +207,8 @@ fn subjects(p: Prim) -> Vec<(&'static str, String, Box<dyn Subject>)> {
             "aesni_clmul" | "vaes_avx2" | "vaes_avx512" | "clmul"
         ) {
             let gcm =
-                galois_aead::AesGcm::with_options(&key, galois_aead::Options::new().backend(b)).unwrap();
+                galois_aead::AesGcm::with_options(&key, galois_aead::Options::new().backend(b))
+                    .unwrap();
             v.push((
                 "galois",
                 b.name().to_string(),

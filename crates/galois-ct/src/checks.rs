@@ -774,7 +774,10 @@ fn packet(op: &str) -> Result<(), String> {
             "open-fail" => {
                 let n = want.len();
                 want[n - 1 - i] ^= 1;
-                assert_eq!(rx.open(&want), Err(galois_aead::Error::AuthenticationFailed));
+                assert_eq!(
+                    rx.open(&want),
+                    Err(galois_aead::Error::AuthenticationFailed)
+                );
             }
             _ => return Err(format!("unknown op {op}")),
         }

@@ -15,15 +15,14 @@
 //! `sse2` were detected at run time, which is what makes the `unsafe` calls
 //! into `#[target_feature]` functions sound.
 
+use super::keys::AesRoundKeys;
 use crate::block::Block;
 use core::arch::x86_64::*;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 /// An AES-NI key schedule; exists only on CPUs with AES-NI.
-#[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct AesNi {
-    round_keys: [[u8; 16]; 15],
-    rounds: usize,
+    keys: AesRoundKeys,
 }
 
 const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
@@ -38,7 +37,7 @@ unsafe fn sub_word(w: u32) -> u32 {
 impl AesNi {
     /// Expands a 16-, 24- or 32-byte key; `None` if the CPU lacks AES-NI.
     pub(crate) fn new(key: &[u8]) -> Option<Self> {
-        if !crate::detect::has_aesni() {
+        if !crate::detect::has_aesni() || !matches!(key.len(), 16 | 24 | 32) {
             return None;
         }
         let nk = key.len() / 4;
@@ -58,23 +57,36 @@ impl AesNi {
             }
             w[i] = w[i - nk] ^ t;
         }
-        let mut round_keys = [[0u8; 16]; 15];
-        for (r, rk) in round_keys.iter_mut().enumerate().take(rounds + 1) {
+        let mut keys = match nk {
+            4 => AesRoundKeys::Aes128([[0; 16]; 11]),
+            6 => AesRoundKeys::Aes192([[0; 16]; 13]),
+            _ => AesRoundKeys::Aes256([[0; 16]; 15]),
+        };
+        let round_keys: &mut [[u8; 16]] = match &mut keys {
+            AesRoundKeys::Aes128(k) => k,
+            AesRoundKeys::Aes192(k) => k,
+            AesRoundKeys::Aes256(k) => k,
+        };
+        for (r, rk) in round_keys.iter_mut().enumerate() {
             for j in 0..4 {
                 rk[4 * j..4 * j + 4].copy_from_slice(&w[4 * r + j].to_le_bytes());
             }
         }
         w.zeroize();
-        Some(AesNi { round_keys, rounds })
+        Some(AesNi { keys })
     }
 
     pub(crate) fn key_len(&self) -> usize {
-        (self.rounds - 6) * 4
+        match self.keys {
+            AesRoundKeys::Aes128(_) => 16,
+            AesRoundKeys::Aes192(_) => 24,
+            AesRoundKeys::Aes256(_) => 32,
+        }
     }
 
-    /// The Nr+1 round keys, for the stitched GCM kernels.
-    pub(crate) fn round_keys(&self) -> &[[u8; 16]] {
-        &self.round_keys[..=self.rounds]
+    /// The round keys, for the stitched GCM kernels.
+    pub(crate) fn keys(&self) -> &AesRoundKeys {
+        &self.keys
     }
 
     pub(crate) fn encrypt_block(&self, block: &mut Block) {
@@ -97,19 +109,21 @@ impl AesNi {
     #[target_feature(enable = "aes,sse2")]
     unsafe fn encrypt_n<const N: usize>(&self, blocks: &mut [Block]) {
         debug_assert_eq!(blocks.len(), N);
-        let rk = |i: usize| _mm_loadu_si128(self.round_keys[i].as_ptr().cast());
+        let keys = self.keys.as_slice();
+        let rounds = keys.len() - 1;
+        let rk = |i: usize| _mm_loadu_si128(keys[i].as_ptr().cast());
         let mut s = [_mm_setzero_si128(); N];
         let k0 = rk(0);
         for (v, b) in s.iter_mut().zip(blocks.iter()) {
             *v = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), k0);
         }
-        for r in 1..self.rounds {
+        for r in 1..rounds {
             let k = rk(r);
             for v in s.iter_mut() {
                 *v = _mm_aesenc_si128(*v, k);
             }
         }
-        let k = rk(self.rounds);
+        let k = rk(rounds);
         for (v, b) in s.iter().zip(blocks.iter_mut()) {
             _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_aesenclast_si128(*v, k));
         }

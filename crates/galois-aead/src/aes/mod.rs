@@ -7,6 +7,7 @@
 #[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
+pub(crate) mod keys;
 mod portable;
 
 use crate::block::{Block, BlockCipher128};
@@ -187,10 +188,10 @@ impl BlockCipher128 for Aes {
         }
     }
 
-    fn aesni_round_keys(&self) -> Option<&[[u8; 16]]> {
+    fn aesni_round_keys(&self, _: crate::block::sealed::Token) -> Option<&keys::AesRoundKeys> {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]
-            Imp::Ni(k) => Some(k.round_keys()),
+            Imp::Ni(k) => Some(k.keys()),
             Imp::Portable(_) => None,
         }
     }

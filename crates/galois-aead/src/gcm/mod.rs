@@ -622,8 +622,11 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// The stitched kernel and the AES-NI round keys, where both exist.
-    fn stitched(&self) -> Option<(&dyn crate::gf128::Stitched, &[[u8; 16]])> {
-        Some((self.ghash.stitched()?, self.cipher.aesni_round_keys()?))
+    fn stitched(&self) -> Option<(&dyn crate::gf128::Stitched, &crate::aes::keys::AesRoundKeys)> {
+        let keys = self
+            .cipher
+            .aesni_round_keys(crate::block::sealed::Token(()))?;
+        Some((self.ghash.stitched()?, keys))
     }
 
     pub(crate) fn make_tag(&self, t: u128) -> Tag {
@@ -1041,7 +1044,10 @@ mod tests {
             let Some(k) = g.ghash.stitched() else {
                 continue;
             };
-            let rk = g.cipher.aesni_round_keys().expect("AES-NI");
+            let rk = g
+                .cipher
+                .aesni_round_keys(crate::block::sealed::Token(()))
+                .expect("AES-NI");
             for low in [0xffff_ffffu32, 0xffff_fff0, 0xffff_ff00, 0x7fff_ffff] {
                 let mut y0 = [0x5au8; 16];
                 y0[12..].copy_from_slice(&low.to_be_bytes());

@@ -90,7 +90,7 @@ pub(crate) trait Stitched {
     /// GHASH(H, IV); only public counters may steer a branch.
     fn seal(
         &self,
-        rk: &[[u8; 16]],
+        rk: &crate::aes::keys::AesRoundKeys,
         y0: &[u8; 16],
         y0_public: bool,
         aad: &[u8],
@@ -100,7 +100,7 @@ pub(crate) trait Stitched {
     /// if it does not verify.
     fn open(
         &self,
-        rk: &[[u8; 16]],
+        rk: &crate::aes::keys::AesRoundKeys,
         y0: &[u8; 16],
         y0_public: bool,
         aad: &[u8],
@@ -110,7 +110,7 @@ pub(crate) trait Stitched {
     /// tag into `tags`.
     fn seal_batch(
         &self,
-        rk: &[[u8; 16]],
+        rk: &crate::aes::keys::AesRoundKeys,
         packets: &mut [crate::gcm::BatchPacket<'_>],
         tags: &mut [u128],
     );

@@ -117,10 +117,13 @@ pub(crate) trait Lanes: Copy {
 }
 
 /// The empty `asm!` behind [`Lanes::fence`], for one register class.
+/// Miri cannot run inline assembly; the fence only steers scheduling, so
+/// under Miri it is left out.
 macro_rules! fence_asm {
     ($reg:ident, $s:ident, $x:ident) => {
         // SAFETY: the template is empty; it only marks the operands as
         // read and rewritten (with their own values).
+        #[cfg(not(miri))]
         core::arch::asm!(
             "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} */",
             inout($reg) $s[0], inout($reg) $s[1], inout($reg) $s[2], inout($reg) $s[3],
@@ -667,15 +670,19 @@ pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, mut y: __m128i, data: &[u8]) -
 }
 
 /// AES round keys, loaded (and broadcast to every lane) where used; in
-/// the long loops the compiler keeps them in registers.
+/// the long loops the compiler keeps them in registers. Indexing is
+/// checked; the length check in `new` lets the compiler drop the checks
+/// for the constant round numbers of the unrolled loops.
 pub(crate) struct RoundKeys<'a, V> {
     rk: &'a [[u8; 16]],
     _v: core::marker::PhantomData<V>,
 }
 
 impl<'a, V: Lanes> RoundKeys<'a, V> {
+    /// The NR + 1 keys of an NR-round AES.
     #[inline(always)]
-    pub(crate) unsafe fn new(rk: &'a [[u8; 16]]) -> Self {
+    pub(crate) fn new<const NR: usize>(rk: &'a [[u8; 16]]) -> Self {
+        assert_eq!(rk.len(), NR + 1, "round keys for {NR} rounds");
         RoundKeys {
             rk,
             _v: core::marker::PhantomData,
@@ -684,7 +691,7 @@ impl<'a, V: Lanes> RoundKeys<'a, V> {
 
     #[inline(always)]
     unsafe fn k1(&self, r: usize) -> __m128i {
-        _mm_loadu_si128(self.rk.get_unchecked(r).as_ptr().cast())
+        _mm_loadu_si128(self.rk[r].as_ptr().cast())
     }
 
     #[inline(always)]
@@ -1216,7 +1223,7 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     aad: &[u8],
     buf: &mut [u8],
 ) -> u128 {
-    let rk = RoundKeys::<V>::new(rk);
+    let rk = RoundKeys::<V>::new::<NR>(rk);
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         return seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
@@ -1234,18 +1241,22 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     if Powers::needs_high::<V>(chunks) {
         pw.ensure_high::<V>();
     }
+    // Every pointer below comes from this one, and `buf` is not touched
+    // again: a reborrow of `buf` would invalidate the pointers the hash
+    // steps still hold.
+    let base = buf.as_mut_ptr();
     let mut prev = None;
     if head > 0 {
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
         let ks = batch::<V, NR, 8>(&rk, &mut hctr, pw, None, &mut sums, &mut y, None, None);
-        // Hashed from `buf` in the next batch. (Hashing the returned copy
-        // instead measured slower here, unlike for the tail.)
-        xor_keep::<V>(&mut buf[..16 * head], &ks);
-        prev = Some(HashStep::new::<V>(buf.as_ptr(), 0, chunks, head));
+        // Hashed from the buffer in the next batch. (Hashing the returned
+        // copy instead measured slower here, unlike for the tail.)
+        // SAFETY: the first 16 head bytes of the buffer, derived from `base`.
+        xor_keep::<V>(core::slice::from_raw_parts_mut(base, 16 * head), &ks);
+        prev = Some(HashStep::new::<V>(base, 0, chunks, head));
     }
-    let buf = &mut buf[16 * head..];
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
-    let p = buf.as_mut_ptr();
+    let p = base.add(16 * head);
     for i in 0..full {
         let chunk = p.add(i * bb);
         batch::<V, NR, 8>(
@@ -1263,7 +1274,8 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
-    let tail = &mut buf[full * bb..];
+    // SAFETY: the bytes after the head and the full chunks, derived from `base`.
+    let tail = core::slice::from_raw_parts_mut(p.add(full * bb), ct_len - 16 * head - full * bb);
     y = if tail.is_empty() {
         absorb_final::<V>(pw, y, aad, merged, tail, ct_len)
     } else {
@@ -1284,7 +1296,7 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     aad: &[u8],
     buf: &mut [u8],
 ) -> u128 {
-    let rk = RoundKeys::<V>::new(rk);
+    let rk = RoundKeys::<V>::new::<NR>(rk);
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         return open_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
@@ -1301,8 +1313,10 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     if Powers::needs_high::<V>(chunks) {
         pw.ensure_high::<V>();
     }
+    // As in `seal`: every pointer from this one, `buf` not touched again.
+    let base = buf.as_mut_ptr();
     if head > 0 {
-        let step = HashStep::new::<V>(buf.as_ptr(), 0, chunks, head);
+        let step = HashStep::new::<V>(base, 0, chunks, head);
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
         let ks = batch::<V, NR, 8>(
             &rk,
@@ -1314,11 +1328,11 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
             None,
             None,
         );
-        xor_keep::<V>(&mut buf[..16 * head], &ks);
+        // SAFETY: the first 16 head bytes of the buffer, derived from `base`.
+        xor_keep::<V>(core::slice::from_raw_parts_mut(base, 16 * head), &ks);
     }
-    let buf = &mut buf[16 * head..];
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
-    let p = buf.as_mut_ptr();
+    let p = base.add(16 * head);
     for i in 0..full {
         let chunk = p.add(i * bb);
         let step = HashStep::new::<V>(chunk, first + i, chunks, 8 * V::L);
@@ -1333,7 +1347,8 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
             Some(chunk),
         );
     }
-    let tail = &mut buf[full * bb..];
+    // SAFETY: the bytes after the head and the full chunks, derived from `base`.
+    let tail = core::slice::from_raw_parts_mut(p.add(full * bb), ct_len - 16 * head - full * bb);
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
@@ -1410,7 +1425,7 @@ pub(crate) unsafe fn seal_batch<V: Lanes, const NR: usize>(
     packets: &mut [crate::gcm::BatchPacket<'_>],
     tags: &mut [u128],
 ) {
-    let rk = RoundKeys::<V>::new(rk);
+    let rk = RoundKeys::<V>::new::<NR>(rk);
     let cap = 8 * V::L;
     let mut stage = [[0u8; 16]; 8 * 4];
     // Where each staged block goes: (packet, byte offset) or usize::MAX
@@ -1460,6 +1475,7 @@ macro_rules! wide_backend {
     ($v:ty, $features:literal, $detect:path) => {
         use super::wide::{self, Powers};
         use super::{GhashBackend, Stitched};
+        use crate::aes::keys::AesRoundKeys;
         use core::arch::x86_64::*;
         use zeroize::Zeroize;
 
@@ -1481,46 +1497,46 @@ macro_rules! wide_backend {
         #[target_feature(enable = $features)]
         unsafe fn seal(
             pw: &Powers,
-            rk: &[[u8; 16]],
+            rk: &AesRoundKeys,
             y0: &[u8; 16],
             y0_public: bool,
             aad: &[u8],
             buf: &mut [u8],
         ) -> u128 {
-            match rk.len() {
-                11 => wide::seal::<$v, 10>(pw, rk, y0, y0_public, aad, buf),
-                13 => wide::seal::<$v, 12>(pw, rk, y0, y0_public, aad, buf),
-                _ => wide::seal::<$v, 14>(pw, rk, y0, y0_public, aad, buf),
+            match rk {
+                AesRoundKeys::Aes128(k) => wide::seal::<$v, 10>(pw, k, y0, y0_public, aad, buf),
+                AesRoundKeys::Aes192(k) => wide::seal::<$v, 12>(pw, k, y0, y0_public, aad, buf),
+                AesRoundKeys::Aes256(k) => wide::seal::<$v, 14>(pw, k, y0, y0_public, aad, buf),
             }
         }
 
         #[target_feature(enable = $features)]
         unsafe fn open(
             pw: &Powers,
-            rk: &[[u8; 16]],
+            rk: &AesRoundKeys,
             y0: &[u8; 16],
             y0_public: bool,
             aad: &[u8],
             buf: &mut [u8],
         ) -> u128 {
-            match rk.len() {
-                11 => wide::open::<$v, 10>(pw, rk, y0, y0_public, aad, buf),
-                13 => wide::open::<$v, 12>(pw, rk, y0, y0_public, aad, buf),
-                _ => wide::open::<$v, 14>(pw, rk, y0, y0_public, aad, buf),
+            match rk {
+                AesRoundKeys::Aes128(k) => wide::open::<$v, 10>(pw, k, y0, y0_public, aad, buf),
+                AesRoundKeys::Aes192(k) => wide::open::<$v, 12>(pw, k, y0, y0_public, aad, buf),
+                AesRoundKeys::Aes256(k) => wide::open::<$v, 14>(pw, k, y0, y0_public, aad, buf),
             }
         }
 
         #[target_feature(enable = $features)]
         unsafe fn seal_batch(
             pw: &Powers,
-            rk: &[[u8; 16]],
+            rk: &AesRoundKeys,
             packets: &mut [crate::gcm::BatchPacket<'_>],
             tags: &mut [u128],
         ) {
-            match rk.len() {
-                11 => wide::seal_batch::<$v, 10>(pw, rk, packets, tags),
-                13 => wide::seal_batch::<$v, 12>(pw, rk, packets, tags),
-                _ => wide::seal_batch::<$v, 14>(pw, rk, packets, tags),
+            match rk {
+                AesRoundKeys::Aes128(k) => wide::seal_batch::<$v, 10>(pw, k, packets, tags),
+                AesRoundKeys::Aes192(k) => wide::seal_batch::<$v, 12>(pw, k, packets, tags),
+                AesRoundKeys::Aes256(k) => wide::seal_batch::<$v, 14>(pw, k, packets, tags),
             }
         }
 
@@ -1555,19 +1571,20 @@ macro_rules! wide_backend {
         impl Stitched for Key {
             fn seal(
                 &self,
-                rk: &[[u8; 16]],
+                rk: &AesRoundKeys,
                 y0: &[u8; 16],
                 y0_public: bool,
                 aad: &[u8],
                 buf: &mut [u8],
             ) -> u128 {
-                // SAFETY: as in mul_h; rk holds 11, 13 or 15 AES-NI round keys.
+                // SAFETY: as in mul_h; an AesRoundKeys exists only where AES-NI was
+                // detected (aes::aesni::AesNi::new).
                 unsafe { seal(&self.pw, rk, y0, y0_public, aad, buf) }
             }
 
             fn open(
                 &self,
-                rk: &[[u8; 16]],
+                rk: &AesRoundKeys,
                 y0: &[u8; 16],
                 y0_public: bool,
                 aad: &[u8],
@@ -1579,7 +1596,7 @@ macro_rules! wide_backend {
 
             fn seal_batch(
                 &self,
-                rk: &[[u8; 16]],
+                rk: &AesRoundKeys,
                 packets: &mut [crate::gcm::BatchPacket<'_>],
                 tags: &mut [u128],
             ) {

@@ -1,0 +1,47 @@
+//! The round-key type the stitched GCM kernels take.
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// The Nr + 1 round keys of a hardware AES key schedule, by key size: the
+/// round count is the variant, never inferred from a length. Only the
+/// hardware AES code builds one (`aesni::AesNi::new`, after it proved AES-NI
+/// at run time), and this module is private, so no other crate can name or
+/// build the type: what the stitched GCM kernels receive is always a whole
+/// schedule, on a CPU that has the instructions.
+pub enum AesRoundKeys {
+    /// AES-128: 10 rounds.
+    Aes128([[u8; 16]; 11]),
+    /// AES-192: 12 rounds.
+    Aes192([[u8; 16]; 13]),
+    /// AES-256: 14 rounds.
+    Aes256([[u8; 16]; 15]),
+}
+
+impl AesRoundKeys {
+    /// All round keys, first to last.
+    pub(crate) fn as_slice(&self) -> &[[u8; 16]] {
+        match self {
+            AesRoundKeys::Aes128(k) => k,
+            AesRoundKeys::Aes192(k) => k,
+            AesRoundKeys::Aes256(k) => k,
+        }
+    }
+}
+
+impl Zeroize for AesRoundKeys {
+    fn zeroize(&mut self) {
+        match self {
+            AesRoundKeys::Aes128(k) => k.zeroize(),
+            AesRoundKeys::Aes192(k) => k.zeroize(),
+            AesRoundKeys::Aes256(k) => k.zeroize(),
+        }
+    }
+}
+
+impl Drop for AesRoundKeys {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for AesRoundKeys {}
