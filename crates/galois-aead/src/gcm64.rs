@@ -729,6 +729,8 @@ impl<C: BlockCipher64> Gcm64<C> {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal(&self, iv: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
+        // Checked before the copy: a refused seal leaves no plaintext behind.
+        self.check(iv, aad, pt.len())?;
         let mut out = pt.to_vec();
         let tag = self.seal_in_place_detached(iv, aad, &mut out)?;
         out.extend_from_slice(tag.as_bytes());

@@ -647,14 +647,24 @@ impl<C: BlockCipher128> Gcm<C> {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
+        self.check_message(iv, aad, buf.len())?;
+        Ok(self.seal_checked(iv, aad, buf))
+    }
+
+    /// Every check a seal or open makes of its arguments, before any work.
+    fn check_message(&self, iv: &[u8], aad: &[u8], len: usize) -> Result<()> {
         self.check_iv(iv)?;
-        Self::check_lengths(aad, buf.len())?;
+        Self::check_lengths(aad, len)
+    }
+
+    /// [`Gcm::seal_in_place_detached`] after `check_message` passed.
+    fn seal_checked(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Tag {
         let y0 = self.y0(iv, None);
         if let Some((k, rk)) = self.stitched() {
-            return Ok(self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, buf)));
+            return self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, buf));
         }
         self.ctr_xor(&y0, 1, buf);
-        Ok(self.make_tag(self.tag_for(&y0, aad, buf)))
+        self.make_tag(self.tag_for(&y0, aad, buf))
     }
 
     /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
@@ -681,10 +691,7 @@ impl<C: BlockCipher128> Gcm<C> {
             ct::wipe(buf);
             return Err(Error::InvalidTagLength { got: tag.len() });
         }
-        if let Err(e) = self
-            .check_iv(iv)
-            .and_then(|_| Self::check_lengths(aad, buf.len()))
-        {
+        if let Err(e) = self.check_message(iv, aad, buf.len()) {
             ct::wipe(buf);
             return Err(e);
         }
@@ -727,14 +734,22 @@ impl<C: BlockCipher128> Gcm<C> {
         pt: &[u8],
         out: &mut [u8],
     ) -> Result<Tag> {
-        if out.len() != pt.len() {
-            return Err(Error::BufferLength {
+        // Every check before the plaintext is copied: a refused seal leaves
+        // `out` wiped, never holding plaintext.
+        let checked = if out.len() != pt.len() {
+            Err(Error::BufferLength {
                 expected: pt.len(),
                 got: out.len(),
-            });
+            })
+        } else {
+            self.check_message(iv, aad, pt.len())
+        };
+        if let Err(e) = checked {
+            ct::wipe(out);
+            return Err(e);
         }
         out.copy_from_slice(pt);
-        self.seal_in_place_detached(iv, aad, out)
+        Ok(self.seal_checked(iv, aad, out))
     }
 
     /// Decrypts `ct` into `out` (same length) if `tag` verifies; on failure
@@ -782,15 +797,23 @@ impl<C: BlockCipher128> Gcm<C> {
     pub fn seal_into(&self, iv: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
         let need = pt.len() + self.tag_len as usize;
         if out.len() != need {
+            ct::wipe(out);
             return Err(Error::BufferLength {
                 expected: need,
                 got: out.len(),
             });
         }
         let (c, t) = out.split_at_mut(pt.len());
-        let tag = self.seal_detached_into(iv, aad, pt, c)?;
-        t.copy_from_slice(tag.as_bytes());
-        Ok(())
+        match self.seal_detached_into(iv, aad, pt, c) {
+            Ok(tag) => {
+                t.copy_from_slice(tag.as_bytes());
+                Ok(())
+            }
+            Err(e) => {
+                ct::wipe(t);
+                Err(e)
+            }
+        }
     }
 
     /// Opens ciphertext-then-tag `input` into `out`, which must hold
