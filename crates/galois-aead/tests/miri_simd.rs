@@ -27,12 +27,18 @@ fn stitched_xmm_kernel_matches_the_reference() {
         let fast = AesGcm::with_options(&key, Options::new().backend(Backend::AesniClmul)).unwrap();
         let slow = AesGcm::with_options(
             &key,
-            Options::new().backend(Backend::Bitserial).aes_backend(AesBackend::Portable),
+            Options::new()
+                .backend(Backend::Bitserial)
+                .aes_backend(AesBackend::Portable),
         )
         .unwrap();
         // Tiny, one batch, a tail, a head chunk (>= 64 blocks, not a multiple
         // of 8), and two reduction groups (> 256 blocks).
-        let lens: &[usize] = if cfg!(miri) { &[0, 5, 16, 130, 1077, 4200] } else { &[0, 5, 16, 130, 1077, 4200, 9000] };
+        let lens: &[usize] = if cfg!(miri) {
+            &[0, 5, 16, 130, 1077, 4200]
+        } else {
+            &[0, 5, 16, 130, 1077, 4200, 9000]
+        };
         for &len in lens {
             for off in [0usize, 3, 16] {
                 let pt = data(len, len as u8);
@@ -44,7 +50,8 @@ fn stitched_xmm_kernel_matches_the_reference() {
                 let want = slow.seal(&[7; 12], &aad, &pt).unwrap();
                 assert_eq!(buf, &want[..len], "ciphertext, len {len} offset {off}");
                 assert_eq!(tag.as_bytes(), &want[len..], "tag, len {len} offset {off}");
-                fast.open_in_place_detached(&[7; 12], &aad, buf, tag.as_bytes()).unwrap();
+                fast.open_in_place_detached(&[7; 12], &aad, buf, tag.as_bytes())
+                    .unwrap();
                 assert_eq!(buf, &pt[..], "round trip, len {len} offset {off}");
                 if len > 0 {
                     let mut bad = want.clone();

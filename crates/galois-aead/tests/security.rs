@@ -14,7 +14,12 @@ fn refused_seals_leave_no_plaintext_in_out() {
     let cases: [(&AesGcm, &[u8], usize, Error); 3] = [
         (&full, &[], PT.len(), Error::InvalidIvLength { got: 0 }),
         (&short, &[1; 16], PT.len(), full_err(&short, &[1; 16])),
-        (&full, &[1; 12], PT.len() + 1, full_err_len(PT.len(), PT.len() + 1)),
+        (
+            &full,
+            &[1; 12],
+            PT.len() + 1,
+            full_err_len(PT.len(), PT.len() + 1),
+        ),
     ];
     for (g, iv, out_len, want) in cases {
         let mut out = vec![0xa5u8; out_len];
@@ -24,7 +29,10 @@ fn refused_seals_leave_no_plaintext_in_out() {
         // seal_into: ciphertext and tag space both wiped.
         let mut out = vec![0xa5u8; out_len + g.tag_len()];
         assert!(g.seal_into(iv, b"ad", PT, &mut out).is_err());
-        assert!(out.iter().all(|&b| b == 0), "seal_into out wiped after {want:?}");
+        assert!(
+            out.iter().all(|&b| b == 0),
+            "seal_into out wiped after {want:?}"
+        );
     }
 }
 
@@ -34,4 +42,50 @@ fn full_err(g: &AesGcm, iv: &[u8]) -> Error {
 
 fn full_err_len(expected: usize, got: usize) -> Error {
     Error::BufferLength { expected, got }
+}
+
+/// Item 7: every public type that holds key material, H or its powers,
+/// round keys, Poly1305 r or s, or a value derived from them wipes itself
+/// when dropped (`ZeroizeOnDrop`: a compile-time check; before the fix the
+/// precomputed states and `Intermediates` did not, and `IvPrefix` left its
+/// GHASH state behind).
+#[test]
+fn secret_holding_types_wipe_on_drop() {
+    fn wipes<T: zeroize::ZeroizeOnDrop>() {}
+    use galois_aead::gcm::precompute::{AadPrefix, IvPrefix};
+    use galois_aead::mac::incremental::{AesIncrementalGmac, IncrementalPoly1305Aes};
+    use galois_aead::poly1305::{Poly1305, Poly1305Aes};
+    wipes::<galois_aead::Aes>();
+    wipes::<AesGcm>();
+    wipes::<galois_aead::AesGmac>();
+    wipes::<galois_aead::Ghash>();
+    wipes::<AadPrefix>();
+    wipes::<IvPrefix>();
+    wipes::<galois_aead::gcm::Intermediates>();
+    wipes::<Poly1305Aes>();
+    wipes::<Poly1305>();
+    wipes::<AesIncrementalGmac>();
+    wipes::<IncrementalPoly1305Aes>();
+    wipes::<galois_aead::gcm64::TdeaGcm>();
+}
+
+/// Item 7: a precomputed state is tied to its key by a random identifier,
+/// not by a key-dependent value: two keys' states are told apart, and a
+/// state reveals nothing of H (before the fix it held c * H for a public
+/// constant c, from which H follows by one field division).
+#[test]
+fn precomputed_states_are_tied_to_their_key_object() {
+    let a = AesGcm::new(&[1; 16]).unwrap();
+    let b = AesGcm::new(&[2; 16]).unwrap();
+    let p = a.precompute_aad(b"prefix").unwrap();
+    let iv = galois_aead::gcm::precompute::IvInput::Full(&[0; 12]);
+    let mut buf = *b"x";
+    assert!(a
+        .seal_in_place_precomputed(iv, Some(&p), b"", &mut buf)
+        .is_ok());
+    let iv = galois_aead::gcm::precompute::IvInput::Full(&[0; 12]);
+    assert!(matches!(
+        b.seal_in_place_precomputed(iv, Some(&p), b"", &mut buf),
+        Err(Error::InvalidKey { .. })
+    ));
 }

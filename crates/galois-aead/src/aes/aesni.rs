@@ -28,10 +28,37 @@ pub(crate) struct AesNi {
 const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
 /// SubWord of FIPS-197 on the AES unit.
+#[cfg(not(miri))]
 #[target_feature(enable = "aes,sse2")]
 unsafe fn sub_word(w: u32) -> u32 {
     let v = _mm_set_epi32(0, 0, w as i32, 0);
     _mm_cvtsi128_si32(_mm_aeskeygenassist_si128::<0>(v)) as u32
+}
+
+/// SubWord computed from the S-box's definition (inverse in GF(2^8), then
+/// the affine map): Miri runs `aesenc` but not `aeskeygenassist`, so the
+/// kernels can be checked under Miri with this key schedule.
+#[cfg(miri)]
+unsafe fn sub_word(w: u32) -> u32 {
+    fn mul(mut a: u8, mut b: u8) -> u8 {
+        let mut p = 0;
+        while b != 0 {
+            p ^= a & (b & 1).wrapping_neg();
+            a = (a << 1) ^ (0x1b & (a >> 7).wrapping_neg());
+            b >>= 1;
+        }
+        p
+    }
+    let sbox = |x: u8| {
+        // x^254 = x^-1 (and 0 -> 0).
+        let mut inv = 1u8;
+        for _ in 0..254 {
+            inv = mul(inv, x);
+        }
+        let b = if x == 0 { 0 } else { inv };
+        b ^ b.rotate_left(1) ^ b.rotate_left(2) ^ b.rotate_left(3) ^ b.rotate_left(4) ^ 0x63
+    };
+    u32::from_le_bytes(w.to_le_bytes().map(sbox))
 }
 
 impl AesNi {

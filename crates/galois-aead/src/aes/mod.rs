@@ -169,6 +169,17 @@ impl Aes {
     }
 }
 
+/// AES-NI keys wipe themselves ([`keys::AesRoundKeys`]); so do the `aes`
+/// crate's (its `zeroize` feature, checked below).
+impl zeroize::ZeroizeOnDrop for Aes {}
+
+const _: () = {
+    fn wipes<T: zeroize::ZeroizeOnDrop>() {}
+    let _ = wipes::<::aes::Aes128>;
+    let _ = wipes::<::aes::Aes192>;
+    let _ = wipes::<::aes::Aes256>;
+};
+
 impl BlockCipher128 for Aes {
     #[inline]
     fn encrypt_block(&self, block: &mut Block) {

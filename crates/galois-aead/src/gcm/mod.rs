@@ -265,6 +265,9 @@ impl core::fmt::Debug for Tag {
 pub struct Gcm<C: BlockCipher128> {
     pub(crate) cipher: C,
     pub(crate) ghash: GhashKey,
+    /// Tells which key a precomputed state belongs to: unique per key
+    /// object in this process, and independent of the key's value.
+    pub(crate) key_id: u64,
     h_is_zero: bool,
     tag_len: u8,
     permissive: bool,
@@ -277,6 +280,25 @@ impl<C: BlockCipher128> Drop for Gcm<C> {
     fn drop(&mut self) {
         self.ghash.zeroize();
     }
+}
+
+/// The cipher wipes itself (every cipher of this crate does; a caller's own
+/// cipher is its own business) and `Drop` wipes the GHASH key.
+impl zeroize::ZeroizeOnDrop for AesGcm {}
+
+/// A fresh key identifier: a process-wide random start plus a counter, so
+/// identifiers never repeat within a process and carry nothing of any key.
+fn new_key_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static START: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let start = *START.get_or_init(|| {
+        let mut b = [0u8; 8];
+        // A failed draw leaves 0: identifiers stay unique, only guessable.
+        let _ = getrandom::fill(&mut b);
+        u64::from_le_bytes(b)
+    });
+    start.wrapping_add(NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 /// Packets shorter than this share AES batches in [`Gcm::seal_batch`].
@@ -359,7 +381,7 @@ impl<'a> BatchPacket<'a> {
 /// assert_eq!(i.y0, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Zeroize, zeroize::ZeroizeOnDrop)]
 pub struct Intermediates {
     /// H = E(K, 0^128).
     pub h: Block,
@@ -474,7 +496,7 @@ impl<C: BlockCipher128> Gcm<C> {
     pub fn from_cipher(cipher: C, opts: Options) -> Result<Self> {
         let mut h = [0u8; 16];
         cipher.encrypt_block(&mut h);
-        let hv = u128::from_be_bytes(h);
+        let mut hv = u128::from_be_bytes(h);
         h.zeroize();
         // With refuse_zero_h, whether H is zero is public by design.
         if opts.refuse_zero_h && ct::declassify(hv == 0) {
@@ -483,11 +505,14 @@ impl<C: BlockCipher128> Gcm<C> {
             });
         }
         let backend = opts.backend.unwrap_or_else(crate::detect::ghash_backend);
-        let ghash = GhashKey::new(hv, backend)?;
+        let ghash = GhashKey::new(hv, backend);
+        let h_is_zero = hv == 0;
+        hv.zeroize();
         Ok(Gcm {
             cipher,
-            ghash,
-            h_is_zero: hv == 0,
+            ghash: ghash?,
+            key_id: new_key_id(),
+            h_is_zero,
             tag_len: opts.tag_len,
             permissive: opts.permissive,
         })
@@ -1013,7 +1038,8 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// The values of equations (1) and (2) for (IV, A, C), for checking an
-    /// implementation step by step against the spec.
+    /// implementation step by step against the spec. H and E(K, Y0) let
+    /// anyone forge tags: feature `hazmat` only, which no binding enables.
     ///
     /// ```
     /// let gcm = galois_aead::AesGcm::new(&[0u8; 16])?;
@@ -1023,6 +1049,7 @@ impl<C: BlockCipher128> Gcm<C> {
     /// assert_eq!(i.len_block, 128u128.to_be_bytes());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
+    #[cfg(feature = "hazmat")]
     pub fn intermediates(&self, iv: &[u8], aad: &[u8], ct_: &[u8]) -> Result<Intermediates> {
         self.check_iv(iv)?;
         Self::check_lengths(aad, ct_.len())?;

@@ -23,13 +23,10 @@ use crate::ct;
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
-/// A key-dependent value that tells which key a saved state belongs to.
-fn key_check<C: BlockCipher128>(gcm: &Gcm<C>) -> u128 {
-    gcm.ghash.mul_h(0x5a5a_5a5a_5a5a_5a5a_a5a5_a5a5_a5a5_a5a5)
-}
-
-fn same_key<C: BlockCipher128>(gcm: &Gcm<C>, check: u128) -> Result<()> {
-    if ct::eq(&key_check(gcm).to_be_bytes(), &check.to_be_bytes()) {
+/// Refuses a saved state made by another key. States carry the key's
+/// random identifier ([`Gcm::key_id`]), which says nothing about the key.
+fn same_key<C: BlockCipher128>(gcm: &Gcm<C>, id: u64) -> Result<()> {
+    if gcm.key_id == id {
         Ok(())
     } else {
         Err(Error::InvalidKey {
@@ -54,8 +51,16 @@ fn same_key<C: BlockCipher128>(gcm: &Gcm<C>, check: u128) -> Result<()> {
 pub struct AadPrefix {
     hash: Hasher,
     len: u64,
-    check: u128,
+    check: u64,
 }
+
+impl Drop for AadPrefix {
+    fn drop(&mut self) {
+        self.hash.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for AadPrefix {}
 
 impl AadPrefix {
     /// The prefix length in bytes.
@@ -99,11 +104,14 @@ pub struct IvPrefix {
     len: u64,
     /// The prefix itself when it is short enough to be part of a 96-bit IV.
     raw: Vec<u8>,
-    check: u128,
+    check: u64,
 }
+
+impl zeroize::ZeroizeOnDrop for IvPrefix {}
 
 impl Drop for IvPrefix {
     fn drop(&mut self) {
+        self.hash.zeroize();
         self.raw.zeroize();
     }
 }
@@ -176,7 +184,7 @@ impl<C: BlockCipher128> Gcm<C> {
         Ok(AadPrefix {
             hash,
             len: prefix.len() as u64,
-            check: key_check(self),
+            check: self.key_id,
         })
     }
 
@@ -207,7 +215,7 @@ impl<C: BlockCipher128> Gcm<C> {
             } else {
                 Vec::new()
             },
-            check: key_check(self),
+            check: self.key_id,
         })
     }
 

@@ -436,6 +436,8 @@ pub struct Ghash {
     acc: Acc,
 }
 
+impl zeroize::ZeroizeOnDrop for Ghash {}
+
 impl Drop for Ghash {
     fn drop(&mut self) {
         self.key.zeroize();

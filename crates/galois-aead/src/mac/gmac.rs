@@ -23,6 +23,9 @@ pub struct Gmac<C: BlockCipher128> {
 /// GMAC with AES-128, -192 or -256 by key length.
 pub type AesGmac = Gmac<Aes>;
 
+/// Its `Gcm` wipes itself.
+impl zeroize::ZeroizeOnDrop for AesGmac {}
+
 impl AesGmac {
     /// AES-GMAC with 16-byte tags on the fastest constant-time backends.
     ///

@@ -686,7 +686,8 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
     }
 
     /// (c_1 r^q + ... + c_q r) mod 2^130 - 5 as 17 little-endian bytes: the
-    /// paper's intermediate value, for known-answer checks.
+    /// paper's intermediate value, for known-answer checks. With it and a
+    /// tag, anyone learns s: feature `hazmat` only.
     ///
     /// ```
     /// use galois_aead::poly1305::Poly1305Aes;
@@ -696,10 +697,19 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
     /// assert_eq!(hex::encode(v), "0321e58e25a69d7f8f27060770b3f8bb9c");
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
+    #[cfg(feature = "hazmat")]
     pub fn poly_value(&self, msg: &[u8]) -> [u8; 17] {
+        self.poly_value_le(msg)
+    }
+
+    /// [`Poly1305Aes::poly_value`], for this crate's own use.
+    pub(crate) fn poly_value_le(&self, msg: &[u8]) -> [u8; 17] {
         portable::to_bytes17(&poly_oneshot(self.imp, &self.k, msg))
     }
 }
+
+impl zeroize::ZeroizeOnDrop for Poly1305Aes {}
+impl zeroize::ZeroizeOnDrop for Poly1305 {}
 
 impl<C: BlockCipher128> Drop for Poly1305Mac<C> {
     fn drop(&mut self) {
@@ -905,7 +915,8 @@ impl Poly1305 {
         portable::finalize(&h, &self.s.0)
     }
 
-    /// poly_r(m) mod 2^130 - 5 as 17 little-endian bytes (no s added).
+    /// poly_r(m) mod 2^130 - 5 as 17 little-endian bytes (no s added):
+    /// feature `hazmat` only.
     ///
     /// ```
     /// let key = [[0u8; 16], [7; 16]].concat();
@@ -914,6 +925,7 @@ impl Poly1305 {
     /// assert_eq!(p.poly_value(), [0; 17]); // s not added
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
+    #[cfg(feature = "hazmat")]
     pub fn poly_value(mut self) -> [u8; 17] {
         portable::to_bytes17(&self.st.finish())
     }

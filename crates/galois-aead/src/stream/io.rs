@@ -6,6 +6,7 @@ use super::{par_each, Ctx, HEADER_LEN, MAX_SEGMENTS, TAG_LEN};
 use crate::ct;
 use crate::error::Error;
 use std::io::{Read, Write};
+use zeroize::Zeroizing;
 
 /// A stream failed: an I/O error, or a cryptographic one.
 ///
@@ -46,9 +47,13 @@ impl From<Error> for StreamError {
     }
 }
 
+/// A buffer that may hold plaintext: wiped when dropped, so a batch
+/// abandoned on an error (a failed segment, a write error) leaves nothing.
+type Secret = Zeroizing<Vec<u8>>;
+
 /// Reads up to `n` bytes (fewer only at end of input); `None` at EOF.
-fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Vec<u8>>> {
-    let mut buf = vec![0u8; n];
+fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Secret>> {
+    let mut buf = Zeroizing::new(vec![0u8; n]);
     let mut got = 0;
     while got < n {
         match r.read(&mut buf[got..]) {
@@ -63,7 +68,7 @@ fn read_chunk<R: Read>(r: &mut R, n: usize) -> std::io::Result<Option<Vec<u8>>> 
 }
 
 /// One segment being sealed: plaintext, last, output.
-type SealJob = (Vec<u8>, bool, Vec<u8>);
+type SealJob = (Secret, bool, Vec<u8>);
 
 /// Reads up to `bl` chunks of `n` bytes as jobs (`job(chunk, more)`; the
 /// first chunk is `pending`, the one after the batch is left there); true
@@ -72,8 +77,8 @@ fn read_batch<R: Read, T>(
     r: &mut R,
     n: usize,
     bl: usize,
-    pending: &mut Vec<u8>,
-    job: impl Fn(Vec<u8>, bool) -> T,
+    pending: &mut Secret,
+    job: impl Fn(Secret, bool) -> T,
 ) -> std::io::Result<(Vec<T>, bool)> {
     let mut batch = Vec::with_capacity(bl);
     while batch.len() < bl {
@@ -89,19 +94,19 @@ fn read_batch<R: Read, T>(
 }
 
 /// A sealing job: plaintext, last, output.
-fn seal_job(p: Vec<u8>, more: bool) -> SealJob {
+fn seal_job(p: Secret, more: bool) -> SealJob {
     let out = vec![0u8; p.len() + TAG_LEN];
     (p, !more, out)
 }
 
 /// An opening job: chunk, more follows, output, result.
-fn open_job(c: Vec<u8>, more: bool) -> OpenJob {
-    let out = vec![0u8; c.len().saturating_sub(TAG_LEN)];
+fn open_job(c: Secret, more: bool) -> OpenJob {
+    let out = Zeroizing::new(vec![0u8; c.len().saturating_sub(TAG_LEN)]);
     (c, more, out, Ok(()))
 }
 
 /// One segment being opened: chunk, more data follows, output, result.
-type OpenJob = (Vec<u8>, bool, Vec<u8>, Result<(), Error>);
+type OpenJob = (Secret, bool, Secret, Result<(), Error>);
 
 /// Segments per batch: at least a few per core and about 4 MiB, so
 /// starting the batch's threads costs little next to its work.

@@ -411,9 +411,9 @@ pub fn seal(key: &[u8], segment_size: usize, pt: &[u8]) -> Result<Vec<u8>> {
     seal_ctx(&Ctx::seal_random(key, segment_size)?, pt)
 }
 
-/// Seals with a given salt and nonce prefix. **For test vectors only**:
-/// reusing a salt and prefix under one key breaks confidentiality and
-/// authenticity.
+/// Seals with a given salt and nonce prefix. **For test vectors only**
+/// (feature `hazmat`): reusing a salt and prefix under one key breaks
+/// confidentiality and authenticity.
 ///
 /// ```
 /// use galois_aead::stream;
@@ -422,6 +422,7 @@ pub fn seal(key: &[u8], segment_size: usize, pt: &[u8]) -> Result<Vec<u8>> {
 /// assert_eq!(a, b); // deterministic: never do this with real data
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
+#[cfg(feature = "hazmat")]
 pub fn seal_with_salt_for_tests(
     key: &[u8],
     segment_size: usize,

@@ -43,6 +43,8 @@ pub struct IncrementalGmac<C: BlockCipher128> {
 /// Incremental GMAC with AES.
 pub type AesIncrementalGmac = IncrementalGmac<Aes>;
 
+impl zeroize::ZeroizeOnDrop for AesIncrementalGmac {}
+
 impl<C: BlockCipher128> Drop for IncrementalGmac<C> {
     fn drop(&mut self) {
         self.x.zeroize();

@@ -150,6 +150,8 @@ pub struct IncrementalPoly1305Aes {
     guard: IvGuard,
 }
 
+impl zeroize::ZeroizeOnDrop for IncrementalPoly1305Aes {}
+
 impl Drop for IncrementalPoly1305Aes {
     fn drop(&mut self) {
         self.r.zeroize();
@@ -195,7 +197,7 @@ impl IncrementalPoly1305Aes {
         };
         // The initial polynomial with the Poly1305 module's fastest
         // backend (its public API): (c_1 r^q + ... + c_q r) mod p.
-        let mut pv = crate::poly1305::Poly1305Aes::new(key)?.poly_value(msg);
+        let mut pv = crate::poly1305::Poly1305Aes::new(key)?.poly_value_le(msg);
         let lo = u128::from_le_bytes(pv[..16].try_into().unwrap());
         me.s = from_u128(lo, pv[16] as u64);
         pv.zeroize();
