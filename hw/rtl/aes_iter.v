@@ -3,9 +3,12 @@
 // input multiplexer takes blk ^ key and key instead of the state registers); rounds 2..10
 // follow in the next 9 clocks, the 10th writes dout and pulses done. So dout is ready 10
 // clocks after start (counting the start clock), and a new block can start every 10 clocks.
-module aes_iter (input wire clk, input wire rst, input wire start, input wire [127:0] blk,
+// SPLIT = 1: the round in two halves with a register between them (aes_round_a / _b):
+// 20 clocks per block, dout ready 20 clocks after start.
+module aes_iter #(parameter SPLIT = 0) (input wire clk, input wire rst, input wire start, input wire [127:0] blk,
                  input wire [127:0] key, output wire ready, output reg done,
                  output reg [127:0] dout);
+  generate if (SPLIT == 0) begin : one
   reg [127:0] st, rk;
   reg [3:0] rnd;      // round applied this clock from the registers (2..10), 0 = idle
   reg [7:0] rcon;
@@ -35,4 +38,36 @@ module aes_iter (input wire clk, input wire rst, input wire start, input wire [1
       end
     end
   end
+  end else begin : two
+  reg [127:0] st, rk, sbr, kr;
+  reg [31:0]  swr;
+  reg [4:0]   step;   // step of this clock (1..19) when busy; odd = second half of a round
+  reg [7:0]   rcon;
+  reg         idle;
+  assign ready = idle;
+  wire go = start && idle;
+  wire [127:0] sb, so, ko;
+  wire [31:0]  sw;
+  aes_round_a ra (.state_in(idle ? (blk ^ key) : st), .rk_in(idle ? key : rk), .sb(sb), .sw(sw));
+  aes_round_b rb (.sb(sbr), .sw(swr), .rk_in(kr), .rcon(rcon), .last(step == 5'd19),
+                  .state_out(so), .rk_out(ko));
+  always @(posedge clk) begin
+    done <= 1'b0;
+    if (rst) begin
+      idle <= 1'b1; step <= 5'd0;
+    end else if (go) begin
+      sbr <= sb; swr <= sw; kr <= key; rcon <= 8'h01; step <= 5'd1; idle <= 1'b0;
+    end else if (!idle) begin
+      if (step[0]) begin                     // second half of round (step+1)/2
+        st <= so; rk <= ko;
+        if (step == 5'd19) begin idle <= 1'b1; dout <= so; done <= 1'b1; end
+        else step <= step + 5'd1;
+      end else begin                         // first half of the next round
+        sbr <= sb; swr <= sw; kr <= rk;
+        rcon <= {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
+        step <= step + 5'd1;
+      end
+    end
+  end
+  end endgenerate
 endmodule

@@ -17,7 +17,15 @@
 // Latency: the word accepted at clock t is on the output at clock t+14; one output word
 // per input word, so packets follow each other back to back with m + n + 1 clocks per
 // packet (96-bit IV, key unchanged or changed at most every 10 clocks).
-module gcm_core #(parameter MODE = 2) (
+//
+// GH selects the GHASH core: 0 = ghash.v (one one-clock parallel multiplier, Figure 2);
+// 1, 2, 3 = ghash_eo.v, the spec's even/odd GHASH (000 section 4.2) with two one-clock
+// parallel multipliers (1), two parallel multipliers with a register in the XOR tree (2),
+// two digit-serial D = 64 multipliers (3). GL = clocks per multiply (1, 1, 2, 2); with
+// GL = 2 the tag is one clock later and the latency is 15 instead of 14.
+// SPLIT = 1: AES with two pipeline stages per round (pipelined AES 20 stages, FIFO 20
+// entries, the H engine 20 clocks per key): latency +10, a new key at most every 20 clocks.
+module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
   input  wire         clk,
   input  wire         rst,
   input  wire         in_valid,
@@ -40,7 +48,8 @@ module gcm_core #(parameter MODE = 2) (
 );
   localparam [2:0] K_AAD = 3'd0, K_DATA = 3'd1, K_END = 3'd2, K_IV = 3'd3, K_IVLEN = 3'd4;
   localparam [1:0] O_AAD = 2'd0, O_DATA = 2'd1, O_TAG = 2'd2;
-  localparam integer FIFO_DEPTH = 10;   // = AES pipeline depth
+  localparam integer FIFO_DEPTH = 10 * (SPLIT + 1);   // = AES pipeline depth
+  localparam integer GL = (GH >= 2) ? 2 : 1;   // clocks per GHASH multiply
 
   function [127:0] bytemask(input [4:0] n);   // leftmost n bytes set
     integer b;
@@ -81,7 +90,7 @@ module gcm_core #(parameter MODE = 2) (
   wire        acc = in_valid && in_ready;
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
-  aes_iter engine (.clk(clk), .rst(rst), .start(ir_v && ir_sop && ir_newkey), .blk(128'd0),
+  aes_iter #(.SPLIT(SPLIT)) engine (.clk(clk), .rst(rst), .start(ir_v && ir_sop && ir_newkey), .blk(128'd0),
                    .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
 
   always @(posedge clk) begin
@@ -148,7 +157,7 @@ module gcm_core #(parameter MODE = 2) (
   // ------------------------------------------------------------------ pipelined AES
   wire         ks_v;
   wire [127:0] ks;
-  aes_pipe aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
+  aes_pipe #(.SPLIT(SPLIT)) aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
                 .vout(ks_v), .dout(ks));
 
   // ------------------------------------------------------------------ FIFO
@@ -239,8 +248,49 @@ module gcm_core #(parameter MODE = 2) (
   wire [127:0] x_reg;                                     // X Reg
   wire         x_v;
   reg          x_end, x_ivlen;
-  ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(fo_sop || after_ivlen), .in_data(mux2),
-            .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
+  wire         gh_in_hs = fo_sop || after_ivlen;
+  generate
+    if (GH == 0) begin : gh1
+      ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs), .in_data(mux2),
+                .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
+    end else begin : gheo
+      ghash_eo #(.ARCH(GH - 1), .D(64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
+                .in_last(fo_kind == K_END || fo_kind == K_IVLEN), .in_data(mux2), .in_ready(),
+                .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
+    end
+  endgenerate
+  // with GL = 2 the hash is ready one clock later: the data words, the tag inputs and the
+  // END / IVLEN flags wait one more clock (C2 Reg) so that the tag still follows the data
+  wire         c2_v;
+  wire [1:0]   c2_kind;
+  wire [4:0]   c2_bytes;
+  wire [127:0] c2_data, ey0_c2, tagin_c2;
+  wire [4:0]   t_len_c2;
+  wire         t_dec_c2, ac2_end, ac2_ivlen;
+  generate
+    if (GL == 1) begin : nodly
+      assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
+             {c_v, c_kind, c_bytes, c_data, ey0_reg, tagin_reg, t_len, t_dec};
+      assign ac2_end = ac_v && ac_end;
+      assign ac2_ivlen = ac_v && ac_ivlen;
+    end else begin : dly
+      reg          r_v, r_end, r_ivlen;
+      reg  [1:0]   r_kind;
+      reg  [4:0]   r_bytes, r_tlen;
+      reg  [127:0] r_data, r_ey0, r_tagin;
+      reg          r_tdec;
+      always @(posedge clk) begin
+        if (rst) begin r_v <= 1'b0; r_end <= 1'b0; r_ivlen <= 1'b0; end
+        else begin r_v <= c_v; r_end <= ac_v && ac_end; r_ivlen <= ac_v && ac_ivlen; end
+        r_kind <= c_kind; r_bytes <= c_bytes; r_data <= c_data;
+        r_ey0 <= ey0_reg; r_tagin <= tagin_reg; r_tlen <= t_len; r_tdec <= t_dec;
+      end
+      assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
+             {r_v, r_kind, r_bytes, r_data, r_ey0, r_tagin, r_tlen, r_tdec};
+      assign ac2_end = r_end;
+      assign ac2_ivlen = r_ivlen;
+    end
+  endgenerate
   reg          d_v;                                       // alignment register after C Reg
   reg  [1:0]   d_kind;
   reg  [4:0]   d_bytes;
@@ -252,12 +302,12 @@ module gcm_core #(parameter MODE = 2) (
     if (rst) begin
       x_end <= 1'b0; x_ivlen <= 1'b0; d_v <= 1'b0;
     end else begin
-      x_end <= ac_v && ac_end;
-      x_ivlen <= ac_v && ac_ivlen;
-      d_v <= c_v;
+      x_end <= ac2_end;
+      x_ivlen <= ac2_ivlen;
+      d_v <= c2_v;
     end
-    d_kind <= c_kind; d_bytes <= c_bytes; d_data <= c_data;
-    ey0_d <= ey0_reg; tagin_d <= tagin_reg; t_len_d <= t_len; t_dec_d <= t_dec;
+    d_kind <= c2_kind; d_bytes <= c2_bytes; d_data <= c2_data;
+    ey0_d <= ey0_c2; tagin_d <= tagin_c2; t_len_d <= t_len_c2; t_dec_d <= t_dec_c2;
   end
   assign x_reg_out  = x_reg;
   assign y0_capture = x_ivlen;

@@ -182,7 +182,14 @@ def main():
     rtl = lambda f: os.path.join(hw, "rtl", f)
     aes = [rtl("aes_round.v"), sbox]
     mulv = os.path.join(gen, "gf128_mul_par.v")
-    core = [rtl("gcm_core.v"), rtl("ghash.v"), rtl("aes_pipe.v"), rtl("aes_iter.v"), mulv] + aes
+    # gcm_core.v names ghash_eo.v (GH != 0) too: give yosys the module and what it instantiates
+    eo = [rtl("ghash_eo.v")]
+    for n, args in (("gf128_sq", ["--arch", "square"]), ("gf128_mul_par2", ["--arch", "parallel", "--stages", "2"]),
+                    ("gf128_mul_dsf64", ["--arch", "digit-serial", "--fused", "--digit", "64"])):
+        subprocess.run([py, os.path.join(hw, "gen", "gfmul.py"), "--name", n, "-o", os.path.join(gen, n + ".v")] + args,
+                       check=True)
+        eo.append(os.path.join(gen, n + ".v"))
+    core = [rtl("gcm_core.v"), rtl("ghash.v"), rtl("aes_pipe.v"), rtl("aes_iter.v"), mulv] + eo + aes
     jobs = [
         ("aes_iter", aes + [rtl("aes_iter.v")], "aes_iter", None),
         ("aes_pipe", aes + [rtl("aes_pipe.v")], "aes_pipe", None),

@@ -5,7 +5,8 @@ import re
 import sys
 
 d = sys.argv[1]
-want = ["mul.log", "spec.log", "random.log", "random-iv.log", "stall.log", "stall-iv.log", "cycles.log", "iverilog.log"]
+want = ["mul.log", "spec.log", "random.log", "random-iv.log", "stall.log", "stall-iv.log", "cycles.log", "iverilog.log",
+        "ghash.log", "eo-spec.log", "eo-random.log", "eo-stall-iv.log", "eo-cycles.log"]
 tp = tf = 0
 missing = []
 for name in want:

