@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 mod gcm;
 mod measure;
 mod poly1305;
+mod siv;
 
 #[derive(Parser)]
 #[command(
@@ -22,11 +23,14 @@ enum Cmd {
     Gcm(gcm::Args),
     /// Poly1305-AES against OpenSSL.
     Poly1305(poly1305::Args),
+    /// AES-GCM-SIV against aws-lc-rs; XAES-256-GCM against AES-256-GCM.
+    Siv(siv::Args),
 }
 
 fn main() {
     match Cli::parse().cmd {
         Cmd::Gcm(a) => gcm::run(a),
         Cmd::Poly1305(a) => poly1305::run(a),
+        Cmd::Siv(a) => siv::run(a),
     }
 }

@@ -1,0 +1,347 @@
+//! AES-GCM-SIV's per-message AES on AES-NI: the message-encryption key's
+//! schedule, the tag block, and counter mode with the RFC 8452 counter
+//! (the first 32 bits, little-endian, modulo 2^32).
+//!
+//! The counter sits in the lowest dword of a block loaded into a vector,
+//! so `_mm_add_epi32` / `_mm512_add_epi32` count exactly as the RFC says,
+//! wrapping modulo 2^32 without touching the other 96 bits.
+//!
+//! The key schedule is FIPS-197's, with `aeskeygenassist` computing
+//! SubWord(RotWord(w)) xor Rcon (and SubWord for AES-256's odd steps) and
+//! three shift-XORs spreading each new word across the four of a round key.
+//!
+//! Every function here is `unsafe` with `#[target_feature]`; callers check
+//! the features with `crate::detect` first (see [`RoundKeys::new`]).
+
+use core::arch::x86_64::*;
+use zeroize::Zeroize;
+
+/// An expanded AES-128 or AES-256 key (11 or 15 round keys), wiped on drop.
+pub(super) struct RoundKeys {
+    rk: [[u8; 16]; 15],
+    rounds: usize,
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        self.rk.zeroize();
+    }
+}
+
+/// w0..w3 of the previous round key, each xor the words before it:
+/// the prefix-XOR the schedule needs before the new word is added.
+///
+/// # Safety
+/// Only from functions that enabled `sse2`.
+#[inline(always)]
+unsafe fn spread(mut k: __m128i) -> __m128i {
+    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+    _mm_xor_si128(k, _mm_slli_si128::<4>(k))
+}
+
+macro_rules! step128 {
+    ($k:expr, $rcon:literal) => {{
+        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>($k));
+        _mm_xor_si128(spread($k), t)
+    }};
+}
+
+macro_rules! step256 {
+    // The even step: SubWord(RotWord(last word of b)) xor Rcon into a.
+    (even $a:expr, $b:expr, $rcon:literal) => {{
+        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>($b));
+        _mm_xor_si128(spread($a), t)
+    }};
+    // The odd step: SubWord(last word of a) into b.
+    (odd $a:expr, $b:expr) => {{
+        let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>($a));
+        _mm_xor_si128(spread($b), t)
+    }};
+}
+
+impl RoundKeys {
+    /// Expands a 16- or 32-byte key; `None` without AES-NI or for another
+    /// length.
+    pub(super) fn new(key: &[u8]) -> Option<Self> {
+        if !crate::detect::has_aesni() || !matches!(key.len(), 16 | 32) {
+            return None;
+        }
+        let mut k = RoundKeys {
+            rk: [[0u8; 16]; 15],
+            rounds: key.len() / 4 + 6,
+        };
+        // SAFETY: has_aesni() proved aes and sse2 (sse2 is baseline).
+        unsafe {
+            if key.len() == 16 {
+                k.expand128(key)
+            } else {
+                k.expand256(key)
+            }
+        }
+        Some(k)
+    }
+
+    /// # Safety
+    /// The CPU has AES-NI; `key` has 16 bytes.
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn expand128(&mut self, key: &[u8]) {
+        let mut r = [_mm_setzero_si128(); 11];
+        r[0] = _mm_loadu_si128(key.as_ptr().cast());
+        r[1] = step128!(r[0], 0x01);
+        r[2] = step128!(r[1], 0x02);
+        r[3] = step128!(r[2], 0x04);
+        r[4] = step128!(r[3], 0x08);
+        r[5] = step128!(r[4], 0x10);
+        r[6] = step128!(r[5], 0x20);
+        r[7] = step128!(r[6], 0x40);
+        r[8] = step128!(r[7], 0x80);
+        r[9] = step128!(r[8], 0x1b);
+        r[10] = step128!(r[9], 0x36);
+        for (d, v) in self.rk.iter_mut().zip(r.iter()) {
+            _mm_storeu_si128(d.as_mut_ptr().cast(), *v);
+        }
+        r.zeroize_vectors();
+    }
+
+    /// # Safety
+    /// The CPU has AES-NI; `key` has 32 bytes.
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn expand256(&mut self, key: &[u8]) {
+        let mut r = [_mm_setzero_si128(); 15];
+        r[0] = _mm_loadu_si128(key.as_ptr().cast());
+        r[1] = _mm_loadu_si128(key.as_ptr().add(16).cast());
+        r[2] = step256!(even r[0], r[1], 0x01);
+        r[3] = step256!(odd r[2], r[1]);
+        r[4] = step256!(even r[2], r[3], 0x02);
+        r[5] = step256!(odd r[4], r[3]);
+        r[6] = step256!(even r[4], r[5], 0x04);
+        r[7] = step256!(odd r[6], r[5]);
+        r[8] = step256!(even r[6], r[7], 0x08);
+        r[9] = step256!(odd r[8], r[7]);
+        r[10] = step256!(even r[8], r[9], 0x10);
+        r[11] = step256!(odd r[10], r[9]);
+        r[12] = step256!(even r[10], r[11], 0x20);
+        r[13] = step256!(odd r[12], r[11]);
+        r[14] = step256!(even r[12], r[13], 0x40);
+        for (d, v) in self.rk.iter_mut().zip(r.iter()) {
+            _mm_storeu_si128(d.as_mut_ptr().cast(), *v);
+        }
+        r.zeroize_vectors();
+    }
+
+    /// Encrypts one block.
+    pub(super) fn encrypt_block(&self, b: &mut [u8; 16]) {
+        // SAFETY: a RoundKeys exists only where AES-NI was detected (new).
+        unsafe { self.encrypt_block_ni(b) }
+    }
+
+    /// # Safety
+    /// The CPU has AES-NI.
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn encrypt_block_ni(&self, b: &mut [u8; 16]) {
+        let mut s = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), self.k(0));
+        for r in 1..self.rounds {
+            s = _mm_aesenc_si128(s, self.k(r));
+        }
+        s = _mm_aesenclast_si128(s, self.k(self.rounds));
+        _mm_storeu_si128(b.as_mut_ptr().cast(), s);
+    }
+
+    /// Round key r.
+    ///
+    /// # Safety
+    /// Only from functions that enabled `sse2`.
+    #[inline(always)]
+    unsafe fn k(&self, r: usize) -> __m128i {
+        _mm_loadu_si128(self.rk[r].as_ptr().cast())
+    }
+
+    /// Round key r in all four lanes.
+    ///
+    /// # Safety
+    /// Only from functions that enabled `avx512f`.
+    #[inline(always)]
+    unsafe fn kz(&self, r: usize) -> __m512i {
+        _mm512_broadcast_i32x4(_mm_loadu_si128(self.rk[r].as_ptr().cast()))
+    }
+
+    /// XORs the keystream from counter block `ctr0` into `data`, the first
+    /// 32 bits of the block counting little-endian modulo 2^32.
+    pub(super) fn ctr_xor(&self, ctr0: &[u8; 16], data: &mut [u8]) {
+        if crate::detect::has_vaes_avx512() {
+            // SAFETY: the features were just detected.
+            unsafe { self.ctr_xor_zmm(ctr0, data) }
+        } else {
+            // SAFETY: a RoundKeys exists only where AES-NI was detected.
+            unsafe { self.ctr_xor_xmm(ctr0, data) }
+        }
+    }
+
+    /// Eight blocks per step on 128-bit vectors.
+    ///
+    /// # Safety
+    /// The CPU has AES-NI.
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn ctr_xor_xmm(&self, ctr0: &[u8; 16], data: &mut [u8]) {
+        const W: usize = 8;
+        let one = _mm_set_epi32(0, 0, 0, 1);
+        let mut ctr = _mm_loadu_si128(ctr0.as_ptr().cast());
+        let mut chunks = data.chunks_exact_mut(16 * W);
+        for c in &mut chunks {
+            let mut s = [_mm_setzero_si128(); W];
+            let k0 = self.k(0);
+            for v in s.iter_mut() {
+                *v = _mm_xor_si128(ctr, k0);
+                ctr = _mm_add_epi32(ctr, one);
+            }
+            for r in 1..self.rounds {
+                let k = self.k(r);
+                for v in s.iter_mut() {
+                    *v = _mm_aesenc_si128(*v, k);
+                }
+            }
+            let k = self.k(self.rounds);
+            let p = c.as_mut_ptr();
+            for (i, v) in s.iter().enumerate() {
+                let d = _mm_loadu_si128(p.add(16 * i).cast());
+                let o = _mm_xor_si128(d, _mm_aesenclast_si128(*v, k));
+                _mm_storeu_si128(p.add(16 * i).cast(), o);
+            }
+        }
+        for c in chunks.into_remainder().chunks_mut(16) {
+            let mut b = [0u8; 16];
+            _mm_storeu_si128(b.as_mut_ptr().cast(), ctr);
+            self.encrypt_block_ni(&mut b);
+            for (d, k) in c.iter_mut().zip(b.iter()) {
+                *d ^= k;
+            }
+            b.zeroize();
+            ctr = _mm_add_epi32(ctr, one);
+        }
+    }
+
+    /// Sixteen blocks per step: four 512-bit vectors of four blocks.
+    ///
+    /// # Safety
+    /// The CPU has VAES and AVX-512 (`detect::has_vaes_avx512`).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,aes,sse2,avx2,avx")]
+    unsafe fn ctr_xor_zmm(&self, ctr0: &[u8; 16], data: &mut [u8]) {
+        const V: usize = 4;
+        let c0 = _mm512_broadcast_i32x4(_mm_loadu_si128(ctr0.as_ptr().cast()));
+        // Lane i counts from i; each vector is four blocks on.
+        let mut ctr = _mm512_add_epi32(
+            c0,
+            _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0),
+        );
+        let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
+        let mut chunks = data.chunks_exact_mut(64 * V);
+        for c in &mut chunks {
+            let k0 = self.kz(0);
+            let mut s = [_mm512_setzero_si512(); V];
+            for v in s.iter_mut() {
+                *v = _mm512_xor_si512(ctr, k0);
+                ctr = _mm512_add_epi32(ctr, four);
+            }
+            for r in 1..self.rounds {
+                let k = self.kz(r);
+                for v in s.iter_mut() {
+                    *v = _mm512_aesenc_epi128(*v, k);
+                }
+            }
+            let k = self.kz(self.rounds);
+            let p = c.as_mut_ptr();
+            for (i, v) in s.iter().enumerate() {
+                let d = _mm512_loadu_si512(p.add(64 * i).cast());
+                let o = _mm512_xor_si512(d, _mm512_aesenclast_epi128(*v, k));
+                _mm512_storeu_si512(p.add(64 * i).cast(), o);
+            }
+        }
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            // The first block of the remainder counts on from `ctr`'s lane 0.
+            let mut next = [0u8; 16];
+            _mm_storeu_si128(next.as_mut_ptr().cast(), _mm512_castsi512_si128(ctr));
+            self.ctr_xor_xmm(&next, rest);
+            next.zeroize();
+        }
+    }
+}
+
+/// Zeroes an array of vector registers' stack copies.
+trait ZeroizeVectors {
+    fn zeroize_vectors(&mut self);
+}
+
+impl<const N: usize> ZeroizeVectors for [__m128i; N] {
+    fn zeroize_vectors(&mut self) {
+        // SAFETY: __m128i is 16 plain bytes; viewing the array as bytes is sound.
+        let bytes =
+            unsafe { core::slice::from_raw_parts_mut(self.as_mut_ptr().cast::<u8>(), N * 16) };
+        bytes.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Aes, AesBackend, BlockCipher128};
+
+    /// The schedule against the library's AES (FIPS-197 tested), and both
+    /// counter kernels against counter blocks built one at a time, across
+    /// the 2^32 wrap and every tail length.
+    #[test]
+    fn schedule_and_counter_kernels_match_the_reference() {
+        if !crate::detect::has_aesni() {
+            return;
+        }
+        for key_len in [16usize, 32] {
+            for seed in 0..20u8 {
+                let key: Vec<u8> = (0..key_len as u8)
+                    .map(|i| i.wrapping_mul(37) ^ seed)
+                    .collect();
+                let rk = RoundKeys::new(&key).unwrap();
+                let aes = Aes::with_backend(&key, AesBackend::Portable).unwrap();
+                let mut a = [seed; 16];
+                let mut b = a;
+                rk.encrypt_block(&mut a);
+                aes.encrypt_block(&mut b);
+                assert_eq!(a, b, "{key_len} {seed}");
+            }
+            let key = vec![0x5cu8; key_len];
+            let rk = RoundKeys::new(&key).unwrap();
+            let aes = Aes::with_backend(&key, AesBackend::Portable).unwrap();
+            for low in [0xffff_ffffu32, 0xffff_fff3, 0xffff_ff00, 0] {
+                let mut ctr0 = [0xa7u8; 16];
+                ctr0[..4].copy_from_slice(&low.to_le_bytes());
+                for len in [
+                    0usize, 1, 15, 16, 17, 127, 128, 129, 255, 256, 257, 1000, 4111,
+                ] {
+                    let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
+                    let mut want = data.clone();
+                    for (i, c) in want.chunks_mut(16).enumerate() {
+                        let mut b = ctr0;
+                        b[..4].copy_from_slice(&low.wrapping_add(i as u32).to_le_bytes());
+                        aes.encrypt_block(&mut b);
+                        for (d, k) in c.iter_mut().zip(b) {
+                            *d ^= k;
+                        }
+                    }
+                    let mut x = data.clone();
+                    // SAFETY: AES-NI was detected above.
+                    unsafe { rk.ctr_xor_xmm(&ctr0, &mut x) };
+                    assert_eq!(x, want, "xmm {key_len} {low:x} {len}");
+                    if crate::detect::has_vaes_avx512() {
+                        let mut z = data.clone();
+                        // SAFETY: the features were just detected.
+                        unsafe { rk.ctr_xor_zmm(&ctr0, &mut z) };
+                        assert_eq!(z, want, "zmm {key_len} {low:x} {len}");
+                    }
+                    let mut y = data.clone();
+                    rk.ctr_xor(&ctr0, &mut y);
+                    assert_eq!(y, want);
+                }
+            }
+        }
+    }
+}

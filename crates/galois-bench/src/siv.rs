@@ -1,0 +1,145 @@
+//! AES-GCM-SIV against aws-lc-rs, and XAES-256-GCM against AES-256-GCM
+//! with a fixed key, side by side in one process, round robin.
+
+use crate::measure::{calibrate, median, sample, tsc_per_ns};
+use std::hint::black_box;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Fewer rounds and shorter samples.
+    #[arg(long)]
+    quick: bool,
+    /// Only these sizes (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Option<Vec<usize>>,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+const SIZES: &[usize] = &[16, 64, 256, 1500, 8192, 16384];
+
+/// One implementation: `run` seals `buf` in place.
+type Subject = Box<dyn FnMut(&mut [u8])>;
+
+fn siv_subjects(key_len: usize) -> Vec<(String, Subject)> {
+    let key = vec![0x42u8; key_len];
+    let g = galois_aead::AesGcmSiv::new(&key).unwrap();
+    let alg = if key_len == 16 {
+        &aws_lc_rs::aead::AES_128_GCM_SIV
+    } else {
+        &aws_lc_rs::aead::AES_256_GCM_SIV
+    };
+    let a = aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(alg, &key).unwrap());
+    vec![
+        (
+            format!("galois/auto={}", g.backend()),
+            Box::new(move |buf: &mut [u8]| {
+                black_box(g.seal_in_place_detached(&[7u8; 12], &[], buf).unwrap());
+            }),
+        ),
+        (
+            "aws-lc-rs".to_string(),
+            Box::new(move |buf: &mut [u8]| {
+                use aws_lc_rs::aead::{Aad, Nonce};
+                let n = Nonce::assume_unique_for_key([7u8; 12]);
+                let _ = black_box(a.seal_in_place_separate_tag(n, Aad::empty(), buf).unwrap());
+            }),
+        ),
+    ]
+}
+
+fn xaes_subjects() -> Vec<(String, Subject)> {
+    let key = [0x42u8; 32];
+    let x = galois_aead::XAes256Gcm::new(&key).unwrap();
+    let g = galois_aead::AesGcm::new(&key).unwrap();
+    let mut n = 0u64;
+    vec![
+        (
+            "galois/aes-256-gcm fixed key".to_string(),
+            Box::new(move |buf: &mut [u8]| {
+                black_box(g.seal_in_place_detached(&[7u8; 12], &[], buf).unwrap());
+            }),
+        ),
+        (
+            "galois/xaes-256-gcm".to_string(),
+            Box::new(move |buf: &mut [u8]| {
+                // A new nonce (so a new subkey) every message.
+                n += 1;
+                let mut nonce = [7u8; 24];
+                nonce[..8].copy_from_slice(&n.to_le_bytes());
+                black_box(x.seal_in_place_detached(&nonce, &[], buf).unwrap());
+            }),
+        ),
+    ]
+}
+
+pub fn run(a: Args) {
+    let (rounds, target) = if a.quick {
+        (3, Duration::from_millis(3))
+    } else {
+        (9, Duration::from_millis(15))
+    };
+    let sizes: Vec<usize> = a.sizes.clone().unwrap_or_else(|| SIZES.to_vec());
+    let tsc = tsc_per_ns();
+    let groups: Vec<(&str, Vec<(String, Subject)>)> = vec![
+        ("aes-128-gcm-siv", siv_subjects(16)),
+        ("aes-256-gcm-siv", siv_subjects(32)),
+        ("xaes-256-gcm", xaes_subjects()),
+    ];
+    let mut json = Vec::new();
+    if !a.json {
+        println!("galois-bench siv: medians of {rounds} round-robin samples per cell; cycles are TSC cycles ({tsc:.3} per ns)");
+        println!("ratio: galois AES-GCM-SIV GB/s / aws-lc-rs GB/s; XAES time / AES-256-GCM (fixed key) time");
+    }
+    for (name, mut subs) in groups {
+        if !a.json {
+            println!("\n{name}");
+            println!(
+                "{:>6} {:<30} {:>9} {:>10} {:>9} {:>7}",
+                "size", "implementation", "GB/s", "ns/call", "c/byte", "ratio"
+            );
+        }
+        for &size in &sizes {
+            let mut buf = vec![0x11u8; size];
+            let iters: Vec<u64> = subs
+                .iter_mut()
+                .map(|(_, s)| calibrate(&mut || s(&mut buf), target))
+                .collect();
+            let mut samples: Vec<Vec<f64>> = vec![Vec::new(); subs.len()];
+            for _ in 0..rounds {
+                for (i, (_, s)) in subs.iter_mut().enumerate() {
+                    samples[i].push(sample(&mut || s(&mut buf), iters[i]));
+                }
+            }
+            let ns: Vec<f64> = samples.iter_mut().map(|v| median(v)).collect();
+            for (i, (label, _)) in subs.iter().enumerate() {
+                // SIV rows: galois speed over aws-lc-rs speed; XAES row:
+                // its time over the fixed-key AES-256-GCM time.
+                let ratio = if name == "xaes-256-gcm" {
+                    ns[i] / ns[0]
+                } else {
+                    ns[1] / ns[i]
+                };
+                if a.json {
+                    json.push(serde_json::json!({"primitive": name, "impl": label,
+                        "size": size, "ns_per_call": ns[i], "gbps": size as f64 / ns[i], "ratio": ratio}));
+                } else {
+                    println!(
+                        "{:>6} {:<30} {:>9.3} {:>10.1} {:>9.3} {:>7.2}",
+                        size,
+                        label,
+                        size as f64 / ns[i],
+                        ns[i],
+                        ns[i] * tsc / size as f64,
+                        ratio
+                    );
+                }
+            }
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&json).unwrap());
+    }
+}
