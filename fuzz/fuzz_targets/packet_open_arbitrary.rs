@@ -13,7 +13,7 @@
 #![no_main]
 
 use galois_aead::limits::UsageLimits;
-use galois_aead::packet::{PacketOpener, PacketSealer, SEQ_BYTES};
+use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start, SEQ_BYTES};
 use galois_aead::Error;
 use galois_fuzz::{check, check_eq, mismatch, Reader};
 use libfuzzer_sys::fuzz_target;
@@ -62,8 +62,17 @@ fuzz_target!(|data: &[u8]| {
     let salt = r.fixed::<4>();
     let key = r.fixed::<32>();
     let key = &key[..key_len];
-    let mut sealer = PacketSealer::with_config(key, salt, icv, UsageLimits::PACKETS).unwrap();
-    let mut opener = PacketOpener::with_config(key, salt, header_len, icv, window).unwrap();
+    let mut sealer = PacketSealer::with_config(
+        key,
+        salt,
+        Role::Initiator,
+        Start::NewKey,
+        icv,
+        UsageLimits::PACKETS,
+    )
+    .unwrap();
+    let mut opener =
+        PacketOpener::with_config(key, salt, Role::Responder, header_len, icv, window).unwrap();
     let mut model = Model {
         window: window as u64,
         highest: 0,
@@ -79,8 +88,15 @@ fuzz_target!(|data: &[u8]| {
         let pre = genuine.map(|g| opener.check(g.seq));
         let res = opener.open(p);
         if let Ok(o) = &res {
-            let mut again =
-                PacketSealer::with_config(key, salt, icv, UsageLimits::PACKETS).unwrap();
+            let mut again = PacketSealer::with_config(
+                key,
+                salt,
+                Role::Initiator,
+                Start::NewKey,
+                icv,
+                UsageLimits::PACKETS,
+            )
+            .unwrap();
             again.resume_at(o.seq).unwrap();
             let q = again.seal(&o.header, &o.payload).unwrap();
             check!(q == p, "opened a packet that is not genuine: {o:?}");

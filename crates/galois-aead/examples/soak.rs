@@ -26,7 +26,7 @@
 //! run fails if any check fails or if the resident memory of a phase grows
 //! by more than `--rss-slack-mib` (default 64) over its first sample.
 
-use galois_aead::packet::{PacketOpener, PacketSealer};
+use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::stream::{open_stream, seal_stream};
 use galois_aead::Error;
 use std::io::{Read, Write};
@@ -119,8 +119,10 @@ struct PacketStats {
 
 fn soak_packets(n: u64, slack: u64) -> Result<(), String> {
     let src: Vec<u8> = (0..8192u64).map(|i| mix(i ^ 0xabcd) as u8).collect();
-    let mut sealer = PacketSealer::new(&KEY, SALT).map_err(|e| e.to_string())?;
-    let mut opener = PacketOpener::new(&KEY, SALT, HDR.len()).map_err(|e| e.to_string())?;
+    let mut sealer =
+        PacketSealer::new(&KEY, SALT, Role::Initiator, Start::NewKey).map_err(|e| e.to_string())?;
+    let mut opener =
+        PacketOpener::new(&KEY, SALT, Role::Responder, HDR.len()).map_err(|e| e.to_string())?;
     let mut st = PacketStats::default();
     println!("packets: rss before {:.1} MiB", mib(rss()));
     let mut mem = Rss::default();

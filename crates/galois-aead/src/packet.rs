@@ -2,14 +2,28 @@
 //! do it.
 //!
 //! Wire format: `header || seq (8 bytes, big-endian) || ciphertext || ICV`.
-//! The IV is `salt (4 bytes) || seq (8 bytes)`: the salt is secret keying
+//! The IV is `salt' (4 bytes) || seq (8 bytes)`: the salt is secret keying
 //! material shared by both ends (like ESP's salt from the key exchange), the
 //! sequence number makes each IV unique. The header and the sequence number
 //! are authenticated as AAD (`header || seq`); the payload is encrypted.
 //!
-//! The [`PacketSealer`] numbers packets 1, 2, 3, ... strictly increasing and
-//! never wrapping: after 2^64 - 1, or past its [`UsageLimits`] (default
-//! [`UsageLimits::PACKETS`]), it refuses with [`Error::LimitReached`].
+//! One key and salt serve both directions of a link, so the direction is
+//! part of the IV: each end says its [`Role`] when it builds its sealer and
+//! its opener. Packets sealed by the [`Role::Initiator`] use the salt as
+//! given, packets sealed by the [`Role::Responder`] use it with its first
+//! bit flipped (`salt'[0] = salt[0] ^ 0x80`). The two ends can never seal
+//! under the same IV, and an opener only accepts the peer's packets (a
+//! packet reflected back to its sender fails authentication). The salt is
+//! never on the wire, so the wire format does not change.
+//!
+//! The [`PacketSealer`] numbers packets strictly increasing and never
+//! wrapping: after 2^64 - 1, or past its [`UsageLimits`] (default
+//! [`UsageLimits::PACKETS`]), it refuses with [`Error::LimitReached`]. Where
+//! the numbering starts is part of building a sealer ([`Start`]): for a key
+//! never used to seal in this direction, at a number the caller saved, or
+//! from a [`NonceStore`] that keeps the count on disk across restarts and
+//! crashes. There is no default: a restart that silently began at 1 again
+//! would reuse every IV.
 //!
 //! The [`PacketOpener`] keeps a sliding anti-replay window (RFC 4303 style,
 //! default 64 packets): a packet whose number is older than the window is
@@ -21,15 +35,65 @@ use crate::error::{Error, Result};
 use crate::gcm::AesGcm;
 use crate::gcm::Options;
 use crate::limits::{aes_gcm_refusing_zero_h, Usage, UsageLimits};
+use crate::poly1305::nonce::NonceStore;
 
 /// Bytes of the sequence number on the wire.
 pub const SEQ_BYTES: usize = 8;
 /// The default anti-replay window, in packets.
 pub const DEFAULT_WINDOW: u32 = 64;
 
-fn iv(salt: &[u8; 4], seq: u64) -> [u8; 12] {
+/// Which end of a link this is. The two ends share one key and salt and
+/// must take different roles (for example, the end that opened the
+/// connection is the initiator). A sealer seals as its role; an opener
+/// opens the packets of the other role.
+///
+/// ```
+/// use galois_aead::packet::Role;
+/// assert_eq!(Role::Initiator.peer(), Role::Responder);
+/// assert_eq!(Role::Responder.peer(), Role::Initiator);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Seals with the salt as given.
+    Initiator,
+    /// Seals with the salt's first bit flipped.
+    Responder,
+}
+
+impl Role {
+    /// The role at the other end.
+    pub fn peer(self) -> Role {
+        match self {
+            Role::Initiator => Role::Responder,
+            Role::Responder => Role::Initiator,
+        }
+    }
+}
+
+/// Where a [`PacketSealer`] starts numbering. Required: the sealer has no
+/// default start.
+#[derive(Debug)]
+pub enum Start {
+    /// This key has never sealed a packet in this role: start at 1. Say
+    /// this only for a key made for this link (and this run, unless the
+    /// sequence is saved).
+    NewKey,
+    /// Continue at this number (>= 1), saved by the caller above every
+    /// number already used with this key in this role.
+    At(u64),
+    /// Take every number from a nonce store made for this key and role:
+    /// the store reserves numbers on disk before they are used, so a restart
+    /// or a crash continues above every number used (packet number = store
+    /// value + 1). Only one live sealer can hold a store.
+    Store(NonceStore),
+}
+
+fn iv(salt: &[u8; 4], role: Role, seq: u64) -> [u8; 12] {
     let mut iv = [0u8; 12];
     iv[..4].copy_from_slice(salt);
+    if role == Role::Responder {
+        iv[0] ^= 0x80;
+    }
     iv[4..].copy_from_slice(&seq.to_be_bytes());
     iv
 }
@@ -50,44 +114,93 @@ fn build(key: &[u8], icv_len: usize) -> Result<AesGcm> {
     aes_gcm_refusing_zero_h(key, opts)
 }
 
+/// Where the next sequence number comes from.
+enum Sequence {
+    /// In memory: the next number, `None` once 2^64 - 1 was used.
+    Counter(Option<u64>),
+    /// Reserved on disk first.
+    Store(NonceStore),
+}
+
+const EXHAUSTED: Error = Error::LimitReached {
+    what: "packet sequence numbers (2^64 - 1; rekey)",
+};
+
 /// Seals packets with sequence-number IVs.
 ///
 /// ```
-/// use galois_aead::packet::{PacketOpener, PacketSealer};
+/// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 /// let (key, salt) = ([7u8; 16], [1, 2, 3, 4]);
-/// let mut tx = PacketSealer::new(&key, salt)?;
-/// let mut rx = PacketOpener::new(&key, salt, 2)?;
-/// let p = tx.seal(b"hd", b"payload")?;
-/// assert_eq!(rx.open(&p)?.payload, b"payload");
-/// assert_eq!(rx.open(&p), Err(galois_aead::Error::Replay { seq: 1 }));
+/// // Each end seals as its own role and opens the peer's packets.
+/// let mut a_tx = PacketSealer::new(&key, salt, Role::Initiator, Start::NewKey)?;
+/// let mut b_rx = PacketOpener::new(&key, salt, Role::Responder, 2)?;
+/// let mut b_tx = PacketSealer::new(&key, salt, Role::Responder, Start::NewKey)?;
+/// let mut a_rx = PacketOpener::new(&key, salt, Role::Initiator, 2)?;
+/// let p = a_tx.seal(b"hd", b"payload")?;
+/// assert_eq!(b_rx.open(&p)?.payload, b"payload");
+/// assert_eq!(b_rx.open(&p), Err(galois_aead::Error::Replay { seq: 1 }));
+/// assert_eq!(a_rx.open(&p), Err(galois_aead::Error::AuthenticationFailed)); // reflected
+/// assert_eq!(a_rx.open(&b_tx.seal(b"hd", b"reply")?)?.payload, b"reply");
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+///
+/// There is no constructor without a start:
+///
+/// ```compile_fail
+/// let tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
 pub struct PacketSealer {
     gcm: AesGcm,
     salt: [u8; 4],
-    next_seq: u64,
-    exhausted: bool,
+    role: Role,
+    seq: Sequence,
     usage: Usage,
 }
 
 impl PacketSealer {
-    /// AES key (16, 24 or 32 bytes), 4-byte salt, 16-byte ICV, default
-    /// limits. Refuses keys with H = 0.
+    /// AES key (16, 24 or 32 bytes), 4-byte salt, this end's role, where
+    /// numbering starts, 16-byte ICV, default limits. Refuses keys with
+    /// H = 0 and `Start::At(0)`.
     ///
     /// ```
-    /// let tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// use galois_aead::packet::{PacketSealer, Role, Start};
+    /// let tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
     /// assert_eq!(tx.next_sequence(), Some(1));
+    /// let tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::At(5000))?;
+    /// assert_eq!(tx.next_sequence(), Some(5000));
+    /// assert!(PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::At(0)).is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn new(key: &[u8], salt: [u8; 4]) -> Result<Self> {
-        Self::with_config(key, salt, 16, UsageLimits::PACKETS)
+    ///
+    /// With a store, numbers survive restarts (one store per key and role):
+    ///
+    /// ```
+    /// use galois_aead::packet::{PacketSealer, Role, Start};
+    /// use galois_aead::poly1305::nonce::{KeyId, NonceStore};
+    /// let path = std::env::temp_dir().join(format!("galois-doc-seq-{}", std::process::id()));
+    /// # let _ = std::fs::remove_file(&path);
+    /// let (key, id) = ([7u8; 16], KeyId::from_bytes([1; 16])); // id made and kept with the key
+    /// let store = NonceStore::create(&path, id, 1000)?;
+    /// let mut tx = PacketSealer::new(&key, [0; 4], Role::Initiator, Start::Store(store))?;
+    /// assert_eq!(tx.seal(b"", b"x")?[..8], 1u64.to_be_bytes());
+    /// drop(tx); // a restart or a crash
+    /// let store = NonceStore::open(&path, id, 1000)?;
+    /// let mut tx = PacketSealer::new(&key, [0; 4], Role::Initiator, Start::Store(store))?;
+    /// assert_eq!(tx.seal(b"", b"x")?[..8], 1001u64.to_be_bytes()); // above every number used
+    /// # drop(tx);
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(key: &[u8], salt: [u8; 4], role: Role, start: Start) -> Result<Self> {
+        Self::with_config(key, salt, role, start, 16, UsageLimits::PACKETS)
     }
 
     /// With an ICV of 12 to 16 bytes and chosen limits.
     ///
     /// ```
-    /// use galois_aead::{limits::UsageLimits, packet::PacketSealer};
-    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], 12, UsageLimits::messages(1))?;
+    /// use galois_aead::{limits::UsageLimits, packet::{PacketSealer, Role, Start}};
+    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey, 12, UsageLimits::messages(1))?;
     /// assert_eq!(tx.seal(b"", b"abc")?.len(), 8 + 3 + 12);
     /// assert!(tx.seal(b"", b"abc").is_err()); // one packet allowed
     /// # Ok::<(), galois_aead::Error>(())
@@ -95,56 +208,85 @@ impl PacketSealer {
     pub fn with_config(
         key: &[u8],
         salt: [u8; 4],
+        role: Role,
+        start: Start,
         icv_len: usize,
         limits: UsageLimits,
     ) -> Result<Self> {
+        let seq = match start {
+            Start::NewKey => Sequence::Counter(Some(1)),
+            Start::At(0) => {
+                return Err(Error::LimitReached {
+                    what: "packet sequence numbers start at 1",
+                });
+            }
+            Start::At(n) => Sequence::Counter(Some(n)),
+            Start::Store(store) => Sequence::Store(store),
+        };
         Ok(PacketSealer {
             gcm: build(key, icv_len)?,
             salt,
-            next_seq: 1,
-            exhausted: false,
+            role,
+            seq,
             usage: Usage::new(limits),
         })
     }
 
-    /// Starts numbering at `seq` (>= 1), for resuming from stored state. It
-    /// may only move forward.
+    /// Moves numbering forward to `seq` (never backwards). Not for a
+    /// store-backed sealer, whose numbers come from its store.
     ///
     /// ```
-    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// use galois_aead::packet::{PacketSealer, Role, Start};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
     /// tx.resume_at(1000)?;
     /// assert_eq!(tx.seal(b"", b"")?[..8], 1000u64.to_be_bytes());
     /// assert!(tx.resume_at(999).is_err()); // never backwards
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn resume_at(&mut self, seq: u64) -> Result<()> {
-        if seq == 0 || seq < self.next_seq || self.exhausted {
-            return Err(Error::LimitReached {
+        match &mut self.seq {
+            Sequence::Counter(Some(next)) if seq >= *next => {
+                *next = seq;
+                Ok(())
+            }
+            Sequence::Store(_) => Err(Error::LimitReached {
+                what: "a store-backed sealer takes its numbers from its store",
+            }),
+            _ => Err(Error::LimitReached {
                 what: "sequence numbers only move forward",
-            });
+            }),
         }
-        self.next_seq = seq;
-        Ok(())
     }
 
     /// The number the next packet will carry (None once exhausted).
     ///
     /// ```
-    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
-    /// tx.resume_at(u64::MAX)?;
+    /// use galois_aead::packet::{PacketSealer, Role, Start};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::At(u64::MAX))?;
     /// tx.seal(b"", b"last one")?;
     /// assert_eq!(tx.next_sequence(), None);
     /// assert!(tx.seal(b"", b"").is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn next_sequence(&self) -> Option<u64> {
-        (!self.exhausted).then_some(self.next_seq)
+        match &self.seq {
+            Sequence::Counter(next) => *next,
+            Sequence::Store(store) => u64::try_from(store.peek())
+                .ok()
+                .and_then(|v| v.checked_add(1)),
+        }
+    }
+
+    /// This end's role.
+    pub fn role(&self) -> Role {
+        self.role
     }
 
     /// The usage counted so far.
     ///
     /// ```
-    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// use galois_aead::packet::{PacketSealer, Role, Start};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
     /// tx.seal(b"h", b"abc")?;
     /// assert_eq!(tx.usage().bytes(), 1 + 8 + 3); // header, seq and payload
     /// # Ok::<(), galois_aead::Error>(())
@@ -153,10 +295,31 @@ impl PacketSealer {
         &self.usage
     }
 
+    /// Takes the next number, which never comes back.
+    fn take_seq(&mut self) -> Result<u64> {
+        match &mut self.seq {
+            Sequence::Counter(next) => {
+                let seq = next.ok_or(EXHAUSTED)?;
+                *next = seq.checked_add(1);
+                Ok(seq)
+            }
+            Sequence::Store(store) => {
+                if store.peek() >= u64::MAX as u128 {
+                    return Err(EXHAUSTED);
+                }
+                let n = store.next_nonce().map_err(|_| Error::LimitReached {
+                    what: "the sequence store could not reserve numbers on disk",
+                })?;
+                Ok(u128::from_le_bytes(n) as u64 + 1)
+            }
+        }
+    }
+
     /// Seals one packet: header || seq || ciphertext || ICV.
     ///
     /// ```
-    /// let mut tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
+    /// use galois_aead::packet::{PacketSealer, Role, Start};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
     /// let p = tx.seal(b"HDR", b"data")?;
     /// assert_eq!(&p[..3], b"HDR");
     /// assert_eq!(p[3..11], 1u64.to_be_bytes());
@@ -164,26 +327,24 @@ impl PacketSealer {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal(&mut self, header: &[u8], payload: &[u8]) -> Result<Vec<u8>> {
-        if self.exhausted {
-            return Err(Error::LimitReached {
-                what: "packet sequence numbers (2^64 - 1; rekey)",
-            });
+        if self.next_sequence().is_none() {
+            return Err(EXHAUSTED);
         }
-        let seq = self.next_seq;
-        let a = aad(header, seq);
+        // The lengths do not depend on the number: check them first.
+        let mut a = aad(header, 0);
         AesGcm::check_lengths(&a, payload.len())?;
         self.usage.charge((a.len() + payload.len()) as u64)?;
         // Consume the number before using it: it never comes back.
-        match seq.checked_add(1) {
-            Some(n) => self.next_seq = n,
-            None => self.exhausted = true,
-        }
+        let seq = self.take_seq()?;
+        a[header.len()..].copy_from_slice(&seq.to_be_bytes());
         let mut out = Vec::with_capacity(a.len() + payload.len() + self.gcm.tag_len());
         out.extend_from_slice(&a);
         out.extend_from_slice(payload);
-        let tag = self
-            .gcm
-            .seal_in_place_detached(&iv(&self.salt, seq), &a, &mut out[a.len()..])?;
+        let tag = self.gcm.seal_in_place_detached(
+            &iv(&self.salt, self.role, seq),
+            &a,
+            &mut out[a.len()..],
+        )?;
         out.extend_from_slice(tag.as_bytes());
         Ok(out)
     }
@@ -192,9 +353,9 @@ impl PacketSealer {
 /// A verified packet.
 ///
 /// ```
-/// use galois_aead::packet::{PacketOpener, PacketSealer};
-/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
-/// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 1)?;
+/// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
+/// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], Role::Responder, 1)?;
 /// let o = rx.open(&tx.seal(b"H", b"body")?)?;
 /// assert_eq!((o.seq, &o.header[..], &o.payload[..]), (1, &b"H"[..], &b"body"[..]));
 /// # Ok::<(), galois_aead::Error>(())
@@ -212,9 +373,9 @@ pub struct Opened {
 /// Opens packets with a sliding anti-replay window.
 ///
 /// ```
-/// use galois_aead::{packet::{PacketOpener, PacketSealer}, Error};
-/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
-/// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 16, 2)?;
+/// use galois_aead::{packet::{PacketOpener, PacketSealer, Role, Start}, Error};
+/// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
+/// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], Role::Responder, 0, 16, 2)?;
 /// let (p1, p2, p3) = (tx.seal(b"", b"1")?, tx.seal(b"", b"2")?, tx.seal(b"", b"3")?);
 /// rx.open(&p3)?; // reordering is fine...
 /// rx.open(&p2)?;
@@ -224,6 +385,8 @@ pub struct Opened {
 pub struct PacketOpener {
     gcm: AesGcm,
     salt: [u8; 4],
+    /// The role of the end whose packets this opener takes (the peer's).
+    from: Role,
     header_len: usize,
     window: u32,
     /// Highest sequence number accepted so far (0: none yet).
@@ -233,32 +396,35 @@ pub struct PacketOpener {
 }
 
 impl PacketOpener {
-    /// Opener for packets with `header_len`-byte headers, 16-byte ICVs and
-    /// a 64-packet window.
+    /// Opener at the end whose role is `role`: it takes the packets the
+    /// peer (the other role) sealed, with `header_len`-byte headers, 16-byte
+    /// ICVs and a 64-packet window.
     ///
     /// ```
-    /// let rx = galois_aead::packet::PacketOpener::new(&[7u8; 16], [0; 4], 4)?;
+    /// use galois_aead::packet::{PacketOpener, Role};
+    /// let rx = PacketOpener::new(&[7u8; 16], [0; 4], Role::Responder, 4)?;
     /// assert_eq!(rx.highest(), 0);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn new(key: &[u8], salt: [u8; 4], header_len: usize) -> Result<Self> {
-        Self::with_config(key, salt, header_len, 16, DEFAULT_WINDOW)
+    pub fn new(key: &[u8], salt: [u8; 4], role: Role, header_len: usize) -> Result<Self> {
+        Self::with_config(key, salt, role, header_len, 16, DEFAULT_WINDOW)
     }
 
     /// With an ICV of 12 to 16 bytes and a window of 1 to 2^20 packets.
     ///
     /// ```
-    /// use galois_aead::packet::{PacketOpener, PacketSealer};
+    /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
     /// use galois_aead::limits::UsageLimits;
-    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], 12, UsageLimits::PACKETS)?;
-    /// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 12, 1024)?;
+    /// let mut tx = PacketSealer::with_config(&[7u8; 16], [0; 4], Role::Responder, Start::NewKey, 12, UsageLimits::PACKETS)?;
+    /// let mut rx = PacketOpener::with_config(&[7u8; 16], [0; 4], Role::Initiator, 0, 12, 1024)?;
     /// assert_eq!(rx.open(&tx.seal(b"", b"x")?)?.payload, b"x");
-    /// assert!(PacketOpener::with_config(&[7u8; 16], [0; 4], 0, 12, 0).is_err());
+    /// assert!(PacketOpener::with_config(&[7u8; 16], [0; 4], Role::Initiator, 0, 12, 0).is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn with_config(
         key: &[u8],
         salt: [u8; 4],
+        role: Role,
         header_len: usize,
         icv_len: usize,
         window: u32,
@@ -271,6 +437,7 @@ impl PacketOpener {
         Ok(PacketOpener {
             gcm: build(key, icv_len)?,
             salt,
+            from: role.peer(),
             header_len,
             window,
             highest: 0,
@@ -281,10 +448,9 @@ impl PacketOpener {
     /// The highest sequence number accepted so far (0 if none).
     ///
     /// ```
-    /// use galois_aead::packet::{PacketOpener, PacketSealer};
-    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
-    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
-    /// tx.resume_at(42)?;
+    /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::At(42))?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], Role::Responder, 0)?;
     /// rx.open(&tx.seal(b"", b"")?)?;
     /// assert_eq!(rx.highest(), 42);
     /// # Ok::<(), galois_aead::Error>(())
@@ -300,9 +466,9 @@ impl PacketOpener {
     /// Checks `seq` against the window without changing it.
     ///
     /// ```
-    /// use galois_aead::packet::{PacketOpener, PacketSealer};
-    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
-    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], Role::Responder, 0)?;
     /// rx.open(&tx.seal(b"", b"")?)?;
     /// assert_eq!(rx.check(1), Err(galois_aead::Error::Replay { seq: 1 }));
     /// assert_eq!(rx.check(2), Ok(()));
@@ -382,9 +548,9 @@ impl PacketOpener {
     /// after the ICV verifies.
     ///
     /// ```
-    /// use galois_aead::packet::{PacketOpener, PacketSealer};
-    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4])?;
-    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], 0)?;
+    /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+    /// let mut tx = PacketSealer::new(&[7u8; 16], [0; 4], Role::Initiator, Start::NewKey)?;
+    /// let mut rx = PacketOpener::new(&[7u8; 16], [0; 4], Role::Responder, 0)?;
     /// let mut p = tx.seal(b"", b"data")?;
     /// p[8] ^= 1; // a forged packet is refused and does not move the window
     /// assert_eq!(rx.open(&p), Err(galois_aead::Error::AuthenticationFailed));
@@ -406,7 +572,7 @@ impl PacketOpener {
         let (a, rest) = packet.split_at(a_len);
         let mut payload = vec![0u8; rest.len() - t];
         self.gcm
-            .open_into(&iv(&self.salt, seq), a, rest, &mut payload)?;
+            .open_into(&iv(&self.salt, self.from, seq), a, rest, &mut payload)?;
         self.accept(seq);
         Ok(Opened {
             seq,

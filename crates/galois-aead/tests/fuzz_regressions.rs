@@ -2,7 +2,7 @@
 //! test that reproduces it through the public API.
 
 use galois_aead::limits::UsageLimits;
-use galois_aead::packet::{PacketOpener, PacketSealer};
+use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::Error;
 
 /// packet_open_arbitrary: once the opener had accepted sequence number
@@ -13,8 +13,16 @@ use galois_aead::Error;
 fn packet_window_at_the_last_sequence_number() {
     let key = [7u8; 16];
     let salt = [1, 2, 3, 4];
-    let mut sealer = PacketSealer::with_config(&key, salt, 16, UsageLimits::PACKETS).unwrap();
-    let mut opener = PacketOpener::with_config(&key, salt, 2, 16, 64).unwrap();
+    let mut sealer = PacketSealer::with_config(
+        &key,
+        salt,
+        Role::Initiator,
+        Start::NewKey,
+        16,
+        UsageLimits::PACKETS,
+    )
+    .unwrap();
+    let mut opener = PacketOpener::with_config(&key, salt, Role::Responder, 2, 16, 64).unwrap();
     let old = sealer.seal(b"hd", b"first").unwrap();
     sealer.resume_at(u64::MAX).unwrap();
     let last = sealer.seal(b"hd", b"last").unwrap();

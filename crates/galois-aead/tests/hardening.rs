@@ -5,7 +5,7 @@
 //! plaintext limit of GCM reached through the on-line API.
 
 use galois_aead::gcm64::{set_odd_parity, TdeaGcm};
-use galois_aead::packet::{PacketOpener, PacketSealer};
+use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::poly1305::Poly1305Aes;
 use galois_aead::stream::{self, open_stream_with_aad, seal_stream_with_aad, StreamError};
 use galois_aead::{AesGcm, AesGmac, Error};
@@ -74,9 +74,10 @@ fn wrong_keys_fail_authentication_and_release_nothing() {
         Err(Error::AuthenticationFailed)
     );
     // Packets.
-    let mut sealer = PacketSealer::new(&[8u8; 16], *b"salt").unwrap();
+    let mut sealer =
+        PacketSealer::new(&[8u8; 16], *b"salt", Role::Initiator, Start::NewKey).unwrap();
     let p = sealer.seal(b"hdr", b"payload").unwrap();
-    let mut o = PacketOpener::new(&[9u8; 16], *b"salt", 3).unwrap();
+    let mut o = PacketOpener::new(&[9u8; 16], *b"salt", Role::Responder, 3).unwrap();
     assert_eq!(o.open(&p), Err(Error::AuthenticationFailed));
     assert_eq!(o.highest(), 0, "a failed packet does not move the window");
 }
@@ -120,8 +121,8 @@ fn gcm_input_with_bytes_appended_or_cut() {
 #[test]
 fn packets_appended_cut_relabelled_and_duplicated() {
     let (key, salt) = ([0x21u8; 16], *b"SALT");
-    let mut s = PacketSealer::new(&key, salt).unwrap();
-    let mut o = PacketOpener::new(&key, salt, 4).unwrap();
+    let mut s = PacketSealer::new(&key, salt, Role::Initiator, Start::NewKey).unwrap();
+    let mut o = PacketOpener::new(&key, salt, Role::Responder, 4).unwrap();
     let p = s.seal(b"HDR1", b"some payload").unwrap();
     // Appended bytes, a cut tag, an altered header: all fail the ICV.
     assert_eq!(
@@ -134,7 +135,7 @@ fn packets_appended_cut_relabelled_and_duplicated() {
     assert_eq!(o.open(&h), Err(Error::AuthenticationFailed));
     // An opener that expects a longer header reads the sequence number
     // from the wrong place: it fails too.
-    let mut o6 = PacketOpener::new(&key, salt, 6).unwrap();
+    let mut o6 = PacketOpener::new(&key, salt, Role::Responder, 6).unwrap();
     assert!(o6.open(&p).is_err());
     assert_eq!(o6.highest(), 0);
     // Sequence number 0 is never sent and never accepted.
@@ -149,7 +150,7 @@ fn packets_appended_cut_relabelled_and_duplicated() {
     assert_eq!(o.open(&p).unwrap().payload, b"some payload");
     assert_eq!(o.open(&p), Err(Error::Replay { seq: 1 }));
     // A packet sealed under another salt (another security association).
-    let mut other = PacketSealer::new(&key, *b"salu").unwrap();
+    let mut other = PacketSealer::new(&key, *b"salu", Role::Initiator, Start::NewKey).unwrap();
     other.resume_at(2).unwrap(); // a number not seen yet
     let q = other.seal(b"HDR1", b"x").unwrap();
     assert_eq!(o.open(&q), Err(Error::AuthenticationFailed));

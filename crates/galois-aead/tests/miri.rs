@@ -9,7 +9,7 @@
 
 use galois_aead::gcm64::{Options64, TdeaGcm, Variant};
 use galois_aead::gf64::Gf64Backend;
-use galois_aead::packet::{PacketOpener, PacketSealer};
+use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::poly1305::{self, Poly1305Aes};
 use galois_aead::stream::{self, open_stream, seal_stream, StreamError, HEADER_LEN, TAG_LEN};
 use galois_aead::{AesBackend, AesGcm, AesGmac, Backend, Error, Ghash, Options};
@@ -482,8 +482,8 @@ fn packets_round_trip_replay_and_tampering() {
     let key = [0x11u8; 16];
     let salt = *b"salt";
     let hdr = b"HDR4";
-    let mut s = PacketSealer::new(&key, salt).unwrap();
-    let mut o = PacketOpener::with_config(&key, salt, hdr.len(), 16, 4).unwrap();
+    let mut s = PacketSealer::new(&key, salt, Role::Initiator, Start::NewKey).unwrap();
+    let mut o = PacketOpener::with_config(&key, salt, Role::Responder, hdr.len(), 16, 4).unwrap();
     let sizes = [0usize, 1, 15, 16, 17, 44];
     let p: Vec<Vec<u8>> = sizes
         .iter()

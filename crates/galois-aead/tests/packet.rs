@@ -1,7 +1,8 @@
 //! Packets: sequence-number IVs, anti-replay window, tampering.
 
 use galois_aead::limits::UsageLimits;
-use galois_aead::packet::{PacketOpener, PacketSealer};
+use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+use galois_aead::poly1305::nonce::{KeyId, NonceStore};
 use galois_aead::Error;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -12,8 +13,8 @@ const HDR: &[u8] = b"HDR8byte";
 
 fn pair(window: u32) -> (PacketSealer, PacketOpener) {
     (
-        PacketSealer::new(&KEY, SALT).unwrap(),
-        PacketOpener::with_config(&KEY, SALT, HDR.len(), 16, window).unwrap(),
+        PacketSealer::new(&KEY, SALT, Role::Initiator, Start::NewKey).unwrap(),
+        PacketOpener::with_config(&KEY, SALT, Role::Responder, HDR.len(), 16, window).unwrap(),
     )
 }
 
@@ -121,7 +122,7 @@ fn tampering_fails_and_does_not_move_the_window() {
     o.open(&p[2]).unwrap();
     o.open(&p[1]).unwrap();
     // Wrong salt or key: nothing opens.
-    let mut other = PacketOpener::new(&KEY, *b"SALT", HDR.len()).unwrap();
+    let mut other = PacketOpener::new(&KEY, *b"SALT", Role::Responder, HDR.len()).unwrap();
     assert_eq!(other.open(&p[3]), Err(Error::AuthenticationFailed));
     // Too short.
     assert!(matches!(
@@ -132,7 +133,7 @@ fn tampering_fails_and_does_not_move_the_window() {
 
 #[test]
 fn sequence_numbers_never_wrap() {
-    let mut s = PacketSealer::new(&KEY, SALT).unwrap();
+    let mut s = PacketSealer::new(&KEY, SALT, Role::Initiator, Start::NewKey).unwrap();
     s.seal(HDR, b"a").unwrap();
     assert!(s.resume_at(1).is_err(), "may not go back");
     s.resume_at(u64::MAX).unwrap();
@@ -140,20 +141,41 @@ fn sequence_numbers_never_wrap() {
     assert_eq!(last[8..16], u64::MAX.to_be_bytes());
     assert_eq!(s.next_sequence(), None);
     assert!(matches!(s.seal(HDR, b"x"), Err(Error::LimitReached { .. })));
-    let mut o = PacketOpener::new(&KEY, SALT, HDR.len()).unwrap();
+    let mut o = PacketOpener::new(&KEY, SALT, Role::Responder, HDR.len()).unwrap();
     assert_eq!(o.open(&last).unwrap().seq, u64::MAX);
+    // Starting at the last number directly; at 0, refused.
+    let mut s = PacketSealer::new(&KEY, SALT, Role::Initiator, Start::At(u64::MAX)).unwrap();
+    assert_eq!(s.seal(HDR, b"last").unwrap(), last);
+    assert!(s.seal(HDR, b"x").is_err());
+    assert!(PacketSealer::new(&KEY, SALT, Role::Initiator, Start::At(0)).is_err());
 }
 
 #[test]
 fn sealer_usage_limit() {
-    let mut s = PacketSealer::with_config(&KEY, SALT, 16, UsageLimits::messages(2)).unwrap();
+    let mut s = PacketSealer::with_config(
+        &KEY,
+        SALT,
+        Role::Initiator,
+        Start::NewKey,
+        16,
+        UsageLimits::messages(2),
+    )
+    .unwrap();
     s.seal(HDR, b"1").unwrap();
     s.seal(HDR, b"2").unwrap();
     assert!(matches!(s.seal(HDR, b"3"), Err(Error::LimitReached { .. })));
-    assert!(PacketOpener::with_config(&KEY, SALT, 0, 16, 0).is_err());
+    assert!(PacketOpener::with_config(&KEY, SALT, Role::Responder, 0, 16, 0).is_err());
     // A 12-byte ICV works end to end.
-    let mut s = PacketSealer::with_config(&KEY, SALT, 12, UsageLimits::PACKETS).unwrap();
-    let mut o = PacketOpener::with_config(&KEY, SALT, HDR.len(), 12, 64).unwrap();
+    let mut s = PacketSealer::with_config(
+        &KEY,
+        SALT,
+        Role::Initiator,
+        Start::NewKey,
+        12,
+        UsageLimits::PACKETS,
+    )
+    .unwrap();
+    let mut o = PacketOpener::with_config(&KEY, SALT, Role::Responder, HDR.len(), 12, 64).unwrap();
     let p = s.seal(HDR, b"short icv").unwrap();
     assert_eq!(p.len(), 8 + 8 + 9 + 12);
     assert_eq!(o.open(&p).unwrap().payload, b"short icv");
@@ -201,4 +223,91 @@ proptest! {
         prop_assert_eq!(o.highest(), 1);
         prop_assert!(o.open(&p[1]).is_ok());
     }
+}
+
+/// Issue 12, item 9: one key and salt for both ends of a link. The two
+/// roles never seal under the same IV (same payload, same number: different
+/// ciphertexts, and each packet opens only as sealed by its role), a packet
+/// reflected back to its sender is refused, and the responder's IV is the
+/// salt with its first bit flipped.
+#[test]
+fn the_two_ends_of_a_link_never_share_an_iv() {
+    let mut a = PacketSealer::new(&KEY, SALT, Role::Initiator, Start::NewKey).unwrap();
+    let mut b = PacketSealer::new(&KEY, SALT, Role::Responder, Start::NewKey).unwrap();
+    let mut a_rx = PacketOpener::new(&KEY, SALT, Role::Initiator, HDR.len()).unwrap();
+    let mut b_rx = PacketOpener::new(&KEY, SALT, Role::Responder, HDR.len()).unwrap();
+    let g = galois_aead::AesGcm::new(&KEY).unwrap();
+    let mut keystreams = BTreeSet::new();
+    for seq in 1..=200u64 {
+        let zeros = [0u8; 48];
+        let (pa, pb) = (a.seal(HDR, &zeros).unwrap(), b.seal(HDR, &zeros).unwrap());
+        assert_eq!(
+            (pa[8..16].to_vec(), pb[8..16].to_vec()),
+            (seq.to_be_bytes().to_vec(), seq.to_be_bytes().to_vec())
+        );
+        // The ciphertext of zeros is the keystream: no two packets of
+        // either end share one.
+        assert!(
+            keystreams.insert(pa[16..64].to_vec()),
+            "initiator keystream repeated at {seq}"
+        );
+        assert!(
+            keystreams.insert(pb[16..64].to_vec()),
+            "responder keystream repeated at {seq}"
+        );
+        // The IVs are salt || seq and (salt ^ 0x80..) || seq.
+        for (p, first) in [(&pa, SALT[0]), (&pb, SALT[0] ^ 0x80)] {
+            let mut iv = SALT.to_vec();
+            iv[0] = first;
+            iv.extend_from_slice(&seq.to_be_bytes());
+            assert_eq!(g.open(&iv, &p[..16], &p[16..]).unwrap(), zeros);
+        }
+        // Reflected packets are refused by their sender's own opener.
+        assert_eq!(a_rx.open(&pa), Err(Error::AuthenticationFailed));
+        assert_eq!(b_rx.open(&pb), Err(Error::AuthenticationFailed));
+        assert_eq!(b_rx.open(&pa).unwrap().payload, zeros);
+        assert_eq!(a_rx.open(&pb).unwrap().payload, zeros);
+    }
+}
+
+/// Issue 12, item 9: a sealer cannot be built without saying where its
+/// numbers start (`Start` has no default; the compile-fail doctest on
+/// `PacketSealer` shows the old two-argument constructor is gone). With a
+/// nonce store, a restart, a crash (the sealer dropped with numbers still
+/// reserved) or a second sealer on the same store never reuses a number.
+#[test]
+fn a_restart_continues_above_every_number_used() {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("packet-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let path = d.join("seq");
+    let id = KeyId::from_bytes(*b"packet key id 01");
+    let mut o =
+        PacketOpener::with_config(&KEY, SALT, Role::Responder, HDR.len(), 16, 1 << 20).unwrap();
+    let mut used = BTreeSet::new();
+    let mut store = Some(NonceStore::create(&path, id, 16).unwrap());
+    for run in 0..20 {
+        let st = store
+            .take()
+            .unwrap_or_else(|| NonceStore::open(&path, id, 16).unwrap());
+        let mut s = PacketSealer::new(&KEY, SALT, Role::Initiator, Start::Store(st)).unwrap();
+        assert!(
+            s.resume_at(1 << 40).is_err(),
+            "a store-backed sealer moved by hand"
+        );
+        // A live sealer holds the store: a second one cannot start on it.
+        assert!(NonceStore::open(&path, id, 16).is_err());
+        for _ in 0..(run * 7) % 23 + 1 {
+            let p = s.seal(HDR, b"x").unwrap();
+            let seq = u64::from_be_bytes(p[8..16].try_into().unwrap());
+            assert!(used.insert(seq), "number {seq} reused in run {run}");
+            assert_eq!(o.open(&p).unwrap().seq, seq);
+        }
+        assert!(s.next_sequence().unwrap() > *used.last().unwrap());
+    }
+    // The store of another key is refused.
+    let other = KeyId::from_bytes(*b"packet key id 02");
+    assert!(NonceStore::open(&path, other, 16).is_err());
+    let _ = std::fs::remove_dir_all(&d);
 }

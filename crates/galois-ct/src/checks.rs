@@ -741,15 +741,15 @@ fn incremental(mac: &str, op: &str) -> Result<(), String> {
 /// The packet sealer and opener (`galois_aead::packet`): key and payload
 /// secret when sealing, key secret when opening (the packet is public).
 fn packet(op: &str) -> Result<(), String> {
-    use galois_aead::packet::{PacketOpener, PacketSealer};
+    use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
     let mut rng = Rng::new(8);
     let key0 = rng.bytes(16);
     let salt = [1, 2, 3, 4];
     let mut key = key0.clone();
     vg::secret(&mut key);
-    let mut tx0 = PacketSealer::new(&key0, salt).unwrap();
-    let mut tx = PacketSealer::new(&key, salt).unwrap();
-    let mut rx = PacketOpener::new(&key, salt, 3).unwrap();
+    let mut tx0 = PacketSealer::new(&key0, salt, Role::Initiator, Start::NewKey).unwrap();
+    let mut tx = PacketSealer::new(&key, salt, Role::Initiator, Start::NewKey).unwrap();
+    let mut rx = PacketOpener::new(&key, salt, Role::Responder, 3).unwrap();
     for (i, len) in [0usize, 1, 16, 100, 700].into_iter().enumerate() {
         let header = rng.bytes(3);
         let pt = rng.bytes(len);

@@ -4,7 +4,7 @@
 //!
 //! Usage: galois-fuzz-seed VECTORS_DIR CORPUS_DIR
 
-use galois_aead::packet::PacketSealer;
+use galois_aead::packet::{PacketSealer, Role, Start};
 use galois_aead::stream;
 use serde_json::Value;
 use std::fs;
@@ -270,7 +270,7 @@ fn main() {
         po.put(&format!("packets-{k}"), &v);
     }
     // A genuine packet as arbitrary bytes.
-    let mut sealer = PacketSealer::new(&[0u8; 16], [0; 4]).unwrap();
+    let mut sealer = PacketSealer::new(&[0u8; 16], [0; 4], Role::Initiator, Start::NewKey).unwrap();
     let p = sealer.seal(b"", b"hello").unwrap();
     let mut v = vec![0u8, 4, 0, 0, 63, 0, 0, 0, 0];
     v.extend_from_slice(&[0u8; 32]);

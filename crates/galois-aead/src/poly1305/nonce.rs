@@ -452,6 +452,11 @@ impl NonceStore {
     pub fn key_id(&self) -> KeyId {
         self.key_id
     }
+
+    /// The value the next nonce will have (it may still need a disk write).
+    pub(crate) fn peek(&self) -> u128 {
+        self.next
+    }
 }
 
 fn check_block(block: u64) -> io::Result<()> {
