@@ -175,7 +175,7 @@ pub fn seal_stream_with_aad<R: Read, W: Write>(
         // Seal this batch on the cores while this thread reads the next.
         let errs = std::sync::Mutex::new(None);
         let following = std::thread::scope(|sc| {
-            let work = sc.spawn(|| {
+            let work = super::spawn_worker(sc, || {
                 par_each(&mut batch, |k, (p, last, o)| {
                     if let Err(e) = ctx.seal_segment(index + k as u64, *last, p, o) {
                         *errs.lock().unwrap() = Some(e);
@@ -257,7 +257,7 @@ pub fn open_stream_with_aad<R: Read, W: Write>(
     while let Some((mut batch, done)) = next.take() {
         // Open this batch on the cores while this thread reads the next.
         let following = std::thread::scope(|sc| {
-            let work = sc.spawn(|| {
+            let work = super::spawn_worker(sc, || {
                 par_each(&mut batch, |k, (c, more, o, res)| {
                     *res = ctx.open_segment(index + k as u64, *more, c, o);
                 })

@@ -377,6 +377,24 @@ pub(crate) fn cores() -> usize {
     })
 }
 
+/// Stack for worker threads that run the vector kernels. An optimized
+/// build needs little; an unoptimized one keeps every inlined kernel's
+/// locals in one frame and overflowed the default 2 MiB (a debug `galois
+/// seal` of a 3 MB file aborted). The size only reserves address space.
+const WORKER_STACK: usize = 32 << 20;
+
+/// Spawns a scoped worker thread with [`WORKER_STACK`]; panics like
+/// `Scope::spawn` if the thread cannot be created.
+pub(crate) fn spawn_worker<'scope, 'env, T: Send + 'scope>(
+    s: &'scope std::thread::Scope<'scope, 'env>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::thread::ScopedJoinHandle<'scope, T> {
+    std::thread::Builder::new()
+        .stack_size(WORKER_STACK)
+        .spawn_scoped(s, f)
+        .expect("failed to spawn a worker thread")
+}
+
 pub(crate) fn par_each<T: Send, F: Fn(usize, &mut T) + Sync>(items: &mut [T], f: F) {
     let n = cores().min(items.len().max(1));
     if n <= 1 {
@@ -389,7 +407,7 @@ pub(crate) fn par_each<T: Send, F: Fn(usize, &mut T) + Sync>(items: &mut [T], f:
     std::thread::scope(|s| {
         for (c, part) in items.chunks_mut(per).enumerate() {
             let f = &f;
-            s.spawn(move || {
+            spawn_worker(s, move || {
                 for (k, it) in part.iter_mut().enumerate() {
                     f(c * per + k, it);
                 }

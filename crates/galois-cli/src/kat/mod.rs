@@ -10,8 +10,8 @@ pub mod gcm;
 mod gcm64;
 mod poly1305;
 mod siv;
-mod xaes;
 mod wycheproof;
+mod xaes;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
