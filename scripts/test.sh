@@ -49,7 +49,7 @@ CARGO_TARGET_DIR=target bash scripts/soak.sh --short
 echo "== rustls provider: the example server against curl and openssl s_client"
 bash scripts/test-rustls.sh
 
-for t in scripts/test-c.sh scripts/test-py.sh scripts/test-cli.sh; do
+for t in scripts/test-c.sh scripts/test-py.sh scripts/test-cli.sh scripts/test-chunked.sh; do
   if [ -f "$t" ]; then echo "== $t"; bash "$t"; fi
 done
 

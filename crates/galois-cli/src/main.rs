@@ -30,7 +30,7 @@ struct Cli {
 enum Cmd {
     /// Write a fresh key file (mode 0600).
     Keygen(cmd::keygen::Args),
-    /// Encrypt a file or standard input (segmented AES-GCM stream).
+    /// Encrypt a file or standard input (Cobblestone: C2SP chunked encryption).
     Seal(cmd::seal::SealArgs),
     /// Decrypt and verify; the output appears only if everything verified.
     Open(cmd::seal::OpenArgs),

@@ -154,6 +154,8 @@ fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
         os("seal"),
         os("--key"),
         os(&k),
+        os("--format"),
+        os("stream"),
         os("--segment-size"),
         os("4096"),
         os("-o"),
@@ -198,10 +200,12 @@ fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
     cases.push(("appended segment", t, 5));
     cases.push(("header only", good[..header].to_vec(), 5));
     cases.push(("empty input", Vec::new(), 5));
+    // Without the stream magic the input is read as Cobblestone, whose
+    // header is random: its commitment does not match (exit 1).
     cases.push((
         "not a stream",
         b"hello, world, this is not a galois stream at all..........".to_vec(),
-        5,
+        1,
     ));
     for (what, bytes, code) in cases {
         let input = d.join("input");
@@ -334,6 +338,8 @@ fn associated_data_must_match() {
         os(&k),
         os("--aad"),
         os("file=report.pdf"),
+        os("--format"),
+        os("stream"),
         os("--segment-size"),
         os("4096"),
         os("-o"),

@@ -225,7 +225,11 @@ fn outputs_never_replace_files_silently_nor_ever_the_key() {
         // With --force: replaced by the whole output, mode 0600.
         let o = seal(&existing, true, named);
         assert!(o.status.success(), "{}", err(&o));
-        assert!(std::fs::read(&existing).unwrap().starts_with(b"GSTR"));
+        // The whole Cobblestone output: 56-byte header, 14 bytes, one tag.
+        assert_eq!(
+            std::fs::read(&existing).unwrap().len(),
+            galois_aead::chunked::sealed_len(14)
+        );
         assert_eq!(mode(&existing), 0o600);
         std::fs::write(&existing, b"precious").unwrap();
         // The key file: refused (exit 2) with and without --force.
@@ -386,6 +390,12 @@ fn usage_mistakes_are_usage_errors_before_any_work() {
             vec!["open", "--key", ks, "--segment-size", "4096"],
             "--segment-size",
         ),
+        (
+            vec!["seal", "--key", ks, "--segment-size", "4096"],
+            "--segment-size",
+        ),
+        (vec!["seal", "--key", ks, "--raw-key", ks], "--raw-key"),
+        (vec!["open", "-o", dirs], "--key"),
         (vec!["bench", "ghash", "--size", "0"], "--size"),
         (vec!["bench", "nothing"], "nothing"),
         (vec!["seal", "--key", ks, "-o", dirs], "adir"),
@@ -482,14 +492,15 @@ fn terminals_get_no_binary_and_errors_on_their_own_line() {
     std::fs::write(&bin_in, b"\x1b]0;owned\x07\x00\x01binary").unwrap();
     let g = bin();
     let (ks, ts, bs) = (k.display(), text.display(), bin_in.display());
-    let (code, shown) = on_terminal(&format!("{g} seal --key {ks} {ts}"));
+    // The earlier stream format, whose magic shows whether bytes came out.
+    let (code, shown) = on_terminal(&format!("{g} seal --format stream --key {ks} {ts}"));
     assert_eq!(code, Some(2), "{shown}");
     assert!(
         shown.contains("refusing to write binary output to a terminal"),
         "{shown}"
     );
     assert!(!shown.contains("GSTR"), "{shown}");
-    let (code, shown) = on_terminal(&format!("{g} seal --key {ks} -o - {ts}"));
+    let (code, shown) = on_terminal(&format!("{g} seal --format stream --key {ks} -o - {ts}"));
     assert_eq!(code, Some(0), "{shown}");
     assert!(shown.contains("GSTR"), "-o - insists: {shown}");
     // Opened plaintext: text is shown, control bytes are refused.
@@ -720,7 +731,8 @@ fn key_files_and_authentication_messages() {
         "no warning for a private key: {}",
         err(&o)
     );
-    // Wrong --aad: the message names every cause it cannot tell apart.
+    // Wrong --aad (the alias of --context): the message names every cause
+    // it cannot tell apart.
     let o = galois()
         .args(["open", "--aad", "other", "--key"])
         .arg(&k)
@@ -730,7 +742,8 @@ fn key_files_and_authentication_messages() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         err(&o).contains(
-            "authentication failed: wrong key, wrong additional data (--aad), or modified data"
+            "authentication failed: wrong key or context (--context/--aad) for this file, \
+             a modified header, or not a galois file"
         ),
         "{}",
         err(&o)
@@ -741,10 +754,24 @@ fn key_files_and_authentication_messages() {
         .unwrap()
         .starts_with("galois-key-v1 aes-192-gcm "));
     let s192 = d.join("s192");
+    // Cobblestone has no 192-bit instantiation: the earlier stream format.
     let o = galois()
         .arg("seal")
         .arg("--key")
         .arg(&k192)
+        .arg("-o")
+        .arg(&s192)
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(4), "{}", err(&o));
+    assert!(err(&o).contains("--format stream"), "{}", err(&o));
+    assert!(!s192.exists());
+    let o = galois()
+        .arg("seal")
+        .arg("--key")
+        .arg(&k192)
+        .args(["--format", "stream"])
         .arg("-o")
         .arg(&s192)
         .arg(&p)

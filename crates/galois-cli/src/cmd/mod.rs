@@ -5,7 +5,7 @@ macro_rules! exit_codes {
     () => {
         "Exit status:\n\
          \x20 0  success\n\
-         \x20 1  authentication failed (wrong key, wrong --aad or --tag, modified data),\n\
+         \x20 1  authentication failed (wrong key, wrong --context or --tag, modified data),\n\
          \x20    or a known-answer case failed\n\
          \x20 2  usage error (a bad flag or value, -o naming a directory or the key\n\
          \x20    file, binary output to a terminal, no known-answer case checked)\n\
