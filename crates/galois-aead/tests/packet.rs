@@ -311,3 +311,41 @@ fn a_restart_continues_above_every_number_used() {
     assert!(NonceStore::open(&path, other, 16).is_err());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A store-backed sealer stops at sequence number 2^64 - 1 like a counter
+/// one: the store is started near the end by writing its file in the
+/// documented format (see tests/nonce_store.rs).
+#[test]
+fn a_store_backed_sealer_never_wraps() {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("packet-wrap-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let path = d.join("seq");
+    let id = KeyId::from_bytes(*b"packet key id 03");
+    let hex: String = id.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let mut f = format!("galois-nonce-store-v2 key-id {hex}\n").into_bytes();
+    for (at, generation) in [(512, 1u64), (1024, 0)] {
+        f.resize(at, b'\n');
+        let body = format!("slot {generation:016x} {:032x} ", u64::MAX as u128 - 2);
+        let sum = body.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        f.extend_from_slice(format!("{body}{sum:016x}\n").as_bytes());
+    }
+    std::fs::write(&path, f).unwrap();
+    let st = NonceStore::open(&path, id, 8).unwrap();
+    let mut s = PacketSealer::new(&KEY, SALT, Role::Initiator, Start::Store(st)).unwrap();
+    assert_eq!(s.next_sequence(), Some(u64::MAX - 1));
+    let p = s.seal(HDR, b"a").unwrap();
+    assert_eq!(p[8..16], (u64::MAX - 1).to_be_bytes());
+    let q = s.seal(HDR, b"b").unwrap();
+    assert_eq!(q[8..16], u64::MAX.to_be_bytes());
+    assert_eq!(s.next_sequence(), None);
+    for _ in 0..3 {
+        assert!(matches!(s.seal(HDR, b"c"), Err(Error::LimitReached { .. })));
+    }
+    let mut o = PacketOpener::new(&KEY, SALT, Role::Responder, HDR.len()).unwrap();
+    assert_eq!(o.open(&q).unwrap().seq, u64::MAX);
+    let _ = std::fs::remove_dir_all(&d);
+}
