@@ -560,3 +560,29 @@ fn reader_that_returns_little_at_a_time() {
         assert!(r.is_err());
     }
 }
+
+#[test]
+fn any_thread_count_seals_and_opens_the_same_message() {
+    for len in [0, CHUNK_SIZE, 5 * CHUNK_SIZE + 3, 97 * CHUNK_SIZE + 1] {
+        let pt = data(len);
+        for seal_threads in [0usize, 1, 2, 3, 8] {
+            let mut s = vec![0u8; chunked::sealed_len(len)];
+            chunked::seal_into_on(seal_threads, &K128, b"t", &pt, &mut s).unwrap();
+            for open_threads in [1usize, 2, 5] {
+                let mut back = vec![0u8; len];
+                chunked::open_into_on(open_threads, &K128, b"t", &s, &mut back).unwrap();
+                assert!(back == pt, "len {len}: {seal_threads} -> {open_threads}");
+            }
+            // A tampered last chunk fails on any thread count, output wiped.
+            let mut bad = s.clone();
+            let last = bad.len() - 1;
+            bad[last] ^= 1;
+            let mut back = vec![1u8; len];
+            assert_eq!(
+                chunked::open_into_on(seal_threads, &K128, b"t", &bad, &mut back),
+                Err(Error::AuthenticationFailed)
+            );
+            assert!(back.iter().all(|&b| b == 0));
+        }
+    }
+}

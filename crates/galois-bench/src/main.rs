@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod chunked;
 mod gcm;
 mod measure;
 mod poly1305;
@@ -21,6 +22,9 @@ struct Cli {
 enum Cmd {
     /// AES-GCM and GMAC against OpenSSL, aws-lc-rs, ring and RustCrypto.
     Gcm(gcm::Args),
+    /// Cobblestone (chunked encryption) memory to memory, one core and all
+    /// cores, against AES-128-GCM at 16 KiB.
+    Chunked(chunked::Args),
     /// Poly1305-AES against OpenSSL.
     Poly1305(poly1305::Args),
     /// AES-GCM-SIV against aws-lc-rs; XAES-256-GCM against AES-256-GCM.
@@ -30,6 +34,7 @@ enum Cmd {
 fn main() {
     match Cli::parse().cmd {
         Cmd::Gcm(a) => gcm::run(a),
+        Cmd::Chunked(a) => chunked::run(a),
         Cmd::Poly1305(a) => poly1305::run(a),
         Cmd::Siv(a) => siv::run(a),
     }

@@ -351,36 +351,25 @@ type SealJob<'a> = (u64, &'a [u8], bool, &'a mut [u8], Result<()>);
 /// A run of chunks to open: first chunk, sealed input, output, result.
 type OpenJob<'a> = (u64, &'a [u8], &'a mut [u8], Result<()>);
 
-/// Runs `f(first_chunk, part)` over `parts` (consecutive runs of
-/// chunks) on all cores: one thread per core for the whole call.
+/// Runs `f` over `parts` (consecutive runs of chunks), one part per
+/// thread of a persistent pool (rayon's, created once per process: no
+/// thread is started per call). One part runs on the calling thread.
 fn par_runs<T: Send>(parts: &mut [T], f: impl Fn(&mut T) + Sync) {
-    let n = pool::cores().min(parts.len());
-    if n <= 1 {
+    use rayon::prelude::*;
+    if parts.len() <= 1 {
         parts.iter_mut().for_each(&f);
         return;
     }
-    let per = parts.len().div_ceil(n);
-    std::thread::scope(|s| {
-        let mut groups = parts.chunks_mut(per);
-        let mine = groups.next();
-        for g in groups {
-            let f = &f;
-            s.spawn(move || g.iter_mut().for_each(f));
-        }
-        if let Some(g) = mine {
-            g.iter_mut().for_each(&f);
-        }
-    });
+    parts.par_iter_mut().with_max_len(1).for_each(&f);
 }
 
 /// How many chunks one thread takes at once in the buffer functions:
 /// contiguous runs, so each core streams through its own part.
-fn runs_for(chunks: usize) -> usize {
-    let cores = pool::cores();
-    if cores <= 1 || chunks < 4 {
+fn runs_for(chunks: usize, threads: usize) -> usize {
+    if threads <= 1 || chunks < 4 {
         1
     } else {
-        cores
+        threads.min(chunks)
     }
 }
 
@@ -396,11 +385,38 @@ fn runs_for(chunks: usize) -> usize {
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
 pub fn seal_into(key: &[u8], context: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
-    let (keys, header) = Keys::seal_random(key, context)?;
-    seal_keys_into(&keys, &header, pt, out)
+    seal_into_on(pool::cores(), key, context, pt, out)
 }
 
-fn seal_keys_into(keys: &Keys, header: &[u8; HEADER_LEN], pt: &[u8], out: &mut [u8]) -> Result<()> {
+/// [`seal_into`] on at most `threads` threads (1: the calling thread
+/// only; 0 counts as 1).
+///
+/// ```
+/// use galois_aead::chunked;
+/// let pt = vec![3u8; 100_000];
+/// let mut out = vec![0u8; chunked::sealed_len(pt.len())];
+/// chunked::seal_into_on(1, &[1; 16], b"", &pt, &mut out)?;
+/// assert_eq!(chunked::open(&[1; 16], b"", &out)?, pt);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub fn seal_into_on(
+    threads: usize,
+    key: &[u8],
+    context: &[u8],
+    pt: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
+    let (keys, header) = Keys::seal_random(key, context)?;
+    seal_keys_into(threads, &keys, &header, pt, out)
+}
+
+fn seal_keys_into(
+    threads: usize,
+    keys: &Keys,
+    header: &[u8; HEADER_LEN],
+    pt: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
     let need = sealed_len(pt.len());
     if out.len() != need {
         return Err(Error::BufferLength {
@@ -416,7 +432,7 @@ fn seal_keys_into(keys: &Keys, header: &[u8; HEADER_LEN], pt: &[u8], out: &mut [
     h.copy_from_slice(header);
     // Split into one contiguous run of whole chunks per core; the last run
     // also takes the final chunk.
-    let runs = runs_for(chunks);
+    let runs = runs_for(chunks, threads);
     let per = (chunks - 1).div_ceil(runs).max(1);
     let mut jobs: Vec<SealJob<'_>> = Vec::new();
     let mut first = 0usize;
@@ -477,7 +493,7 @@ pub fn seal_with_salt_for_tests(
 ) -> Result<Vec<u8>> {
     let (keys, header) = Keys::seal_with_salt(key, salt, context)?;
     let mut out = vec![0u8; sealed_len(pt.len())];
-    seal_keys_into(&keys, &header, pt, &mut out)?;
+    seal_keys_into(pool::cores(), &keys, &header, pt, &mut out)?;
     Ok(out)
 }
 
@@ -494,14 +510,41 @@ pub fn seal_with_salt_for_tests(
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
 pub fn open_into(key: &[u8], context: &[u8], sealed: &[u8], out: &mut [u8]) -> Result<()> {
-    let r = open_into_inner(key, context, sealed, out);
+    open_into_on(pool::cores(), key, context, sealed, out)
+}
+
+/// [`open_into`] on at most `threads` threads (1: the calling thread
+/// only; 0 counts as 1).
+///
+/// ```
+/// use galois_aead::chunked;
+/// let sealed = chunked::seal(&[1; 16], b"", &[5u8; 100_000])?;
+/// let mut out = vec![0u8; chunked::opened_len(sealed.len())?];
+/// chunked::open_into_on(1, &[1; 16], b"", &sealed, &mut out)?;
+/// assert_eq!(out, vec![5u8; 100_000]);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub fn open_into_on(
+    threads: usize,
+    key: &[u8],
+    context: &[u8],
+    sealed: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
+    let r = open_into_inner(threads, key, context, sealed, out);
     if r.is_err() {
         ct::wipe(out);
     }
     r
 }
 
-fn open_into_inner(key: &[u8], context: &[u8], sealed: &[u8], out: &mut [u8]) -> Result<()> {
+fn open_into_inner(
+    threads: usize,
+    key: &[u8],
+    context: &[u8],
+    sealed: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
     // The length first (cheap, and what the spec's implementation notes
     // call invalid lengths), then the commitment, then the chunks.
     let pt_len = match opened_len(sealed.len()) {
@@ -523,7 +566,7 @@ fn open_into_inner(key: &[u8], context: &[u8], sealed: &[u8], out: &mut [u8]) ->
     }
     let body = &sealed[HEADER_LEN..];
     let chunks = pt_len / CHUNK_SIZE + 1;
-    let runs = runs_for(chunks);
+    let runs = runs_for(chunks, threads);
     let per = chunks.div_ceil(runs);
     let mut jobs: Vec<OpenJob<'_>> = Vec::new();
     let mut rest_in = body;
