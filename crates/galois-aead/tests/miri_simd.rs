@@ -22,7 +22,11 @@ fn stitched_xmm_kernel_matches_the_reference() {
         Backend::AesniClmul.is_available(),
         "aesni_clmul must run here (under Miri: scripts/miri.sh enables its target features)"
     );
-    for klen in [16, 32] {
+    // Under Miri (interpreted, with a bit-serial reference) one key size
+    // and the shapes that matter for pointer provenance: tiny, a tail, a
+    // head chunk before whole batches.
+    let klens: &[usize] = if cfg!(miri) { &[16] } else { &[16, 32] };
+    for &klen in klens {
         let key = data(klen, 1);
         let fast = AesGcm::with_options(&key, Options::new().backend(Backend::AesniClmul)).unwrap();
         let slow = AesGcm::with_options(
@@ -35,12 +39,13 @@ fn stitched_xmm_kernel_matches_the_reference() {
         // Tiny, one batch, a tail, a head chunk (>= 64 blocks, not a multiple
         // of 8), and two reduction groups (> 256 blocks).
         let lens: &[usize] = if cfg!(miri) {
-            &[0, 5, 16, 130, 1077, 4200]
+            &[0, 5, 130, 1077]
         } else {
             &[0, 5, 16, 130, 1077, 4200, 9000]
         };
+        let offs: &[usize] = if cfg!(miri) { &[3] } else { &[0, 3, 16] };
         for &len in lens {
-            for off in [0usize, 3, 16] {
+            for &off in offs {
                 let pt = data(len, len as u8);
                 let aad = data(len % 37, 9);
                 let mut store = vec![0u8; len + off];
