@@ -131,7 +131,7 @@ fn zero_h_is_reported_and_can_be_refused() {
     assert_eq!(
         gcm_refusing_zero_h(ZeroFixing, Options::new()).err(),
         Some(Error::InvalidKey {
-            reason: "H = E(K, 0^128) is zero"
+            reason: "the hash key H = E(K, 0) is zero"
         })
     );
     let ok = aes_gcm_refusing_zero_h(&[3u8; 32], Options::new()).unwrap();

@@ -286,6 +286,12 @@ impl<C: BlockCipher128> Drop for Gcm<C> {
 /// cipher is its own business) and `Drop` wipes the GHASH key.
 impl zeroize::ZeroizeOnDrop for AesGcm {}
 
+/// The one refusal of a key whose hash key is zero (paper 001 section 5):
+/// key setup with [`Options::refuse_zero_h`] and the MACs that divide by H.
+pub(crate) const ZERO_H: Error = Error::InvalidKey {
+    reason: "the hash key H = E(K, 0) is zero",
+};
+
 /// A fresh key identifier: a process-wide random start plus a counter, so
 /// identifiers never repeat within a process and carry nothing of any key.
 fn new_key_id() -> u64 {
@@ -500,9 +506,7 @@ impl<C: BlockCipher128> Gcm<C> {
         h.zeroize();
         // With refuse_zero_h, whether H is zero is public by design.
         if opts.refuse_zero_h && ct::declassify(hv == 0) {
-            return Err(Error::InvalidKey {
-                reason: "the hash key H = E(K, 0) is zero",
-            });
+            return Err(ZERO_H);
         }
         let backend = opts.backend.unwrap_or_else(crate::detect::ghash_backend);
         let ghash = GhashKey::new(hv, backend);

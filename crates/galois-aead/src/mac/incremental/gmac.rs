@@ -93,9 +93,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     /// ```
     pub fn new(gcm: Gcm<C>, msg: &[u8]) -> Result<Self> {
         if gcm.h_is_zero() {
-            return Err(Error::InvalidKey {
-                reason: "H = E(K, 0^128) is zero",
-            });
+            return Err(crate::gcm::ZERO_H);
         }
         if msg.len() as u64 > MAX_AAD_BYTES {
             return Err(Error::AadTooLong);
