@@ -111,7 +111,11 @@ pub trait BlockCipher128 {
 /// What seals [`BlockCipher128::aesni_round_keys`]: a type other crates
 /// cannot name or build.
 pub(crate) mod sealed {
-    /// Proof that the caller is this crate.
+    /// Proof that the caller is this crate: no other crate can name it.
+    ///
+    /// ```compile_fail,E0603
+    /// let _ = galois_aead::block::sealed::Token;
+    /// ```
     pub struct Token(pub(crate) ());
 }
 

@@ -62,6 +62,11 @@ pub enum Role {
 
 impl Role {
     /// The role at the other end.
+    ///
+    /// ```
+    /// use galois_aead::packet::Role;
+    /// assert_eq!(Role::Initiator.peer(), Role::Responder);
+    /// ```
     pub fn peer(self) -> Role {
         match self {
             Role::Initiator => Role::Responder,
@@ -72,6 +77,15 @@ impl Role {
 
 /// Where a [`PacketSealer`] starts numbering. Required: the sealer has no
 /// default start.
+///
+/// ```
+/// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+/// // Resuming a link whose highest sequence number used so far was 41:
+/// let mut tx = PacketSealer::new(&[1; 16], [2; 4], Role::Initiator, Start::At(42))?;
+/// let mut rx = PacketOpener::new(&[1; 16], [2; 4], Role::Responder, 3)?;
+/// assert_eq!(rx.open(&tx.seal(b"hdr", b"payload")?)?.seq, 42);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
 #[derive(Debug)]
 pub enum Start {
     /// This key has never sealed a packet in this role: start at 1. Say
@@ -278,6 +292,13 @@ impl PacketSealer {
     }
 
     /// This end's role.
+    ///
+    /// ```
+    /// use galois_aead::packet::{PacketSealer, Role, Start};
+    /// let tx = PacketSealer::new(&[1; 16], [2; 4], Role::Responder, Start::NewKey)?;
+    /// assert_eq!(tx.role(), Role::Responder);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn role(&self) -> Role {
         self.role
     }

@@ -2,15 +2,15 @@
 //!
 //! Per message, the key K and the first 96 bits of the nonce N give a
 //! fresh AES-256-GCM key by the NIST SP 800-108r1 counter KDF with
-//! CMAC-AES-256 as PRF (label "X", context N[:12], 16-bit counter, no L):
+//! CMAC-AES-256 as PRF (label "X", context N\[..12\], 16-bit counter, no L):
 //!
 //! 1. L = AES-256(K, 0^128); K1 = L << 1, xor 0x87 into the last byte if
 //!    the top bit of L was set (the CMAC subkey; computed once per key);
-//! 2. M_i = 0x00 || i || 0x58 || 0x00 || N[:12] for i = 1, 2;
+//! 2. M_i = 0x00 || i || 0x58 || 0x00 || N\[..12\] for i = 1, 2;
 //! 3. K_x = AES-256(K, M_1 xor K1) || AES-256(K, M_2 xor K1);
 //!
 //! and the message is sealed with AES-256-GCM under K_x and the nonce
-//! N[12:24]. Random nonces are safe: the spec gives 2^80 messages per key
+//! N\[12..24\]. Random nonces are safe: the spec gives 2^80 messages per key
 //! with a collision probability of 2^-32. Like AES-256-GCM, XAES-256-GCM is
 //! neither nonce-misuse resistant nor key-committing.
 

@@ -8,6 +8,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// at run time), and this module is private, so no other crate can name or
 /// build the type: what the stitched GCM kernels receive is always a whole
 /// schedule, on a CPU that has the instructions.
+///
+/// ```compile_fail,E0603
+/// let _: Option<galois_aead::aes::keys::AesRoundKeys> = None;
+/// ```
 pub enum AesRoundKeys {
     /// AES-128: 10 rounds.
     Aes128([[u8; 16]; 11]),

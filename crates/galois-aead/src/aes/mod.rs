@@ -169,7 +169,7 @@ impl Aes {
     }
 }
 
-/// AES-NI keys wipe themselves ([`keys::AesRoundKeys`]); so do the `aes`
+/// AES-NI keys wipe themselves (`keys::AesRoundKeys`); so do the `aes`
 /// crate's (its `zeroize` feature, checked below).
 impl zeroize::ZeroizeOnDrop for Aes {}
 

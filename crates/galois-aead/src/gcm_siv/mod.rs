@@ -14,7 +14,7 @@
 //!
 //! Our GHASH backends hold a block as `u128::from_be_bytes`, so a
 //! byte-reversed block is simply `u128::from_le_bytes` of the original:
-//! H' = x * from_le(H) (one [`crate::gf128::mul_x`]), each input block is
+//! H' = x * from_le(H) (one `gf128::mul_x`), each input block is
 //! byte-reversed into a stack buffer and absorbed by the backend's own
 //! `update_blocks` (CLMUL, VPCLMULQDQ, portable constant time, ...), and
 //! the result is read back little-endian.

@@ -23,7 +23,7 @@
 //!
 //! [`UsageLimits`] caps the messages and the total bytes (plaintext plus
 //! AAD) one key may protect; [`Usage`] counts against it and returns
-//! [`Error::LimitReached`] instead of going past. Defaults:
+//! [`Error::LimitReached`](crate::Error::LimitReached) instead of going past. Defaults:
 //!
 //! * random 96-bit IVs ([`UsageLimits::RANDOM_IV`], used by
 //!   [`RandomNonceGcm`]): 2^32 messages (the collision probability of
@@ -57,7 +57,7 @@ use crate::error::Result;
 use crate::gcm::{AesGcm, Gcm, Options};
 
 /// GCM over `cipher`, refusing a key whose H = E(K, 0^128) is zero with
-/// [`Error::InvalidKey`] (paper 001 section 5: with H = 0 GHASH ignores A
+/// [`Error::InvalidKey`](crate::Error::InvalidKey) (paper 001 section 5: with H = 0 GHASH ignores A
 /// and C, so every IV of other than 96 bits gives the same Y0).
 ///
 /// ```

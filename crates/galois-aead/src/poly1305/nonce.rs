@@ -449,6 +449,19 @@ impl NonceStore {
     }
 
     /// The key identifier the store records.
+    ///
+    /// ```
+    /// use galois_aead::poly1305::nonce::{KeyId, NonceStore};
+    /// let dir = std::env::temp_dir().join(format!("galois-doc-keyid-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("store");
+    /// let id = KeyId::random().map_err(std::io::Error::other)?;
+    /// let store = NonceStore::create(&path, id, 1)?;
+    /// assert_eq!(store.key_id(), id);
+    /// # drop(store);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn key_id(&self) -> KeyId {
         self.key_id
     }
