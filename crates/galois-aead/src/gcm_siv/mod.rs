@@ -58,7 +58,9 @@ const REV_BLOCKS: usize = 64;
 const CTR_BLOCKS: usize = 32;
 
 /// AES-GCM-SIV with a 16-byte (AEAD_AES_128_GCM_SIV) or 32-byte
-/// (AEAD_AES_256_GCM_SIV) key: 12-byte nonces, 16-byte tags. A repeated
+/// (AEAD_AES_256_GCM_SIV) key: 12-byte nonces, 16-byte tags. A 24-byte key
+/// gives AES-192-GCM-SIV as OpenSSL and Python's `cryptography` extend the
+/// RFC (the encryption key is the next three derived half-blocks). A repeated
 /// nonce reveals only whether two messages (with their AAD) were equal.
 /// The key-generating key is wiped on drop, and so is every per-message key.
 ///
@@ -129,12 +131,12 @@ impl Drop for MessageKeys {
 
 impl AesGcmSiv {
     /// AES-GCM-SIV on the fastest constant-time backends; the key has 16
-    /// or 32 bytes.
+    /// or 32 bytes (24: the AES-192 extension of OpenSSL and `cryptography`).
     ///
     /// ```
     /// use galois_aead::{AesGcmSiv, Error};
     /// assert!(AesGcmSiv::new(&[0u8; 16]).is_ok());
-    /// assert_eq!(AesGcmSiv::new(&[0u8; 24]).err(), Some(Error::InvalidKeyLength { got: 24 }));
+    /// assert_eq!(AesGcmSiv::new(&[0u8; 20]).err(), Some(Error::InvalidKeyLength { got: 20 }));
     /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
         Self::build(key, None, None)
@@ -163,7 +165,7 @@ impl AesGcmSiv {
     }
 
     fn build(key: &[u8], backend: Option<Backend>, aes: Option<AesBackend>) -> Result<Self> {
-        if !matches!(key.len(), 16 | 32) {
+        if !matches!(key.len(), 16 | 24 | 32) {
             return Err(Error::InvalidKeyLength { got: key.len() });
         }
         let kgk = match aes {
@@ -173,7 +175,7 @@ impl AesGcmSiv {
         Ok(AesGcmSiv { kgk, backend })
     }
 
-    /// The key length in bytes (16 or 32).
+    /// The key length in bytes (16, 24 or 32).
     ///
     /// ```
     /// assert_eq!(galois_aead::AesGcmSiv::new(&[0u8; 32])?.key_len(), 32);
@@ -244,9 +246,10 @@ impl AesGcmSiv {
         Ok(())
     }
 
-    /// RFC 8452 section 4: the message keys for this nonce.
+    /// RFC 8452 section 4: the message keys for this nonce (2 + key
+    /// length / 8 blocks: 4 for AES-128, 5 for AES-192, 6 for AES-256).
     fn derive(&self, nonce: &[u8], len: usize) -> Result<MessageKeys> {
-        let n = if self.kgk.key_len() == 16 { 4 } else { 6 };
+        let n = 2 + self.kgk.key_len() / 8;
         // Eight blocks, not four or six: AES-NI interleaves eight at once,
         // where fewer would run one after another.
         let mut blocks = [[0u8; 16]; 8];
@@ -266,7 +269,7 @@ impl AesGcmSiv {
         let enc_len = 8 * (n - 2);
         let aes = match self.kgk.backend() {
             #[cfg(target_arch = "x86_64")]
-            AesBackend::AesNi => aesni::RoundKeys::new(&enc[..enc_len])
+            AesBackend::AesNi if enc_len != 24 => aesni::RoundKeys::new(&enc[..enc_len])
                 .map(Enc::Ni)
                 .ok_or(Error::BackendUnavailable { backend: "aesni" }),
             b => Aes::with_backend(&enc[..enc_len], b).map(Enc::Aes),
