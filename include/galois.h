@@ -206,6 +206,37 @@ int galois_poly1305_onetimeauth_verify(const uint8_t *tag, size_t tag_len,
                                        const uint8_t *msg, size_t msg_len,
                                        const uint8_t *key, size_t key_len);
 
+/* ---- AES-GCM-SIV (RFC 8452) and XAES-256-GCM (c2sp.org/XAES-256-GCM) ---- */
+/* No state: the key is given with each call (both derive a key per message).
+ * seal: out gets ciphertext || 16-byte tag (in_len + 16 bytes); open: out
+ * gets in_len - 16 bytes, written only after the tag verified
+ * (GALOIS_ERR_AUTH otherwise). out_cap, out_len, in-place use, overlap and
+ * wiping as for galois_aesgcm_seal/open.
+ * AES-GCM-SIV: key 16, 24 (OpenSSL's AES-192 extension) or 32 bytes, nonce
+ * 12 bytes; nonce-misuse resistant (a repeated nonce reveals only equality).
+ * XAES-256-GCM: key 32 bytes, nonce 24 bytes, safe to draw at random for
+ * about 2^80 messages per key. */
+int galois_aesgcmsiv_seal(uint8_t *out, size_t out_cap, size_t *out_len,
+                          const uint8_t *in, size_t in_len,
+                          const uint8_t *ad, size_t ad_len,
+                          const uint8_t *nonce, size_t nonce_len,
+                          const uint8_t *key, size_t key_len);
+int galois_aesgcmsiv_open(uint8_t *out, size_t out_cap, size_t *out_len,
+                          const uint8_t *in, size_t in_len,
+                          const uint8_t *ad, size_t ad_len,
+                          const uint8_t *nonce, size_t nonce_len,
+                          const uint8_t *key, size_t key_len);
+int galois_xaes256gcm_seal(uint8_t *out, size_t out_cap, size_t *out_len,
+                           const uint8_t *in, size_t in_len,
+                           const uint8_t *ad, size_t ad_len,
+                           const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *key, size_t key_len);
+int galois_xaes256gcm_open(uint8_t *out, size_t out_cap, size_t *out_len,
+                           const uint8_t *in, size_t in_len,
+                           const uint8_t *ad, size_t ad_len,
+                           const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *key, size_t key_len);
+
 #ifdef __cplusplus
 }
 #endif

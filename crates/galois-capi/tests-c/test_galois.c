@@ -890,6 +890,63 @@ static void test_openssl(void) {
 }
 #endif
 
+/* AES-GCM-SIV (RFC 8452 C.1, vector 2) and XAES-256-GCM (C2SP vector 1):
+ * known answers, round trips in place, tampering, and the length errors. */
+static void test_siv(void) {
+    uint8_t key[32] = {0}, nonce[24] = {0}, out[64], back[64];
+    size_t n = 0;
+    key[0] = 1;
+    nonce[0] = 3;
+    const uint8_t pt[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+    const uint8_t want[24] = {0xb5, 0xd8, 0x39, 0x33, 0x0a, 0xc7, 0xb7, 0x86,
+                              0x57, 0x87, 0x82, 0xff, 0xf6, 0x01, 0x3b, 0x81,
+                              0x5b, 0x28, 0x7c, 0x22, 0x49, 0x3a, 0x36, 0x4c};
+    int rc = galois_aesgcmsiv_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 12, key, 16);
+    CHECK_RC(rc, GALOIS_OK, "aesgcmsiv_seal");
+    CHECK(n == 24 && !memcmp(out, want, 24), "RFC 8452 C.1 vector 2");
+    rc = galois_aesgcmsiv_open(back, sizeof back, &n, out, 24, NULL, 0, nonce, 12, key, 16);
+    CHECK_RC(rc, GALOIS_OK, "aesgcmsiv_open");
+    CHECK(n == 8 && !memcmp(back, pt, 8), "aesgcmsiv round trip");
+    out[3] ^= 1;
+    memset(back, 0x55, sizeof back);
+    rc = galois_aesgcmsiv_open(back, sizeof back, &n, out, 24, NULL, 0, nonce, 12, key, 16);
+    CHECK_RC(rc, GALOIS_ERR_AUTH, "aesgcmsiv tampered");
+    CHECK(all_zero(back, sizeof back), "aesgcmsiv: failed open leaves nothing");
+    CHECK_RC(galois_aesgcmsiv_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 13, key, 16),
+             GALOIS_ERR_NONCE_LENGTH, "aesgcmsiv 13-byte nonce");
+    CHECK_RC(galois_aesgcmsiv_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 12, key, 20),
+             GALOIS_ERR_KEY_LENGTH, "aesgcmsiv 20-byte key");
+    CHECK_RC(galois_aesgcmsiv_seal(out, 23, &n, pt, 8, NULL, 0, nonce, 12, key, 16),
+             GALOIS_ERR_BUFFER_TOO_SMALL, "aesgcmsiv small out");
+    CHECK(n == 24, "aesgcmsiv: out_len tells the size needed");
+    CHECK_RC(galois_aesgcmsiv_open(back, sizeof back, &n, out, 15, NULL, 0, nonce, 12, key, 16),
+             GALOIS_ERR_INPUT_TOO_SHORT, "aesgcmsiv short input");
+
+    /* XAES-256-GCM, C2SP vector 1: K = 01 * 32, N = "ABCD...X". */
+    memset(key, 1, 32);
+    memcpy(nonce, "ABCDEFGHIJKLMNOPQRSTUVWX", 24);
+    const uint8_t xwant[28] = {0xce, 0x54, 0x6e, 0xf6, 0x3c, 0x9c, 0xc6, 0x07, 0x65, 0x92,
+                               0x36, 0x09, 0xb3, 0x3a, 0x9a, 0x19, 0x74, 0xe9, 0x6e, 0x52,
+                               0xda, 0xf2, 0xfc, 0xf7, 0x07, 0x5e, 0x22, 0x71};
+    memcpy(out, "XAES-256-GCM", 12);
+    rc = galois_xaes256gcm_seal(out, sizeof out, &n, out, 12, NULL, 0, nonce, 24, key, 32);
+    CHECK_RC(rc, GALOIS_OK, "xaes256gcm_seal in place");
+    CHECK(n == 28 && !memcmp(out, xwant, 28), "C2SP XAES-256-GCM vector 1");
+    rc = galois_xaes256gcm_open(out, sizeof out, &n, out, 28, NULL, 0, nonce, 24, key, 32);
+    CHECK_RC(rc, GALOIS_OK, "xaes256gcm_open in place");
+    CHECK(n == 12 && !memcmp(out, "XAES-256-GCM", 12), "xaes round trip");
+    memcpy(out, xwant, 28);
+    nonce[0] ^= 1;
+    memset(back, 0x55, sizeof back);
+    rc = galois_xaes256gcm_open(back, sizeof back, &n, out, 28, NULL, 0, nonce, 24, key, 32);
+    CHECK_RC(rc, GALOIS_ERR_AUTH, "xaes other nonce");
+    CHECK(all_zero(back, sizeof back), "xaes: failed open leaves nothing");
+    CHECK_RC(galois_xaes256gcm_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 12, key, 32),
+             GALOIS_ERR_NONCE_LENGTH, "xaes 12-byte nonce");
+    CHECK_RC(galois_xaes256gcm_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 24, key, 16),
+             GALOIS_ERR_KEY_LENGTH, "xaes 16-byte key");
+}
+
 int main(int argc, char **argv) {
     const char *what = argc > 1 ? argv[1] : "all";
     int all = strcmp(what, "all") == 0, ran = 0;
@@ -900,6 +957,7 @@ int main(int argc, char **argv) {
     if (all || !strcmp(what, "state")) test_state(), ran = 1;
     if (all || !strcmp(what, "wipe")) test_wipe(), ran = 1;
     if (all || !strcmp(what, "shared")) test_shared(), ran = 1;
+    if (all || !strcmp(what, "siv")) test_siv(), ran = 1;
     if (!strcmp(what, "nomem")) test_nomem(), ran = 1;
 #ifdef GALOIS_TEST_OPENSSL
     if (all || !strcmp(what, "openssl")) test_openssl(), ran = 1;

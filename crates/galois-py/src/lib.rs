@@ -1477,7 +1477,222 @@ fn _galois(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGmac>()?;
     m.add_class::<PyPoly1305Aes>()?;
     m.add_class::<PyPoly1305>()?;
+    m.add_class::<PyAesGcmSiv>()?;
+    m.add_class::<PyXAes256Gcm>()?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// AESGCMSIV and XAES256GCM (issue 15)
+// ---------------------------------------------------------------------------
+
+/// A nonce of exactly `len` bytes, with cryptography's message.
+fn exact_nonce<'py>(obj: &Bound<'py, PyAny>, len: usize) -> PyResult<In<'py>> {
+    let n = input(obj, "nonce")?;
+    if n.len() != len {
+        return Err(PyValueError::new_err(format!(
+            "Nonce must be {len} bytes long"
+        )));
+    }
+    Ok(n)
+}
+
+/// Seals `data` into a new bytes object (ciphertext || 16-byte tag) with
+/// `seal`, which encrypts in place; the GIL stays held.
+fn seal_new<'py>(
+    py: Python<'py>,
+    data: &In<'_>,
+    seal: impl FnOnce(&mut [u8]) -> galois_aead::Result<galois_aead::Tag>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, data.len() + 16, |out| {
+        let (c, t) = out.split_at_mut(data.len());
+        c.copy_from_slice(data.as_slice());
+        match seal(c) {
+            Ok(tag) => {
+                t.copy_from_slice(tag.as_bytes());
+                Ok(())
+            }
+            Err(e) => {
+                out.zeroize();
+                Err(err(e))
+            }
+        }
+    })
+}
+
+/// Opens ciphertext || 16-byte tag into a new bytes object with `open`,
+/// which verifies and decrypts in place (wiping on failure).
+fn open_new<'py>(
+    py: Python<'py>,
+    data: &In<'_>,
+    open: impl FnOnce(&mut [u8], &[u8]) -> galois_aead::Result<()>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if data.len() < 16 {
+        return Err(invalid_tag());
+    }
+    let (c, tag) = data.as_slice().split_at(data.len() - 16);
+    PyBytes::new_with(py, c.len(), |out| {
+        out.copy_from_slice(c);
+        open(out, tag).map_err(|e| {
+            out.zeroize();
+            err(e)
+        })
+    })
+}
+
+/// AES-GCM-SIV (RFC 8452), nonce-misuse resistant, with the call shapes and
+/// errors of cryptography's ``AESGCMSIV``: 16-, 24- or 32-byte keys (24:
+/// the AES-192 extension OpenSSL and cryptography make), 12-byte nonces,
+/// 16-byte tags. A repeated nonce reveals only whether two messages were
+/// equal. The GIL stays held.
+///
+/// >>> import galois_aead
+/// >>> aead = galois_aead.AESGCMSIV(galois_aead.AESGCMSIV.generate_key(256))
+/// >>> ct = aead.encrypt(b"\x00" * 12, b"secret", b"header")
+/// >>> aead.decrypt(b"\x00" * 12, ct, b"header")
+/// b'secret'
+#[pyclass(frozen, module = "galois_aead", name = "AESGCMSIV")]
+struct PyAesGcmSiv {
+    siv: galois_aead::AesGcmSiv,
+}
+
+#[pymethods]
+impl PyAesGcmSiv {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = input(key, "key")?;
+        match galois_aead::AesGcmSiv::new(k.as_slice()) {
+            Ok(siv) => Ok(PyAesGcmSiv { siv }),
+            Err(Error::InvalidKeyLength { .. }) => Err(PyValueError::new_err(
+                "AES-GCM-SIV key must be 128, 192 or 256 bits.",
+            )),
+            Err(e) => Err(err(e)),
+        }
+    }
+
+    /// A random key of ``bit_length`` bits (128, 192 or 256) from the OS.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+        let bits: i64 = bit_length.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "bit_length must be an integer, not {}",
+                type_name(bit_length)
+            ))
+        })?;
+        if !matches!(bits, 128 | 192 | 256) {
+            return Err(PyValueError::new_err("bit_length must be 128, 192, or 256"));
+        }
+        Ok(random_bytes(py, bits as usize / 8)?.unbind())
+    }
+
+    /// Encrypts ``data`` and returns ciphertext || tag.
+    #[pyo3(signature = (nonce, data, associated_data))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = exact_nonce(nonce, 12)?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        seal_new(py, &d, |c| {
+            self.siv
+                .seal_in_place_detached(n.as_slice(), a.as_slice(), c)
+        })
+    }
+
+    /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
+    /// does not verify (nothing is returned then).
+    #[pyo3(signature = (nonce, data, associated_data))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = exact_nonce(nonce, 12)?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        open_new(py, &d, |o, tag| {
+            self.siv
+                .open_in_place_detached(n.as_slice(), a.as_slice(), o, tag)
+        })
+    }
+}
+
+/// XAES-256-GCM (c2sp.org/XAES-256-GCM): AES-256-GCM with 24-byte nonces
+/// that may be random for about 2^80 messages per key (collision
+/// probability 2^-32). 32-byte keys, 16-byte tags; the call shapes of the
+/// other AEADs. The GIL stays held.
+///
+/// >>> import galois_aead, os
+/// >>> aead = galois_aead.XAES256GCM(galois_aead.XAES256GCM.generate_key())
+/// >>> nonce = os.urandom(24)
+/// >>> aead.decrypt(nonce, aead.encrypt(nonce, b"secret", None), None)
+/// b'secret'
+#[pyclass(frozen, module = "galois_aead", name = "XAES256GCM")]
+struct PyXAes256Gcm {
+    x: galois_aead::XAes256Gcm,
+}
+
+#[pymethods]
+impl PyXAes256Gcm {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = input(key, "key")?;
+        match galois_aead::XAes256Gcm::new(k.as_slice()) {
+            Ok(x) => Ok(PyXAes256Gcm { x }),
+            Err(Error::InvalidKeyLength { got }) => Err(PyValueError::new_err(format!(
+                "XAES-256-GCM key must be 32 bytes, got {got}"
+            ))),
+            Err(e) => Err(err(e)),
+        }
+    }
+
+    /// A random 32-byte key from the OS.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>) -> PyResult<Py<PyBytes>> {
+        Ok(random_bytes(py, 32)?.unbind())
+    }
+
+    /// Encrypts ``data`` and returns ciphertext || tag.
+    #[pyo3(signature = (nonce, data, associated_data))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = exact_nonce(nonce, 24)?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        seal_new(py, &d, |c| {
+            self.x.seal_in_place_detached(n.as_slice(), a.as_slice(), c)
+        })
+    }
+
+    /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
+    /// does not verify (nothing is returned then).
+    #[pyo3(signature = (nonce, data, associated_data))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = exact_nonce(nonce, 24)?;
+        let d = input(data, "data")?;
+        let a = input_opt(associated_data, "associated_data")?;
+        open_new(py, &d, |o, tag| {
+            self.x
+                .open_in_place_detached(n.as_slice(), a.as_slice(), o, tag)
+        })
+    }
 }

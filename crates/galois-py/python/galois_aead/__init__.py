@@ -24,6 +24,7 @@ processed with the GIL released.
 
 from ._galois import (
     AESGCM,
+    AESGCMSIV,
     AlreadyFinalized,
     AlreadyUpdated,
     GCMDecryptor,
@@ -35,11 +36,13 @@ from ._galois import (
     NotYetFinalized,
     Poly1305,
     Poly1305AES,
+    XAES256GCM,
     __version__,
 )
 
 __all__ = [
     "AESGCM",
+    "AESGCMSIV",
     "AlreadyFinalized",
     "AlreadyUpdated",
     "GCMDecryptor",
@@ -51,5 +54,6 @@ __all__ = [
     "NotYetFinalized",
     "Poly1305",
     "Poly1305AES",
+    "XAES256GCM",
     "__version__",
 ]

@@ -6,6 +6,7 @@ from typing_extensions import Buffer, Self
 
 __all__ = [
     "AESGCM",
+    "AESGCMSIV",
     "AlreadyFinalized",
     "AlreadyUpdated",
     "GCMDecryptor",
@@ -17,6 +18,7 @@ __all__ = [
     "NotYetFinalized",
     "Poly1305",
     "Poly1305AES",
+    "XAES256GCM",
     "__version__",
 ]
 
@@ -147,3 +149,31 @@ class Poly1305:
     def generate_tag(key: Buffer, data: Buffer) -> bytes: ...
     @staticmethod
     def verify_tag(key: Buffer, data: Buffer, tag: Buffer) -> None: ...
+
+@final
+class AESGCMSIV:
+    """AES-GCM-SIV (RFC 8452) with the call shapes and errors of cryptography's
+    ``AESGCMSIV``: 16-, 24- or 32-byte keys, 12-byte nonces, 16-byte tags."""
+
+    def __new__(cls, key: Buffer) -> Self: ...
+    @staticmethod
+    def generate_key(bit_length: int) -> bytes:
+        """A random key of 128, 192 or 256 bits."""
+    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns ciphertext || tag."""
+    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns the plaintext; raises InvalidTag if the tag does not verify."""
+
+@final
+class XAES256GCM:
+    """XAES-256-GCM (c2sp.org/XAES-256-GCM): 32-byte keys, 24-byte nonces that
+    may be random for about 2^80 messages per key, 16-byte tags."""
+
+    def __new__(cls, key: Buffer) -> Self: ...
+    @staticmethod
+    def generate_key() -> bytes:
+        """A random 32-byte key."""
+    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns ciphertext || tag."""
+    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns the plaintext; raises InvalidTag if the tag does not verify."""
