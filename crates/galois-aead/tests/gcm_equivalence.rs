@@ -266,6 +266,28 @@ fn aligning_head_at_every_offset() {
                         g.open_in_place_detached(&iv, &aad, buf, tag.as_bytes())
                             .unwrap();
                         assert_eq!(&buf[..], &pt[..n], "{opts:?} len {n} off {off}");
+                        // Out of place, input and output differently aligned.
+                        let mut src = vec![0u8; n + 64];
+                        let s_at = (off * 7 + 3) % 64;
+                        src[s_at..s_at + n].copy_from_slice(&pt[..n]);
+                        let buf = &mut store[at..at + n];
+                        let tag = g
+                            .seal_detached_into(&iv, &aad, &src[s_at..s_at + n], buf)
+                            .unwrap();
+                        assert_eq!(
+                            &buf[..],
+                            &want[..n],
+                            "{opts:?} out of place len {n} off {off}"
+                        );
+                        assert_eq!(tag.as_bytes(), &want[n..]);
+                        src[s_at..s_at + n].copy_from_slice(buf);
+                        g.open_detached_into(&iv, &aad, &src[s_at..s_at + n], tag.as_bytes(), buf)
+                            .unwrap();
+                        assert_eq!(
+                            &buf[..],
+                            &pt[..n],
+                            "{opts:?} out of place len {n} off {off}"
+                        );
                     }
                 }
             }

@@ -58,6 +58,19 @@ fn stitched_xmm_kernel_matches_the_reference() {
                 fast.open_in_place_detached(&[7; 12], &aad, buf, tag.as_bytes())
                     .unwrap();
                 assert_eq!(buf, &pt[..], "round trip, len {len} offset {off}");
+                // Out of place: the input at one offset, the output at another.
+                let mut src_store = vec![0u8; len + 5];
+                src_store[5..].copy_from_slice(&pt);
+                let mut out = vec![0u8; len];
+                let t2 = fast
+                    .seal_detached_into(&[7; 12], &aad, &src_store[5..], &mut out)
+                    .unwrap();
+                assert_eq!(out, &want[..len], "out-of-place ciphertext, len {len}");
+                assert_eq!(t2.as_bytes(), &want[len..], "out-of-place tag, len {len}");
+                let mut back = vec![0u8; len];
+                fast.open_detached_into(&[7; 12], &aad, &out, t2.as_bytes(), &mut back)
+                    .unwrap();
+                assert_eq!(back, pt, "out-of-place round trip, len {len}");
                 if len > 0 {
                     let mut bad = want.clone();
                     bad[len / 2] ^= 1;

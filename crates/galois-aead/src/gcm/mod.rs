@@ -677,7 +677,7 @@ impl<C: BlockCipher128> Gcm<C> {
     /// ```
     pub fn seal_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
         self.check_message(iv, aad, buf.len())?;
-        Ok(self.seal_checked(iv, aad, buf))
+        Ok(self.seal_checked(iv, aad, None, buf))
     }
 
     /// Every check a seal or open makes of its arguments, before any work.
@@ -686,11 +686,15 @@ impl<C: BlockCipher128> Gcm<C> {
         Self::check_lengths(aad, len)
     }
 
-    /// [`Gcm::seal_in_place_detached`] after `check_message` passed.
-    fn seal_checked(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Tag {
+    /// Seals `src` (same length) into `buf`, or `buf` in place, after
+    /// `check_message` passed.
+    fn seal_checked(&self, iv: &[u8], aad: &[u8], src: Option<&[u8]>, buf: &mut [u8]) -> Tag {
         let y0 = self.y0(iv, None);
         if let Some((k, rk)) = self.stitched() {
-            return self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, buf));
+            return self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, src, buf));
+        }
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
         }
         self.ctr_xor(&y0, 1, buf);
         self.make_tag(self.tag_for(&y0, aad, buf))
@@ -716,6 +720,19 @@ impl<C: BlockCipher128> Gcm<C> {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<()> {
+        self.open_checked(iv, aad, None, buf, tag)
+    }
+
+    /// Opens `src` (same length) into `buf`, or `buf` in place: every
+    /// check, then the tag; on any error `buf` is wiped.
+    fn open_checked(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<()> {
         if tag.len() != self.tag_len as usize {
             ct::wipe(buf);
             return Err(Error::InvalidTagLength { got: tag.len() });
@@ -728,17 +745,20 @@ impl<C: BlockCipher128> Gcm<C> {
         if let Some((k, rk)) = self.stitched() {
             // One pass: decrypt while hashing, then release only if the tag
             // verifies (else wipe).
-            let expected = self.make_tag(k.open(rk, &y0, iv.len() == 12, aad, buf));
+            let expected = self.make_tag(k.open(rk, &y0, iv.len() == 12, aad, src, buf));
             if !ct::eq(expected.as_bytes(), tag) {
                 ct::wipe(buf);
                 return Err(Error::AuthenticationFailed);
             }
             return Ok(());
         }
-        let expected = self.make_tag(self.tag_for(&y0, aad, buf));
+        let expected = self.make_tag(self.tag_for(&y0, aad, src.unwrap_or(buf)));
         if !ct::eq(expected.as_bytes(), tag) {
             ct::wipe(buf);
             return Err(Error::AuthenticationFailed);
+        }
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
         }
         self.ctr_xor(&y0, 1, buf);
         Ok(())
@@ -777,8 +797,7 @@ impl<C: BlockCipher128> Gcm<C> {
             ct::wipe(out);
             return Err(e);
         }
-        out.copy_from_slice(pt);
-        Ok(self.seal_checked(iv, aad, out))
+        Ok(self.seal_checked(iv, aad, Some(pt), out))
     }
 
     /// Decrypts `ct` into `out` (same length) if `tag` verifies; on failure
@@ -809,8 +828,7 @@ impl<C: BlockCipher128> Gcm<C> {
                 got: out.len(),
             });
         }
-        out.copy_from_slice(ct_);
-        self.open_in_place_detached(iv, aad, out, tag)
+        self.open_checked(iv, aad, Some(ct_), out, tag)
     }
 
     /// Encrypts `pt` into `out`, which must hold `pt.len() + tag_len()`
@@ -982,7 +1000,7 @@ impl<C: BlockCipher128> Gcm<C> {
                 }
                 for p in long {
                     let y0 = self.y0(&p.nonce, None);
-                    p.tag = Some(self.make_tag(k.seal(rk, &y0, true, p.aad, p.data)));
+                    p.tag = Some(self.make_tag(k.seal(rk, &y0, true, p.aad, None, p.data)));
                 }
                 return Ok(());
             }
@@ -1111,13 +1129,13 @@ mod tests {
                 {
                     let pt: Vec<u8> = (0..len).map(|i| i as u8).collect();
                     let mut a = pt.clone();
-                    let ta = k.seal(rk, &y0, public, b"aad", &mut a);
+                    let ta = k.seal(rk, &y0, public, b"aad", None, &mut a);
                     let mut b = pt.clone();
                     g.ctr_xor(&y0, 1, &mut b);
                     let tb = g.tag_for(&y0, b"aad", &b);
                     assert_eq!(a, b, "{backend} {low:x} {len} {public}");
                     assert_eq!(ta, tb, "{backend} {low:x} {len} {public}");
-                    let tc = k.open(rk, &y0, public, b"aad", &mut a);
+                    let tc = k.open(rk, &y0, public, b"aad", None, &mut a);
                     assert_eq!(a, pt);
                     assert_eq!(tc, tb);
                 }

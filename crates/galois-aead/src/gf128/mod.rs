@@ -85,7 +85,8 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
 /// functions take AES-NI round keys (11, 13 or 15) and return the full tag
 /// GHASH(H, A, C) xor E(K, Y0) as an element.
 pub(crate) trait Stitched {
-    /// Encrypts `buf` in place under counters Y0+1, Y0+2, ... `y0_public`:
+    /// Encrypts `src` (same length as `buf`) into `buf`, or `buf` in place
+    /// if `src` is `None`, under counters Y0+1, Y0+2, ... `y0_public`:
     /// whether Y0 is public (IV || 1 from a 96-bit IV) rather than
     /// GHASH(H, IV); only public counters may steer a branch.
     fn seal(
@@ -94,16 +95,18 @@ pub(crate) trait Stitched {
         y0: &[u8; 16],
         y0_public: bool,
         aad: &[u8],
+        src: Option<&[u8]>,
         buf: &mut [u8],
     ) -> u128;
-    /// Decrypts `buf` in place; the caller compares the tag and wipes `buf`
-    /// if it does not verify.
+    /// Decrypts `src` into `buf` (or `buf` in place); the caller compares
+    /// the tag and wipes `buf` if it does not verify.
     fn open(
         &self,
         rk: &crate::aes::keys::AesRoundKeys,
         y0: &[u8; 16],
         y0_public: bool,
         aad: &[u8],
+        src: Option<&[u8]>,
         buf: &mut [u8],
     ) -> u128;
     /// Encrypts many packets (12-byte nonces) in place, writing each full

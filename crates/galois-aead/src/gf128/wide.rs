@@ -869,7 +869,7 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
     sums: &mut Sums<V>,
     y: &mut __m128i,
     ek: Option<&mut __m128i>,
-    io: Option<*mut u8>,
+    io: Option<(*const u8, *mut u8)>,
 ) -> [V; 8] {
     let nv = NV;
     let mut s = [V::zero(); 8];
@@ -915,13 +915,14 @@ unsafe fn batch<V: Lanes, const NR: usize, const NV: usize>(
         }
     });
     let k = rk.k(NR);
-    if let Some(q) = io {
+    if let Some((src, dst)) = io {
         // The input XORed into the last round key: AESENCLAST's own final
-        // XOR then produces the output, which goes straight to memory.
+        // XOR then produces the output, which goes straight to memory (to
+        // `dst`, which is `src` in place).
         for (j, v) in s[..nv].iter_mut().enumerate() {
-            let at = q.add(16 * V::L * j);
-            *v = V::aesenclast(*v, V::xor(k, V::load(at)));
-            V::store(at, *v);
+            let at = 16 * V::L * j;
+            *v = V::aesenclast(*v, V::xor(k, V::load(src.add(at))));
+            V::store(dst.add(at), *v);
         }
     } else {
         for v in s[..nv].iter_mut() {
@@ -1212,8 +1213,11 @@ unsafe fn open_tiny<V: Lanes, const NR: usize>(
     full_tag(y, ek)
 }
 
-/// Encrypts `buf` in place under counters Y0+1, Y0+2, ... and returns the
-/// full tag GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds.
+/// Encrypts `src` (if given, of `buf`'s length; else `buf` in place) into
+/// `buf` under counters Y0+1, Y0+2, ... and returns the full tag
+/// GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds. Out of
+/// place, the whole batches read `src` and write `buf` directly; the head
+/// and tail (under a batch each) are copied first and done in place.
 #[inline(always)]
 pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     pw: &Powers,
@@ -1221,10 +1225,14 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     y0: &[u8; 16],
     y0_public: bool,
     aad: &[u8],
+    src: Option<&[u8]>,
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new::<NR>(rk);
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
+        }
         return seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
@@ -1245,8 +1253,15 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     // again: a reborrow of `buf` would invalidate the pointers the hash
     // steps still hold.
     let base = buf.as_mut_ptr();
+    let input = src.map_or(base as *const u8, |s| s.as_ptr());
+    let split = input != base as *const u8;
     let mut prev = None;
     if head > 0 {
+        if split {
+            // SAFETY: src and buf have ct_len >= 16 head bytes and do not
+            // overlap (a shared and an exclusive borrow).
+            core::ptr::copy_nonoverlapping(input, base, 16 * head);
+        }
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
         let ks = batch::<V, NR, 8>(&rk, &mut hctr, pw, None, &mut sums, &mut y, None, None);
         // Hashed from the buffer in the next batch. (Hashing the returned
@@ -1257,6 +1272,7 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     }
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = base.add(16 * head);
+    let sp = input.add(16 * head);
     for i in 0..full {
         let chunk = p.add(i * bb);
         batch::<V, NR, 8>(
@@ -1267,15 +1283,20 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
             &mut sums,
             &mut y,
             None,
-            Some(chunk),
+            Some((sp.add(i * bb), chunk)),
         );
         prev = Some(HashStep::new::<V>(chunk, first + i, chunks, 8 * V::L));
     }
     // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
+    let tail_len = ct_len - 16 * head - full * bb;
+    if split {
+        // SAFETY: the tail of src and of buf, which do not overlap.
+        core::ptr::copy_nonoverlapping(sp.add(full * bb), p.add(full * bb), tail_len);
+    }
     // SAFETY: the bytes after the head and the full chunks, derived from `base`.
-    let tail = core::slice::from_raw_parts_mut(p.add(full * bb), ct_len - 16 * head - full * bb);
+    let tail = core::slice::from_raw_parts_mut(p.add(full * bb), tail_len);
     y = if tail.is_empty() {
         absorb_final::<V>(pw, y, aad, merged, tail, ct_len)
     } else {
@@ -1284,9 +1305,10 @@ pub(crate) unsafe fn seal<V: Lanes, const NR: usize>(
     full_tag(y, ek)
 }
 
-/// Decrypts `buf` in place, hashing each batch of ciphertext before it is
-/// overwritten, and returns the expected full tag. The caller compares and
-/// wipes `buf` on mismatch.
+/// Decrypts `src` (if given; else `buf` in place) into `buf`, hashing
+/// each batch of ciphertext before it is overwritten, and returns the
+/// expected full tag. The caller compares and wipes `buf` on mismatch.
+/// Out of place as in [`seal`].
 #[inline(always)]
 pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     pw: &Powers,
@@ -1294,10 +1316,14 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     y0: &[u8; 16],
     y0_public: bool,
     aad: &[u8],
+    src: Option<&[u8]>,
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new::<NR>(rk);
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
+        }
         return open_tiny::<V, NR>(pw, &rk, y0, y0_public, buf);
     }
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
@@ -1315,7 +1341,13 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     }
     // As in `seal`: every pointer from this one, `buf` not touched again.
     let base = buf.as_mut_ptr();
+    let input = src.map_or(base as *const u8, |s| s.as_ptr());
+    let split = input != base as *const u8;
     if head > 0 {
+        if split {
+            // SAFETY: as in `seal`.
+            core::ptr::copy_nonoverlapping(input, base, 16 * head);
+        }
         let step = HashStep::new::<V>(base, 0, chunks, head);
         let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
         let ks = batch::<V, NR, 8>(
@@ -1333,9 +1365,11 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
     }
     let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
     let p = base.add(16 * head);
+    let sp = input.add(16 * head);
     for i in 0..full {
         let chunk = p.add(i * bb);
-        let step = HashStep::new::<V>(chunk, first + i, chunks, 8 * V::L);
+        // The ciphertext is hashed where it is read from.
+        let step = HashStep::new::<V>(sp.add(i * bb), first + i, chunks, 8 * V::L);
         batch::<V, NR, 8>(
             &rk,
             &mut ctr,
@@ -1344,11 +1378,16 @@ pub(crate) unsafe fn open<V: Lanes, const NR: usize>(
             &mut sums,
             &mut y,
             None,
-            Some(chunk),
+            Some((sp.add(i * bb), chunk)),
         );
     }
+    let tail_len = ct_len - 16 * head - full * bb;
+    if split {
+        // SAFETY: as in `seal`.
+        core::ptr::copy_nonoverlapping(sp.add(full * bb), p.add(full * bb), tail_len);
+    }
     // SAFETY: the bytes after the head and the full chunks, derived from `base`.
-    let tail = core::slice::from_raw_parts_mut(p.add(full * bb), ct_len - 16 * head - full * bb);
+    let tail = core::slice::from_raw_parts_mut(p.add(full * bb), tail_len);
     y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
     let mut ek = _mm_loadu_si128(y0.as_ptr().cast());
     let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
@@ -1501,12 +1540,19 @@ macro_rules! wide_backend {
             y0: &[u8; 16],
             y0_public: bool,
             aad: &[u8],
+            src: Option<&[u8]>,
             buf: &mut [u8],
         ) -> u128 {
             match rk {
-                AesRoundKeys::Aes128(k) => wide::seal::<$v, 10>(pw, k, y0, y0_public, aad, buf),
-                AesRoundKeys::Aes192(k) => wide::seal::<$v, 12>(pw, k, y0, y0_public, aad, buf),
-                AesRoundKeys::Aes256(k) => wide::seal::<$v, 14>(pw, k, y0, y0_public, aad, buf),
+                AesRoundKeys::Aes128(k) => {
+                    wide::seal::<$v, 10>(pw, k, y0, y0_public, aad, src, buf)
+                }
+                AesRoundKeys::Aes192(k) => {
+                    wide::seal::<$v, 12>(pw, k, y0, y0_public, aad, src, buf)
+                }
+                AesRoundKeys::Aes256(k) => {
+                    wide::seal::<$v, 14>(pw, k, y0, y0_public, aad, src, buf)
+                }
             }
         }
 
@@ -1517,12 +1563,19 @@ macro_rules! wide_backend {
             y0: &[u8; 16],
             y0_public: bool,
             aad: &[u8],
+            src: Option<&[u8]>,
             buf: &mut [u8],
         ) -> u128 {
             match rk {
-                AesRoundKeys::Aes128(k) => wide::open::<$v, 10>(pw, k, y0, y0_public, aad, buf),
-                AesRoundKeys::Aes192(k) => wide::open::<$v, 12>(pw, k, y0, y0_public, aad, buf),
-                AesRoundKeys::Aes256(k) => wide::open::<$v, 14>(pw, k, y0, y0_public, aad, buf),
+                AesRoundKeys::Aes128(k) => {
+                    wide::open::<$v, 10>(pw, k, y0, y0_public, aad, src, buf)
+                }
+                AesRoundKeys::Aes192(k) => {
+                    wide::open::<$v, 12>(pw, k, y0, y0_public, aad, src, buf)
+                }
+                AesRoundKeys::Aes256(k) => {
+                    wide::open::<$v, 14>(pw, k, y0, y0_public, aad, src, buf)
+                }
             }
         }
 
@@ -1575,11 +1628,16 @@ macro_rules! wide_backend {
                 y0: &[u8; 16],
                 y0_public: bool,
                 aad: &[u8],
+                src: Option<&[u8]>,
                 buf: &mut [u8],
             ) -> u128 {
+                assert!(
+                    src.is_none_or(|s| s.len() == buf.len()),
+                    "src and buf differ in length"
+                );
                 // SAFETY: as in mul_h; an AesRoundKeys exists only where AES-NI was
-                // detected (aes::aesni::AesNi::new).
-                unsafe { seal(&self.pw, rk, y0, y0_public, aad, buf) }
+                // detected (aes::aesni::AesNi::new); src has buf's length.
+                unsafe { seal(&self.pw, rk, y0, y0_public, aad, src, buf) }
             }
 
             fn open(
@@ -1588,10 +1646,15 @@ macro_rules! wide_backend {
                 y0: &[u8; 16],
                 y0_public: bool,
                 aad: &[u8],
+                src: Option<&[u8]>,
                 buf: &mut [u8],
             ) -> u128 {
+                assert!(
+                    src.is_none_or(|s| s.len() == buf.len()),
+                    "src and buf differ in length"
+                );
                 // SAFETY: as in seal.
-                unsafe { open(&self.pw, rk, y0, y0_public, aad, buf) }
+                unsafe { open(&self.pw, rk, y0, y0_public, aad, src, buf) }
             }
 
             fn seal_batch(
