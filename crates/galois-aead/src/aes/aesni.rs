@@ -28,6 +28,10 @@ pub(crate) struct AesNi {
 const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
 /// SubWord of FIPS-197 on the AES unit.
+///
+/// # Safety
+///
+/// The CPU must support AES-NI (`new` checks `detect::has_aesni()` first).
 #[cfg(not(miri))]
 #[target_feature(enable = "aes,sse2")]
 unsafe fn sub_word(w: u32) -> u32 {
@@ -38,6 +42,10 @@ unsafe fn sub_word(w: u32) -> u32 {
 /// SubWord computed from the S-box's definition (inverse in GF(2^8), then
 /// the affine map): Miri runs `aesenc` but not `aeskeygenassist`, so the
 /// kernels can be checked under Miri with this key schedule.
+///
+/// # Safety
+///
+/// None beyond the AES-NI twin's: `unsafe` only to keep one signature.
 #[cfg(miri)]
 unsafe fn sub_word(w: u32) -> u32 {
     fn mul(mut a: u8, mut b: u8) -> u8 {
@@ -133,16 +141,23 @@ impl AesNi {
     }
 
     /// Encrypts exactly N blocks, interleaved round by round.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AES-NI (an `AesNi` value proves it).
     #[target_feature(enable = "aes,sse2")]
     unsafe fn encrypt_n<const N: usize>(&self, blocks: &mut [Block]) {
         debug_assert_eq!(blocks.len(), N);
         let keys = self.keys.as_slice();
         let rounds = keys.len() - 1;
-        let rk = |i: usize| _mm_loadu_si128(keys[i].as_ptr().cast());
+        // SAFETY: `keys[i]` is a 16-byte round key; the unaligned load reads
+        // exactly those 16 bytes.
+        let rk = |i: usize| unsafe { _mm_loadu_si128(keys[i].as_ptr().cast()) };
         let mut s = [_mm_setzero_si128(); N];
         let k0 = rk(0);
         for (v, b) in s.iter_mut().zip(blocks.iter()) {
-            *v = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), k0);
+            // SAFETY: `b` is a 16-byte block; the load reads exactly it.
+            *v = _mm_xor_si128(unsafe { _mm_loadu_si128(b.as_ptr().cast()) }, k0);
         }
         for r in 1..rounds {
             let k = rk(r);
@@ -152,7 +167,9 @@ impl AesNi {
         }
         let k = rk(rounds);
         for (v, b) in s.iter().zip(blocks.iter_mut()) {
-            _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_aesenclast_si128(*v, k));
+            // SAFETY: `b` is a 16-byte block we hold mutably; the store
+            // writes exactly it.
+            unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_aesenclast_si128(*v, k)) };
         }
     }
 }

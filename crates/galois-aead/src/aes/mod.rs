@@ -2,9 +2,6 @@
 //! stitched GCM kernels need the round keys and `aesenc` in our hands) and
 //! the portable constant-time path of the `aes` crate.
 
-// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
-// the edition-2021 rule (no inner `unsafe` blocks).
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 pub(crate) mod keys;

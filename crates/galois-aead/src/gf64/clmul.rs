@@ -28,9 +28,10 @@ pub(crate) struct Key {
     pow: [u64; N],
 }
 
-/// The raw 128-bit carry-less product of a and b.
+/// The raw 128-bit carry-less product of a and b. A safe `target_feature`
+/// function: callers without PCLMULQDQ enabled need an `unsafe` block.
 #[target_feature(enable = "pclmulqdq,sse2")]
-unsafe fn clmul(a: u64, b: u64) -> u128 {
+fn clmul(a: u64, b: u64) -> u128 {
     let p = _mm_clmulepi64_si128::<0x00>(_mm_cvtsi64_si128(a as i64), _mm_cvtsi64_si128(b as i64));
     let lo = _mm_cvtsi128_si64(p) as u64;
     let hi = _mm_cvtsi128_si64(_mm_unpackhi_epi64(p, p)) as u64;
@@ -40,7 +41,7 @@ unsafe fn clmul(a: u64, b: u64) -> u128 {
 impl Key {
     /// Absorbs 1..=4 whole blocks with one reduction.
     #[target_feature(enable = "pclmulqdq,sse2")]
-    unsafe fn absorb(&self, y: u64, blocks: &[u8]) -> u64 {
+    fn absorb(&self, y: u64, blocks: &[u8]) -> u64 {
         let n = blocks.len() / 8;
         debug_assert!((1..=N).contains(&n));
         let mut acc = 0u128;

@@ -18,9 +18,6 @@ use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
 mod bitserial;
-// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
-// the edition-2021 rule (no inner `unsafe` blocks).
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ctmul;

@@ -52,12 +52,8 @@ use crate::error::{Error, Result};
 use crate::Aes;
 use zeroize::{Zeroize, Zeroizing};
 
-// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
-// the edition-2021 rule (no inner `unsafe` blocks).
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod avx2;
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod ifma;
 pub mod nonce;
