@@ -42,20 +42,29 @@ pub(crate) struct Key {
     kar: [u64; N],
 }
 
+/// Loads a `u128` into a vector (little-endian lanes, as the integer lies in
+/// memory). SSE2 is part of x86-64, and the load reads exactly `*v`.
 #[inline(always)]
-unsafe fn load_u128(v: &u128) -> __m128i {
-    _mm_loadu_si128((v as *const u128).cast())
+fn load_u128(v: &u128) -> __m128i {
+    // SAFETY: `v` is a valid, readable 16-byte value; the load is unaligned.
+    unsafe { _mm_loadu_si128((v as *const u128).cast()) }
 }
 
+/// The inverse of [`load_u128`].
 #[inline(always)]
-unsafe fn to_u128(v: __m128i) -> u128 {
+fn to_u128(v: __m128i) -> u128 {
     let mut out = 0u128;
-    _mm_storeu_si128((&mut out as *mut u128).cast(), v);
+    // SAFETY: `out` is a writable 16-byte local; the store is unaligned.
+    unsafe { _mm_storeu_si128((&mut out as *mut u128).cast(), v) };
     out
 }
 
 impl Key {
     /// Absorbs 1..=8 blocks with one reduction.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support PCLMULQDQ and SSSE3 (a `Key` proves it).
     #[target_feature(enable = "pclmulqdq,sse2,ssse3")]
     unsafe fn absorb(&self, y: u128, blocks: &[u8]) -> u128 {
         let n = blocks.len() / 16;
@@ -65,8 +74,10 @@ impl Key {
         let mut hi = _mm_setzero_si128();
         let mut mid = _mm_setzero_si128();
         for i in 0..n {
-            let mut x =
-                _mm_shuffle_epi8(_mm_loadu_si128(blocks.as_ptr().add(16 * i).cast()), bswap);
+            // SAFETY: i < n = blocks.len() / 16, so the 16 bytes at 16 i are
+            // inside `blocks`; the load is unaligned.
+            let m = unsafe { _mm_loadu_si128(blocks.as_ptr().add(16 * i).cast()) };
+            let mut x = _mm_shuffle_epi8(m, bswap);
             if i == 0 {
                 x = _mm_xor_si128(x, load_u128(&y));
             }

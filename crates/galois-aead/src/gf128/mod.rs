@@ -22,7 +22,6 @@ use zeroize::Zeroize;
 #[cfg(target_arch = "x86_64")]
 mod aesni_clmul;
 mod bitserial;
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ctmul64;
