@@ -237,6 +237,45 @@ int galois_xaes256gcm_open(uint8_t *out, size_t out_cap, size_t *out_len,
                            const uint8_t *nonce, size_t nonce_len,
                            const uint8_t *key, size_t key_len);
 
+/* ---- Chunked encryption (C2SP chunked-encryption, "Cobblestone") ------- */
+/* One message: a 56-byte header (salt, key commitment), then 16 KiB chunks
+ * of AES-GCM and a short (possibly empty) final chunk. key: 16 bytes
+ * (Cobblestone-128) or 32 (Cobblestone-256); ctx: the context (any length,
+ * may be empty). Every way a message fails to open (wrong key or context,
+ * an altered chunk, truncation, trailing data) is GALOIS_ERR_AUTH. No state:
+ * the key is given to each call. out never overlaps in, ctx or key.
+ * Each call runs on the calling thread only (no thread pool is started). */
+#define GALOIS_CHUNKED_CHUNKBYTES  16384
+#define GALOIS_CHUNKED_HEADERBYTES 56
+
+/* The sealed length of a pt_len-byte message (0 if it overflows size_t). */
+size_t galois_chunked_sealed_len(size_t pt_len);
+
+/* Seals in[0..in_len) with a fresh random salt into out
+ * (galois_chunked_sealed_len(in_len) bytes; *out_len gets that size, also
+ * on GALOIS_ERR_BUFFER_TOO_SMALL). */
+int galois_chunked_seal(uint8_t *out, size_t out_cap, size_t *out_len,
+                        const uint8_t *in, size_t in_len,
+                        const uint8_t *ctx, size_t ctx_len,
+                        const uint8_t *key, size_t key_len);
+
+/* Opens a whole sealed message into out, written once, only after every
+ * chunk verified. */
+int galois_chunked_open(uint8_t *out, size_t out_cap, size_t *out_len,
+                        const uint8_t *in, size_t in_len,
+                        const uint8_t *ctx, size_t ctx_len,
+                        const uint8_t *key, size_t key_len);
+
+/* Random access: up to out_cap plaintext bytes from plaintext offset
+ * `offset`; *out_len gets the number read (fewer than out_cap only at the
+ * end of the message, reported only after the final chunk verified; 0 at
+ * or past the end). Only the chunks covering the range are verified and
+ * decrypted; out is written once, after they all verified. */
+int galois_chunked_read_at(uint8_t *out, size_t out_cap, size_t *out_len,
+                           const uint8_t *in, size_t in_len, uint64_t offset,
+                           const uint8_t *ctx, size_t ctx_len,
+                           const uint8_t *key, size_t key_len);
+
 #ifdef __cplusplus
 }
 #endif

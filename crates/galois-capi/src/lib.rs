@@ -1038,6 +1038,225 @@ pub unsafe extern "C" fn galois_aesgcm_wipe(state: *mut c_void) -> c_int {
 }
 
 // ---------------------------------------------------------------------------
+// Chunked encryption (C2SP chunked-encryption, "Cobblestone"): one-shot
+// ---------------------------------------------------------------------------
+
+/// The return code of a chunked-encryption error: every way a message can
+/// fail to open (tag, commitment, truncation, trailing data, header) is
+/// [`GALOIS_ERR_AUTH`].
+fn chunked_code(e: Error) -> c_int {
+    match e {
+        Error::StreamTruncated
+        | Error::StreamTrailingData
+        | Error::StreamWrongKey
+        | Error::StreamBadHeader { .. }
+        | Error::CiphertextTooShort { .. } => GALOIS_ERR_AUTH,
+        Error::LimitReached { .. } => GALOIS_ERR_TOO_LONG,
+        e => code(e),
+    }
+}
+
+fn chunked_key(key: &[u8]) -> Result<(), c_int> {
+    if matches!(key.len(), 16 | 32) {
+        Ok(())
+    } else {
+        Err(GALOIS_ERR_KEY_LENGTH)
+    }
+}
+
+/// The sealed length of a `pt_len`-byte message, or 0 if that overflows.
+#[no_mangle]
+pub extern "C" fn galois_chunked_sealed_len(pt_len: usize) -> usize {
+    let chunks = pt_len / galois_aead::chunked::CHUNK_SIZE + 1;
+    chunks
+        .checked_mul(galois_aead::chunked::TAG_LEN)
+        .and_then(|t| t.checked_add(pt_len))
+        .and_then(|t| t.checked_add(galois_aead::chunked::HEADER_LEN))
+        .unwrap_or(0)
+}
+
+/// Seals `in` as one chunked message into `out`; `*out_len` gets the
+/// sealed length (also on [`GALOIS_ERR_BUFFER_TOO_SMALL`]). On any error
+/// `out[0..out_cap)` is zeroed.
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_seal(
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    in_: *const u8,
+    in_len: usize,
+    ctx: *const u8,
+    ctx_len: usize,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    let r = guard(|| {
+        // SAFETY (all blocks below): pointers and lengths as the header
+        // documents them; out is written only after the overlap checks.
+        let need = galois_chunked_sealed_len(in_len);
+        if need == 0 {
+            return Err(GALOIS_ERR_TOO_LONG);
+        }
+        let call = [
+            (out as *const u8, out_cap),
+            (in_, in_len),
+            (key, key_len),
+            (ctx, ctx_len),
+        ];
+        unsafe { set_out_len(out_len, need, &call)? };
+        if out_cap < need {
+            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
+        }
+        no_overlap(out, need, &call[1..])?;
+        let k = unsafe { input(key, key_len)? };
+        chunked_key(k)?;
+        let c = unsafe { input(ctx, ctx_len)? };
+        let p = unsafe { input(in_, in_len)? };
+        let mut v = Vec::new();
+        v.try_reserve_exact(need)
+            .map_err(|_| GALOIS_ERR_NO_MEMORY)?;
+        v.resize(need, 0);
+        galois_aead::chunked::seal_into_on(1, k, c, p, &mut v).map_err(chunked_code)?;
+        unsafe { output(out, need)? }.copy_from_slice(&v);
+        Ok(())
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has out_cap bytes (contract).
+        unsafe { wipe_output(out, out_cap, None) };
+    }
+    r
+}
+
+/// Opens a whole chunked message: `out` gets the plaintext only if every
+/// chunk, the final chunk and the commitment verified ([`GALOIS_ERR_AUTH`]
+/// otherwise, `out[0..out_cap)` zeroed, as on any error).
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_open(
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    in_: *const u8,
+    in_len: usize,
+    ctx: *const u8,
+    ctx_len: usize,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    let r = guard(|| {
+        // SAFETY (all blocks below): as in galois_chunked_seal.
+        let k = unsafe { input(key, key_len)? };
+        chunked_key(k)?;
+        let need = galois_aead::chunked::opened_len(in_len).map_err(chunked_code)?;
+        let call = [
+            (out as *const u8, out_cap),
+            (in_, in_len),
+            (key, key_len),
+            (ctx, ctx_len),
+        ];
+        unsafe { set_out_len(out_len, need, &call)? };
+        if out_cap < need {
+            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
+        }
+        no_overlap(out, need, &call[1..])?;
+        let c = unsafe { input(ctx, ctx_len)? };
+        let sealed = unsafe { input(in_, in_len)? };
+        let mut v = zeroize::Zeroizing::new(Vec::new());
+        v.try_reserve_exact(need)
+            .map_err(|_| GALOIS_ERR_NO_MEMORY)?;
+        v.resize(need, 0);
+        let r = galois_aead::chunked::open_into_on(1, k, c, sealed, &mut v).map_err(chunked_code);
+        if r.is_ok() {
+            unsafe { output(out, need)? }.copy_from_slice(&v);
+        }
+        r
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has out_cap bytes (contract).
+        unsafe { wipe_output(out, out_cap, None) };
+    }
+    r
+}
+
+/// Random access: reads up to `out_cap` plaintext bytes at plaintext
+/// `offset` of the sealed message `in` into `out` (`*out_len`: the bytes
+/// read; fewer than `out_cap` only at the end, which is reported only after
+/// the final chunk verified). Only the chunks covering the range are
+/// verified and decrypted; `out` is written once, after all of them
+/// verified, and zeroed on any error.
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_read_at(
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    in_: *const u8,
+    in_len: usize,
+    offset: u64,
+    ctx: *const u8,
+    ctx_len: usize,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    use std::io::{Read, Seek, SeekFrom};
+    let r = guard(|| {
+        // SAFETY (all blocks below): as in galois_chunked_seal.
+        let k = unsafe { input(key, key_len)? };
+        chunked_key(k)?;
+        let call = [
+            (out as *const u8, out_cap),
+            (in_, in_len),
+            (key, key_len),
+            (ctx, ctx_len),
+        ];
+        no_overlap(out, out_cap, &call[1..])?;
+        if !out_len.is_null() {
+            no_overlap(out_len as *const u8, size_of::<usize>(), &call)?;
+        }
+        let c = unsafe { input(ctx, ctx_len)? };
+        let sealed = unsafe { input(in_, in_len)? };
+        let io = |e: std::io::Error| match e.get_ref().and_then(|r| r.downcast_ref::<Error>()) {
+            Some(ge) => chunked_code(*ge),
+            None => GALOIS_ERR_AUTH,
+        };
+        let mut ra = galois_aead::chunked::RandomAccess::new(k, c, std::io::Cursor::new(sealed))
+            .map_err(|e| match e {
+                galois_aead::stream::StreamError::Crypto(e) => chunked_code(e),
+                galois_aead::stream::StreamError::Io(e) => io(e),
+            })?;
+        ra.seek(SeekFrom::Start(offset)).map_err(io)?;
+        let mut v = zeroize::Zeroizing::new(Vec::new());
+        v.try_reserve_exact(out_cap.min(in_len))
+            .map_err(|_| GALOIS_ERR_NO_MEMORY)?;
+        v.resize(out_cap.min(in_len), 0);
+        let mut got = 0;
+        let r = loop {
+            if got == v.len() {
+                break Ok(());
+            }
+            match ra.read(&mut v[got..]) {
+                Ok(0) => break Ok(()),
+                Ok(n) => got += n,
+                Err(e) => break Err(io(e)),
+            }
+        };
+        if r.is_ok() {
+            unsafe { output(out, got)? }.copy_from_slice(&v[..got]);
+            unsafe { set_out_len(out_len, got, &call)? };
+        }
+        r
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has out_cap bytes (contract).
+        unsafe { wipe_output(out, out_cap, None) };
+        if !out_len.is_null() {
+            // SAFETY: a writable size_t (contract); never overlaps out
+            // (checked above, or the call failed before any write).
+            let _ = unsafe { set_out_len(out_len, 0, &[(out as *const u8, out_cap)]) };
+        }
+    }
+    r
+}
+
+// ---------------------------------------------------------------------------
 // AES-GMAC
 // ---------------------------------------------------------------------------
 

@@ -947,6 +947,91 @@ static void test_siv(void) {
              GALOIS_ERR_KEY_LENGTH, "xaes 16-byte key");
 }
 
+/* C2SP chunked encryption: round trips at chunk edges, random-access reads
+ * equal to the whole plaintext, tampering, truncation, trailing data, wrong
+ * key or context, bad lengths; every failed call leaves out zeroed. */
+static void test_chunked(void) {
+    const size_t C = GALOIS_CHUNKED_CHUNKBYTES, S = GALOIS_CHUNKED_CHUNKBYTES + 16;
+    const size_t sizes[] = {0, 1, 16383, 16384, 16385, 3 * 16384 + 77};
+    uint8_t key[32], key2[32];
+    rnd_fill(key, 32);
+    memcpy(key2, key, 32);
+    key2[5] ^= 1;
+    const uint8_t ctx[] = "ctx";
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        for (size_t kl = 16; kl <= 32; kl += 16) {
+            size_t n = sizes[si], slen = galois_chunked_sealed_len(n), got = 0;
+            CHECK(slen == 56 + n + (n / C + 1) * 16, "sealed_len(%zu)", n);
+            uint8_t *pt = xmalloc(n + 1), *sealed = xmalloc(slen + 1), *back = xmalloc(n + 1);
+            rnd_fill(pt, n);
+            CHECK_RC(galois_chunked_seal(sealed, slen - 1, &got, pt, n, ctx, 3, key, kl),
+                     GALOIS_ERR_BUFFER_TOO_SMALL, "chunked seal small out");
+            CHECK(got == slen, "chunked seal: out_len tells the size needed");
+            CHECK_RC(galois_chunked_seal(sealed, slen, &got, pt, n, ctx, 3, key, kl), GALOIS_OK, "chunked seal");
+            CHECK(got == slen, "chunked seal out_len");
+            CHECK_RC(galois_chunked_open(back, n, &got, sealed, slen, ctx, 3, key, kl), GALOIS_OK, "chunked open");
+            CHECK(got == n && (n == 0 || !memcmp(back, pt, n)), "chunked round trip %zu", n);
+            /* random access: any (offset, length) equals the plaintext */
+            for (int t = 0; t < 40; t++) {
+                size_t off = (size_t)(rnd() % (n + 3)), len = (size_t)(rnd() % (2 * C + 1));
+                uint8_t *ra = xmalloc(len + 1);
+                int rc = galois_chunked_read_at(ra, len, &got, sealed, slen, off, ctx, 3, key, kl);
+                size_t want = off >= n ? 0 : (n - off < len ? n - off : len);
+                CHECK_RC(rc, GALOIS_OK, "chunked read_at");
+                CHECK(got == want && (want == 0 || !memcmp(ra, pt + off, want)),
+                      "read_at(%zu, %zu) of %zu: got %zu", off, len, n, got);
+                free(ra);
+            }
+            /* wrong key, wrong context, a flipped byte anywhere, truncation, trailing byte */
+            memset(back, 0x55, n + 1);
+            CHECK_RC(galois_chunked_open(back, n, &got, sealed, slen, ctx, 3, key2, kl), GALOIS_ERR_AUTH, "chunked wrong key");
+            CHECK(all_zero(back, n), "chunked wrong key: out zeroed");
+            CHECK_RC(galois_chunked_open(back, n, &got, sealed, slen, ctx, 2, key, kl), GALOIS_ERR_AUTH, "chunked wrong ctx");
+            size_t pos[] = {0, 30, 56, slen / 2, slen - 1};
+            for (size_t i = 0; i < 5; i++) {
+                sealed[pos[i]] ^= 4;
+                memset(back, 0x55, n + 1);
+                CHECK(galois_chunked_open(back, n, &got, sealed, slen, ctx, 3, key, kl) == GALOIS_ERR_AUTH,
+                      "chunked flipped byte %zu of %zu", pos[i], slen);
+                CHECK(all_zero(back, n), "chunked tampered: out zeroed");
+                sealed[pos[i]] ^= 4;
+            }
+            if (n >= C) {
+                /* cut after whole chunks: no final chunk */
+                CHECK(galois_chunked_open(back, n, &got, sealed, 56 + S, ctx, 3, key, kl) == GALOIS_ERR_AUTH,
+                      "chunked truncated at a chunk boundary");
+                uint8_t one;
+                CHECK(galois_chunked_read_at(&one, 1, &got, sealed, 56 + S, 0, ctx, 3, key, kl) == GALOIS_ERR_AUTH,
+                      "chunked read_at on a message without its final chunk");
+            }
+            CHECK(galois_chunked_open(back, n + 1, &got, sealed, slen - 1, ctx, 3, key, kl) < 0, "chunked cut by 1");
+            sealed[slen] = 0;
+            CHECK(galois_chunked_open(back, n + 1, &got, sealed, slen + 1, ctx, 3, key, kl) < 0, "chunked trailing byte");
+            if (n > C + 20) {
+                /* a tampered second chunk: reads in the first still work, in the second fail with out zeroed */
+                sealed[56 + S + 3] ^= 1;
+                uint8_t r1[8], r2[8];
+                CHECK_RC(galois_chunked_read_at(r1, 8, &got, sealed, slen, 5, ctx, 3, key, kl), GALOIS_OK, "read_at intact chunk");
+                CHECK(!memcmp(r1, pt + 5, 8), "read_at intact chunk bytes");
+                memset(r2, 0x55, 8);
+                CHECK_RC(galois_chunked_read_at(r2, 8, &got, sealed, slen, C + 1, ctx, 3, key, kl), GALOIS_ERR_AUTH,
+                         "read_at tampered chunk");
+                CHECK(all_zero(r2, 8) && got == 0, "read_at tampered: out zeroed");
+                sealed[56 + S + 3] ^= 1;
+            }
+            free(pt), free(sealed), free(back);
+        }
+    }
+    uint8_t out[128], pt[4] = {1, 2, 3, 4};
+    size_t got;
+    CHECK_RC(galois_chunked_seal(out, sizeof out, &got, pt, 4, NULL, 0, key, 24), GALOIS_ERR_KEY_LENGTH, "chunked 24-byte key");
+    CHECK(all_zero(out, sizeof out), "chunked bad key: out zeroed");
+    CHECK_RC(galois_chunked_seal(out, sizeof out, &got, NULL, 4, NULL, 0, key, 16), GALOIS_ERR_NULL_POINTER, "chunked NULL in");
+    CHECK_RC(galois_chunked_seal(out, sizeof out, &got, out + 50, 4, NULL, 0, key, 16), GALOIS_ERR_OVERLAP, "chunked overlap");
+    CHECK_RC(galois_chunked_open(out, sizeof out, &got, out, 10, NULL, 0, key, 16), GALOIS_ERR_AUTH, "chunked shorter than header");
+    CHECK(galois_chunked_sealed_len((size_t)-1) == 0, "sealed_len overflow");
+}
+
 int main(int argc, char **argv) {
     const char *what = argc > 1 ? argv[1] : "all";
     int all = strcmp(what, "all") == 0, ran = 0;
@@ -958,6 +1043,7 @@ int main(int argc, char **argv) {
     if (all || !strcmp(what, "wipe")) test_wipe(), ran = 1;
     if (all || !strcmp(what, "shared")) test_shared(), ran = 1;
     if (all || !strcmp(what, "siv")) test_siv(), ran = 1;
+    if (all || !strcmp(what, "chunked")) test_chunked(), ran = 1;
     if (!strcmp(what, "nomem")) test_nomem(), ran = 1;
 #ifdef GALOIS_TEST_OPENSSL
     if (all || !strcmp(what, "openssl")) test_openssl(), ran = 1;
