@@ -12,6 +12,7 @@ use crate::gf128::Backend;
 ///
 /// ```
 /// use galois_aead::AesBackend;
+/// #[cfg(target_arch = "x86_64")]
 /// assert_eq!(galois_aead::detect::has_aesni(), AesBackend::AesNi.is_available());
 /// ```
 pub fn has_aesni() -> bool {
@@ -29,6 +30,7 @@ pub fn has_aesni() -> bool {
 ///
 /// ```
 /// use galois_aead::Backend;
+/// #[cfg(target_arch = "x86_64")]
 /// assert_eq!(galois_aead::detect::has_pclmul(), Backend::Clmul.is_available());
 /// ```
 pub fn has_pclmul() -> bool {
@@ -60,10 +62,48 @@ pub fn has_aesni_clmul() -> bool {
     }
 }
 
+/// ARMv8 NEON and PMULL (FEAT_PMULL) are present (aarch64).
+///
+/// ```
+/// #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+/// assert_eq!(galois_aead::detect::has_pmull(), galois_aead::Backend::Pmull.is_available());
+/// #[cfg(not(target_arch = "aarch64"))]
+/// assert!(!galois_aead::detect::has_pmull());
+/// ```
+pub fn has_pmull() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("neon")
+            && std::arch::is_aarch64_feature_detected!("pmull")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        false
+    }
+}
+
+/// FEAT_SHA3 (for its three-way XOR, EOR3) is present (aarch64).
+///
+/// ```
+/// #[cfg(not(target_arch = "aarch64"))]
+/// assert!(!galois_aead::detect::has_sha3());
+/// ```
+pub fn has_sha3() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("sha3")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        false
+    }
+}
+
 /// AVX2 is present.
 ///
 /// ```
 /// use galois_aead::poly1305::Backend;
+/// #[cfg(target_arch = "x86_64")]
 /// assert_eq!(galois_aead::detect::has_avx2(), Backend::Avx2.is_available());
 /// ```
 pub fn has_avx2() -> bool {
@@ -81,6 +121,7 @@ pub fn has_avx2() -> bool {
 ///
 /// ```
 /// use galois_aead::Backend;
+/// #[cfg(target_arch = "x86_64")]
 /// assert_eq!(galois_aead::detect::has_vaes_avx2(), Backend::VaesAvx2.is_available());
 /// ```
 pub fn has_vaes_avx2() -> bool {
@@ -99,6 +140,7 @@ pub fn has_vaes_avx2() -> bool {
 ///
 /// ```
 /// use galois_aead::Backend;
+/// #[cfg(target_arch = "x86_64")]
 /// assert_eq!(galois_aead::detect::has_vaes_avx512(), Backend::VaesAvx512.is_available());
 /// ```
 pub fn has_vaes_avx512() -> bool {
@@ -117,6 +159,7 @@ pub fn has_vaes_avx512() -> bool {
 ///
 /// ```
 /// use galois_aead::poly1305::Backend;
+/// #[cfg(target_arch = "x86_64")]
 /// assert_eq!(galois_aead::detect::has_avx512ifma(), Backend::Ifma.is_available());
 /// ```
 pub fn has_avx512ifma() -> bool {
@@ -141,13 +184,16 @@ pub fn has_avx512ifma() -> bool {
 /// ```
 pub fn poly1305_backend() -> crate::poly1305::Backend {
     use crate::poly1305::Backend;
-    if has_avx512ifma() {
-        Backend::Ifma
-    } else if has_avx2() {
-        Backend::Avx2
-    } else {
-        Backend::Portable
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512ifma() {
+            return Backend::Ifma;
+        }
+        if has_avx2() {
+            return Backend::Avx2;
+        }
     }
+    Backend::Portable
 }
 
 /// Whether this CPU can run a Poly1305 backend.
@@ -161,7 +207,9 @@ pub fn poly1305_backend_available(b: crate::poly1305::Backend) -> bool {
     use crate::poly1305::Backend;
     match b {
         Backend::Portable => true,
+        #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => has_avx2(),
+        #[cfg(target_arch = "x86_64")]
         Backend::Ifma => has_avx512ifma(),
     }
 }
@@ -174,11 +222,11 @@ pub fn poly1305_backend_available(b: crate::poly1305::Backend) -> bool {
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
 pub fn aes_backend() -> AesBackend {
+    #[cfg(target_arch = "x86_64")]
     if has_aesni() {
-        AesBackend::AesNi
-    } else {
-        AesBackend::Portable
+        return AesBackend::AesNi;
     }
+    AesBackend::Portable
 }
 
 /// The GHASH backend a new key gets: the fastest constant-time one. The
@@ -206,6 +254,15 @@ pub fn ghash_backend() -> Backend {
             return Backend::Clmul;
         }
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    {
+        if has_pmull() && has_sha3() {
+            return Backend::PmullEor3;
+        }
+        if has_pmull() {
+            return Backend::Pmull;
+        }
+    }
     Backend::Ctmul64
 }
 
@@ -219,6 +276,10 @@ pub(crate) fn ghash_backend_available(b: Backend) -> bool {
         Backend::VaesAvx2 => has_vaes_avx2(),
         #[cfg(target_arch = "x86_64")]
         Backend::VaesAvx512 => has_vaes_avx512(),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Backend::Pmull => has_pmull(),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Backend::PmullEor3 => has_pmull() && has_sha3(),
         _ => true,
     }
 }
@@ -249,7 +310,17 @@ pub fn cpu_features() -> Vec<(&'static str, bool)> {
             ("avx512ifma", f!("avx512ifma")),
         ]
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        use std::arch::is_aarch64_feature_detected as f;
+        vec![
+            ("neon", f!("neon")),
+            ("aes", f!("aes")),
+            ("pmull", f!("pmull")),
+            ("sha3", f!("sha3")),
+        ]
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         Vec::new()
     }

@@ -37,6 +37,7 @@ fn ref_tag(r: &[u8; 16], s: &[u8; 16], msg: &[u8]) -> [u8; 16] {
 }
 
 /// AES-128 of one block by OpenSSL, independent of galois's AES.
+#[cfg(not(galois_cross))]
 fn openssl_aes(k: &[u8], n: &[u8; 16]) -> [u8; 16] {
     let mut c = openssl::symm::Crypter::new(
         openssl::symm::Cipher::aes_128_ecb(),
@@ -53,6 +54,19 @@ fn openssl_aes(k: &[u8], n: &[u8; 16]) -> [u8; 16] {
     out[..16].try_into().unwrap()
 }
 
+/// Cross-built (scripts/cross.sh: no target OpenSSL): AES-128 of one block
+/// by the `aes` crate, still outside galois's own code.
+#[cfg(galois_cross)]
+fn openssl_aes(k: &[u8], n: &[u8; 16]) -> [u8; 16] {
+    use aes::cipher::{BlockCipherEncrypt, KeyInit};
+    let mut b = aes::Block::from(*n);
+    aes::Aes128::new_from_slice(k)
+        .unwrap()
+        .encrypt_block(&mut b);
+    b.into()
+}
+
+#[cfg(not(galois_cross))]
 fn openssl_poly1305(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     let pkey =
         openssl::pkey::PKey::private_key_from_raw_bytes(key, openssl::pkey::Id::POLY1305).unwrap();
@@ -90,6 +104,7 @@ fn backend_names_roundtrip() {
     }
     assert_eq!(Backend::from_name("nope"), Err(Error::UnknownBackend));
     assert_eq!(Backend::available().len(), Backend::ALL.len());
+    #[cfg(target_arch = "x86_64")]
     assert_eq!(galois_aead::detect::poly1305_backend(), Backend::Ifma);
 }
 
@@ -243,6 +258,7 @@ fn edges_of_p_against_reference_and_openssl() {
                 key[..16].copy_from_slice(r);
                 key[16..].copy_from_slice(s);
                 let want = ref_tag(r, s, m);
+                #[cfg(not(galois_cross))]
                 assert_eq!(openssl_poly1305(&key, m), want, "openssl vs reference");
                 for b in backends() {
                     let mut p = Poly1305::with_backend(&key, b).unwrap();
@@ -261,6 +277,7 @@ fn edges_of_p_against_reference_and_openssl() {
     assert!(checked > 100);
 }
 
+#[cfg(not(galois_cross))]
 #[test]
 fn differential_against_openssl_one_time_random() {
     let mut g = rng(3);

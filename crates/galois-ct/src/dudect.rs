@@ -426,6 +426,7 @@ fn tests(rng: &mut Rng) -> Vec<Test> {
         }),
     });
     let mut open_backends = vec![galois_aead::detect::ghash_backend()];
+    #[cfg(target_arch = "x86_64")]
     if Backend::AesniClmul.is_available() && open_backends[0] != Backend::AesniClmul {
         open_backends.push(Backend::AesniClmul);
     }
@@ -478,7 +479,9 @@ fn tests(rng: &mut Rng) -> Vec<Test> {
             continue;
         }
         let lens: &[usize] = match b {
+            #[cfg(target_arch = "x86_64")]
             poly1305::Backend::Avx2 => &[2048],
+            #[cfg(target_arch = "x86_64")]
             poly1305::Backend::Ifma => &[512, 12288],
             _ => &[256],
         };

@@ -21,24 +21,34 @@ use crate::error::{Error, Result};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AesBackend {
-    /// Our AES-NI code (x86-64 with the `aes` feature).
+    /// Our AES-NI code (x86-64 with the `aes` feature; the variant does not
+    /// exist on other targets).
+    #[cfg(target_arch = "x86_64")]
     AesNi,
     /// The `aes` crate: bitsliced (fixsliced) constant-time software on CPUs
-    /// without AES instructions; where the CPU has them the crate uses them.
+    /// without AES instructions; where the CPU has them (AES-NI, ARMv8 AES)
+    /// the crate detects and uses them.
     Portable,
 }
 
 impl AesBackend {
     /// Every AES backend, in order of preference.
-    pub const ALL: &'static [AesBackend] = &[AesBackend::AesNi, AesBackend::Portable];
+    pub const ALL: &'static [AesBackend] = &[
+        #[cfg(target_arch = "x86_64")]
+        AesBackend::AesNi,
+        AesBackend::Portable,
+    ];
 
     /// The backend's name, as the CLI spells it.
     ///
     /// ```
+    /// #[cfg(target_arch = "x86_64")]
     /// assert_eq!(galois_aead::AesBackend::AesNi.name(), "aesni");
+    /// assert_eq!(galois_aead::AesBackend::Portable.name(), "portable");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
             AesBackend::AesNi => "aesni",
             AesBackend::Portable => "portable",
         }
@@ -60,10 +70,12 @@ impl AesBackend {
     /// ```
     /// use galois_aead::AesBackend;
     /// assert!(AesBackend::Portable.is_available());
+    /// #[cfg(target_arch = "x86_64")]
     /// assert_eq!(AesBackend::AesNi.is_available(), galois_aead::detect::has_aesni());
     /// ```
     pub fn is_available(self) -> bool {
         match self {
+            #[cfg(target_arch = "x86_64")]
             AesBackend::AesNi => crate::detect::has_aesni(),
             AesBackend::Portable => true,
         }
@@ -128,8 +140,6 @@ impl Aes {
             AesBackend::AesNi => Imp::Ni(
                 aesni::AesNi::new(key).ok_or(Error::BackendUnavailable { backend: "aesni" })?,
             ),
-            #[cfg(not(target_arch = "x86_64"))]
-            AesBackend::AesNi => return Err(Error::BackendUnavailable { backend: "aesni" }),
             AesBackend::Portable => Imp::Portable(portable::Portable::new(key)),
         };
         Ok(Aes { imp })
@@ -206,8 +216,11 @@ impl BlockCipher128 for Aes {
 
     fn name(&self) -> &'static str {
         match (self.key_len(), self.backend()) {
+            #[cfg(target_arch = "x86_64")]
             (16, AesBackend::AesNi) => "aes-128/aesni",
+            #[cfg(target_arch = "x86_64")]
             (24, AesBackend::AesNi) => "aes-192/aesni",
+            #[cfg(target_arch = "x86_64")]
             (_, AesBackend::AesNi) => "aes-256/aesni",
             (16, AesBackend::Portable) => "aes-128/portable",
             (24, AesBackend::Portable) => "aes-192/portable",

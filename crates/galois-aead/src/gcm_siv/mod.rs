@@ -743,7 +743,7 @@ mod tests {
     #[test]
     fn counter_wraps_in_its_first_32_bits() {
         for key in [&[0x11u8; 16][..], &[0x22u8; 32][..]] {
-            for aes_b in [AesBackend::AesNi, AesBackend::Portable] {
+            for &aes_b in AesBackend::ALL {
                 let Ok(aes) = Aes::with_backend(key, aes_b) else {
                     continue;
                 };

@@ -87,7 +87,9 @@ pub enum Gf64Backend {
     /// Portable: carry-less products from 32-bit integer multiplies with
     /// holes between the bits, Karatsuba, shift-and-XOR reduction.
     Ctmul,
-    /// PCLMULQDQ with four-block aggregated reduction (x86-64 only).
+    /// PCLMULQDQ with four-block aggregated reduction (x86-64 only: the
+    /// variant does not exist on other targets).
+    #[cfg(target_arch = "x86_64")]
     Clmul,
 }
 
@@ -96,6 +98,7 @@ impl Gf64Backend {
     pub const ALL: &'static [Gf64Backend] = &[
         Gf64Backend::Bitserial,
         Gf64Backend::Ctmul,
+        #[cfg(target_arch = "x86_64")]
         Gf64Backend::Clmul,
     ];
 
@@ -108,6 +111,7 @@ impl Gf64Backend {
         match self {
             Gf64Backend::Bitserial => "gf64-bitserial",
             Gf64Backend::Ctmul => "gf64-ctmul",
+            #[cfg(target_arch = "x86_64")]
             Gf64Backend::Clmul => "gf64-clmul",
         }
     }
@@ -116,6 +120,7 @@ impl Gf64Backend {
     ///
     /// ```
     /// use galois_aead::gf64::Gf64Backend;
+    /// #[cfg(target_arch = "x86_64")]
     /// assert_eq!(Gf64Backend::from_name("gf64-clmul")?, Gf64Backend::Clmul);
     /// assert_eq!(Gf64Backend::from_name("clmul"), Err(galois_aead::Error::UnknownBackend));
     /// # Ok::<(), galois_aead::Error>(())
@@ -133,11 +138,13 @@ impl Gf64Backend {
     /// ```
     /// use galois_aead::gf64::Gf64Backend;
     /// assert!(Gf64Backend::Ctmul.is_available());
+    /// #[cfg(target_arch = "x86_64")]
     /// assert_eq!(Gf64Backend::Clmul.is_available(), galois_aead::detect::has_pclmul());
     /// ```
     pub fn is_available(self) -> bool {
         match self {
-            Gf64Backend::Clmul => cfg!(target_arch = "x86_64") && crate::detect::has_pclmul(),
+            #[cfg(target_arch = "x86_64")]
+            Gf64Backend::Clmul => crate::detect::has_pclmul(),
             _ => true,
         }
     }
@@ -164,11 +171,11 @@ impl Gf64Backend {
     /// assert!(b.is_available() && b != Gf64Backend::Bitserial);
     /// ```
     pub fn auto() -> Gf64Backend {
+        #[cfg(target_arch = "x86_64")]
         if Gf64Backend::Clmul.is_available() {
-            Gf64Backend::Clmul
-        } else {
-            Gf64Backend::Ctmul
+            return Gf64Backend::Clmul;
         }
+        Gf64Backend::Ctmul
     }
 }
 
