@@ -44,9 +44,9 @@ tests=(--test ghash_equivalence --test gcm_equivalence --test poly1305 --test gc
 # tests, so std and the dependencies build once per target.
 build() { # target -> prints the executables, CLI first
   local t=$1
-  cargo +nightly build -q -Zbuild-std --target "$t" --profile test -p galois-cli --bin galois
+  cargo +nightly build -q --locked -Zbuild-std --target "$t" --profile test -p galois-cli --bin galois
   echo "target/$t/debug/galois"
-  cargo +nightly test --no-run -Zbuild-std --target "$t" -p galois-aead "${tests[@]}" 2>&1 |
+  cargo +nightly test --no-run --locked -Zbuild-std --target "$t" -p galois-aead "${tests[@]}" 2>&1 |
     sed -n 's/.*Executable .* (\(.*\))$/\1/p'
 }
 

@@ -46,6 +46,7 @@ bash scripts/fuzz.sh --ci
 echo "== hardening: soak, short (full run: scripts/soak.sh)"
 CARGO_TARGET_DIR=target bash scripts/soak.sh --short
 
+echo "== aarch64 (-cpu max, cortex-a72) and big-endian s390x under qemu-user"; bash scripts/cross.sh
 echo "== rustls provider: the example server against curl and openssl s_client"
 bash scripts/test-rustls.sh
 

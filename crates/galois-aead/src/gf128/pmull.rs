@@ -78,15 +78,15 @@ fn xor3(a: uint8x16_t, b: uint8x16_t, c: uint8x16_t) -> uint8x16_t {
 }
 
 /// One block's three partial products (low, high, middle) against its
-/// power of H: the block `i` of `n` starting at `blocks`, XORed with `y` if
-/// it is the first. A macro, so that it expands inside the
+/// power of H: block `i` of `n` at `blocks`, XORed with the accumulator
+/// `yv` if it is the first. Macros, so that the code expands inside the
 /// `#[target_feature]` functions.
 macro_rules! block_products {
-    ($pw:expr, $y:expr, $blocks:expr, $n:expr, $rev:expr, $i:expr) => {{
+    ($pw:expr, $yv:expr, $blocks:expr, $n:expr, $rev:expr, $i:expr) => {{
         let i: usize = $i;
         let mut x = vqtbl1q_u8(vld1q_u8($blocks.add(16 * i)), $rev);
         if i == 0 {
-            x = veorq_u8(x, vld1q_u8((&$y as *const u128).cast()));
+            x = veorq_u8(x, $yv);
         }
         let p = $n - 1 - i;
         let h = vreinterpretq_p64_u8(vld1q_u8((&$pw.tw[p] as *const u128).cast()));
@@ -101,53 +101,101 @@ macro_rules! block_products {
     }};
 }
 
+/// Adds the products of blocks `i` and `i + 1` (of `n`) into the
+/// accumulators `lo`, `hi`, `mid`.
+macro_rules! pair {
+    ($pw:expr, $yv:expr, $blocks:expr, $n:expr, $rev:expr, $i:expr, $xor3:path,
+     $lo:ident, $hi:ident, $mid:ident) => {{
+        let (l0, h0, m0) = block_products!($pw, $yv, $blocks, $n, $rev, $i);
+        let (l1, h1, m1) = block_products!($pw, $yv, $blocks, $n, $rev, $i + 1);
+        $lo = $xor3($lo, l0, l1);
+        $hi = $xor3($hi, h0, h1);
+        $mid = $xor3($mid, m0, m1);
+    }};
+}
+
+/// Karatsuba's middle term and the Montgomery reduction of the summed
+/// products; evaluates to the new accumulator.
+macro_rules! reduce {
+    ($lo:expr, $hi:expr, $mid:expr, $xor3:path) => {{
+        let zero = vdupq_n_u8(0);
+        // The middle term, then its halves into words d1 and d2.
+        let mid = $xor3($mid, $lo, $hi);
+        let lo = veorq_u8($lo, vextq_u8::<8>(zero, mid));
+        let hi = veorq_u8($hi, vextq_u8::<8>(mid, zero));
+        // Montgomery reduction by y^128 (module documentation).
+        let k = vreinterpretq_p64_u64(vdupq_n_u64(K));
+        let lo64 = vreinterpretq_p64_u8(lo);
+        let t = vreinterpretq_u8_p128(vmull_p64(vgetq_lane_p64::<0>(lo64), K));
+        let v = veorq_u8(lo, vextq_u8::<8>(t, t));
+        let t2 = vreinterpretq_u8_p128(vmull_high_p64(vreinterpretq_p64_u8(v), k));
+        $xor3(hi, v, t2)
+    }};
+}
+
+/// Eight blocks at `blocks` absorbed into `yv` with one reduction, written
+/// out (constant indices: no loop, no bounds checks).
+macro_rules! absorb8 {
+    ($pw:expr, $yv:expr, $blocks:expr, $rev:expr, $xor3:path) => {{
+        let zero = vdupq_n_u8(0);
+        let (mut lo, mut hi, mut mid) = (zero, zero, zero);
+        // The pair holding the accumulator last: the loop-carried chain
+        // through Y then crosses one XOR into the sums, not four.
+        pair!($pw, $yv, $blocks, N, $rev, 2, $xor3, lo, hi, mid);
+        pair!($pw, $yv, $blocks, N, $rev, 4, $xor3, lo, hi, mid);
+        pair!($pw, $yv, $blocks, N, $rev, 6, $xor3, lo, hi, mid);
+        pair!($pw, $yv, $blocks, N, $rev, 0, $xor3, lo, hi, mid);
+        reduce!(lo, hi, mid, $xor3)
+    }};
+}
+
+/// `n` = 1..=7 blocks at `blocks` absorbed into `yv` with one reduction.
+macro_rules! absorb_n {
+    ($pw:expr, $yv:expr, $blocks:expr, $n:expr, $rev:expr, $xor3:path) => {{
+        let n: usize = $n;
+        let zero = vdupq_n_u8(0);
+        let (mut lo, mut hi, mut mid) = (zero, zero, zero);
+        let mut i = 0;
+        while i + 2 <= n {
+            pair!($pw, $yv, $blocks, n, $rev, i, $xor3, lo, hi, mid);
+            i += 2;
+        }
+        if i < n {
+            let (l0, h0, m0) = block_products!($pw, $yv, $blocks, n, $rev, i);
+            lo = veorq_u8(lo, l0);
+            hi = veorq_u8(hi, h0);
+            mid = veorq_u8(mid, m0);
+        }
+        reduce!(lo, hi, mid, $xor3)
+    }};
+}
+
 macro_rules! absorb_fn {
     ($(#[$attr:meta])* $name:ident, $xor3:path) => {
-        /// Absorbs `n` = 1..=8 blocks starting at `blocks` into `y` with one
-        /// reduction.
+        /// Absorbs the whole blocks of `blocks` into `y`: eight at a time
+        /// with one reduction each, then the remaining 1..=7 with one more.
         ///
         /// # Safety
         ///
         /// The CPU must have the target features enabled on this function
-        /// (checked when the key was made) and `blocks` must be valid for
-        /// reading `16 * n` bytes.
+        /// (checked when the key was made).
         $(#[$attr])*
         #[inline]
-        unsafe fn $name(pw: &Powers, y: u128, blocks: *const u8, n: usize) -> u128 {
-            debug_assert!((1..=N).contains(&n));
+        unsafe fn $name(pw: &Powers, y: u128, blocks: &[u8]) -> u128 {
+            debug_assert_eq!(blocks.len() % 16, 0);
             let rev = vld1q_u8(REV.as_ptr());
-            let zero = vdupq_n_u8(0);
-            let mut lo = zero;
-            let mut hi = zero;
-            let mut mid = zero;
-            let mut i = 0;
-            while i + 2 <= n {
-                let (l0, h0, m0) = block_products!(pw, y, blocks, n, rev, i);
-                let (l1, h1, m1) = block_products!(pw, y, blocks, n, rev, i + 1);
-                lo = $xor3(lo, l0, l1);
-                hi = $xor3(hi, h0, h1);
-                mid = $xor3(mid, m0, m1);
-                i += 2;
+            let mut yv = vld1q_u8((&y as *const u128).cast());
+            let mut chunks = blocks.chunks_exact(16 * N);
+            for c in &mut chunks {
+                yv = absorb8!(pw, yv, c.as_ptr(), rev, $xor3);
             }
-            if i < n {
-                let (l0, h0, m0) = block_products!(pw, y, blocks, n, rev, i);
-                lo = veorq_u8(lo, l0);
-                hi = veorq_u8(hi, h0);
-                mid = veorq_u8(mid, m0);
+            let rest = chunks.remainder();
+            let n = rest.len() / 16;
+            if n > 0 {
+                yv = absorb_n!(pw, yv, rest.as_ptr(), n, rev, $xor3);
             }
-            // Karatsuba: the middle term, then its halves into [d1] and [d2].
-            let mid = $xor3(mid, lo, hi);
-            let lo = veorq_u8(lo, vextq_u8::<8>(zero, mid));
-            let hi = veorq_u8(hi, vextq_u8::<8>(mid, zero));
-            // Montgomery reduction by y^128 (module documentation).
-            let k = vreinterpretq_p64_u64(vdupq_n_u64(K));
-            let lo64 = vreinterpretq_p64_u8(lo);
-            let t = vreinterpretq_u8_p128(vmull_p64(vgetq_lane_p64::<0>(lo64), K));
-            let v = veorq_u8(lo, vextq_u8::<8>(t, t));
-            let t2 = vreinterpretq_u8_p128(vmull_high_p64(vreinterpretq_p64_u8(v), k));
-            let r = $xor3(hi, v, t2);
             let mut out = 0u128;
-            vst1q_u8((&mut out as *mut u128).cast(), r);
+            vst1q_u8((&mut out as *mut u128).cast(), yv);
             out
         }
     };
@@ -199,28 +247,20 @@ impl GhashBackend for Key {
         Some(Key(Powers::new(h, |pw, x| {
             // SAFETY: PMULL and NEON were detected just above; the block
             // is a local 16-byte array.
-            unsafe { absorb_neon(pw, 0, x.to_be_bytes().as_ptr(), 1) }
+            unsafe { absorb_neon(pw, 0, &x.to_be_bytes()) }
         })))
     }
 
     fn mul_h(&self, x: u128) -> u128 {
         // SAFETY: a Key exists only where PMULL/NEON were detected (new);
         // one block of 16 readable bytes.
-        unsafe { absorb_neon(&self.0, 0, x.to_be_bytes().as_ptr(), 1) }
+        unsafe { absorb_neon(&self.0, 0, &x.to_be_bytes()) }
     }
 
-    fn update_blocks(&self, mut y: u128, blocks: &[u8]) -> u128 {
-        let mut chunks = blocks.chunks_exact(16 * N);
-        for c in &mut chunks {
-            // SAFETY: as in mul_h; `c` has 16 * N readable bytes.
-            y = unsafe { absorb_neon(&self.0, y, c.as_ptr(), N) };
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            // SAFETY: as in mul_h; `rest` is 16 * (1..N) readable bytes.
-            y = unsafe { absorb_neon(&self.0, y, rest.as_ptr(), rest.len() / 16) };
-        }
-        y
+    fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+        // SAFETY: as in mul_h (the features); `absorb` reads whole blocks
+        // of the slice only.
+        unsafe { absorb_neon(&self.0, y, blocks) }
     }
 }
 
@@ -242,28 +282,20 @@ pub(crate) mod pmull_eor3 {
             Some(Key(Powers::new(h, |pw, x| {
                 // SAFETY: PMULL, NEON and SHA3 were detected just above;
                 // the block is a local 16-byte array.
-                unsafe { absorb_eor3(pw, 0, x.to_be_bytes().as_ptr(), 1) }
+                unsafe { absorb_eor3(pw, 0, &x.to_be_bytes()) }
             })))
         }
 
         fn mul_h(&self, x: u128) -> u128 {
             // SAFETY: a Key exists only where PMULL/NEON/SHA3 were detected
             // (new); one block of 16 readable bytes.
-            unsafe { absorb_eor3(&self.0, 0, x.to_be_bytes().as_ptr(), 1) }
+            unsafe { absorb_eor3(&self.0, 0, &x.to_be_bytes()) }
         }
 
-        fn update_blocks(&self, mut y: u128, blocks: &[u8]) -> u128 {
-            let mut chunks = blocks.chunks_exact(16 * N);
-            for c in &mut chunks {
-                // SAFETY: as in mul_h; `c` has 16 * N readable bytes.
-                y = unsafe { absorb_eor3(&self.0, y, c.as_ptr(), N) };
-            }
-            let rest = chunks.remainder();
-            if !rest.is_empty() {
-                // SAFETY: as in mul_h; `rest` is 16 * (1..N) readable bytes.
-                y = unsafe { absorb_eor3(&self.0, y, rest.as_ptr(), rest.len() / 16) };
-            }
-            y
+        fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+            // SAFETY: as in mul_h (the features); `absorb` reads whole blocks
+            // of the slice only.
+            unsafe { absorb_eor3(&self.0, y, blocks) }
         }
     }
 }
