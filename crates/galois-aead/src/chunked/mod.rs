@@ -352,15 +352,27 @@ type SealJob<'a> = (u64, &'a [u8], bool, &'a mut [u8], Result<()>);
 type OpenJob<'a> = (u64, &'a [u8], &'a mut [u8], Result<()>);
 
 /// Runs `f` over `parts` (consecutive runs of chunks), one part per
-/// thread of a persistent pool (rayon's, created once per process: no
-/// thread is started per call). One part runs on the calling thread.
+/// thread of a persistent pool (created once per process: no thread is
+/// started per call), whose threads have the stack the kernels need in an
+/// unoptimized build (`stream::WORKER_STACK`).
 fn par_runs<T: Send>(parts: &mut [T], f: impl Fn(&mut T) + Sync) {
     use rayon::prelude::*;
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
     if parts.len() <= 1 {
         parts.iter_mut().for_each(&f);
         return;
     }
-    parts.par_iter_mut().with_max_len(1).for_each(&f);
+    let pool = POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .stack_size(crate::stream::WORKER_STACK)
+            .build()
+            .ok()
+    });
+    match pool {
+        Some(p) => p.install(|| parts.par_iter_mut().with_max_len(1).for_each(&f)),
+        // No threads to be had: the work still gets done, on this thread.
+        None => parts.iter_mut().for_each(&f),
+    }
 }
 
 /// How many chunks one thread takes at once in the buffer functions:

@@ -143,7 +143,7 @@ pub(crate) fn run<R: Read, W: Write>(
         for _ in 0..workers {
             let job_rx = &job_rx;
             let done_tx = done_tx.clone();
-            s.spawn(move || loop {
+            crate::stream::spawn_worker(s, move || loop {
                 let next = job_rx.lock().map(|rx| rx.recv());
                 let Ok(Ok(mut j)) = next else { break };
                 work(keys, dir, &mut j);

@@ -381,7 +381,7 @@ pub(crate) fn cores() -> usize {
 /// build needs little; an unoptimized one keeps every inlined kernel's
 /// locals in one frame and overflowed the default 2 MiB (a debug `galois
 /// seal` of a 3 MB file aborted). The size only reserves address space.
-const WORKER_STACK: usize = 32 << 20;
+pub(crate) const WORKER_STACK: usize = 32 << 20;
 
 /// Spawns a scoped worker thread with [`WORKER_STACK`]; panics like
 /// `Scope::spawn` if the thread cannot be created.
