@@ -2,12 +2,9 @@
 //!
 //! Representation: a GCM element is loaded byte-reversed (PSHUFB), so the
 //! register holds `u128::from_be_bytes(block)`, the same integer the
-//! portable backends use: bit 127 is x^0. We never reverse bits. Instead,
-//! identity (27) of the paper says the carry-less product of two reflected
-//! operands is the reflected product shifted right by one; the reduction
-//! (shared with `ctmul64`, see [`super::ctmul64::reduce`]) shifts the
-//! 256-bit product left by one and folds its upper half in with the
-//! shift-and-XOR fast reduction of the paper's Algorithm 2.
+//! portable backends use: bit 127 is x^0. We never reverse bits; the
+//! reduction is the bit-reflected one of the `gf128` module doc
+//! ([`super::ctmul64::reduce`]).
 //!
 //! Multiplication is the carry-less Karatsuba of the paper's Algorithm 1:
 //! for a = a1:a0 and b = b1:b0 (64-bit halves), a0*b0, a1*b1 and
@@ -57,6 +54,24 @@ fn to_u128(v: __m128i) -> u128 {
     // SAFETY: `out` is a writable 16-byte local; the store is unaligned.
     unsafe { _mm_storeu_si128((&mut out as *mut u128).cast(), v) };
     out
+}
+
+/// a * b for any two elements: the Karatsuba product of the module doc, then
+/// [`reduce`]. A safe `target_feature` function: callers without PCLMULQDQ
+/// enabled need an `unsafe` block and a detection result.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(crate) fn mul(a: u128, b: u128) -> u128 {
+    let va = load_u128(&a);
+    let vb = load_u128(&b);
+    let lo = _mm_clmulepi64_si128::<0x00>(va, vb);
+    let hi = _mm_clmulepi64_si128::<0x11>(va, vb);
+    let ka = _mm_xor_si128(va, _mm_shuffle_epi32::<0x4e>(va));
+    let kb = _mm_xor_si128(vb, _mm_shuffle_epi32::<0x4e>(vb));
+    let mid = _mm_clmulepi64_si128::<0x00>(ka, kb);
+    let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+    let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+    let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+    reduce(to_u128(hi), to_u128(lo))
 }
 
 impl Key {

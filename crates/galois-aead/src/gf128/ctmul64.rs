@@ -14,10 +14,8 @@
 //! same routine on bit-reversed operands: rev(x) * rev(y) = rev(x * y) >> 1.
 //!
 //! A 128 x 128 product uses Karatsuba (three 64 x 64 products, so six
-//! `bmul64`). The operands are GCM elements as big-endian integers, so the
-//! integer product is the field product bit-reflected and shifted right by
-//! one (Gueron-Kounavis identity (27)); [`reduce`] shifts it back and folds
-//! the upper half in with the fast reduction of their Algorithm 2.
+//! `bmul64`), then [`reduce`] (the bit-reflected reduction of the `gf128`
+//! module doc).
 //!
 //! Integer multiplication runs in constant time on the CPUs we target; no
 //! table, branch or secret-dependent index is used. This is the automatic
@@ -64,21 +62,21 @@ pub(crate) fn clmul128(a: u128, b: u128) -> (u128, u128) {
 }
 
 /// Reduces the raw carry-less product (hi, lo) of two GCM elements held as
-/// big-endian integers to their field product.
-///
-/// The product of the reflected operands is the reflected field product
-/// shifted right by one, so shift the 256 bits left by one first. Then `hi`
-/// holds x^0..x^127 and `lo` x^128..x^255 (its top bit x^128). Each
-/// x^(128+j) is x^j * (1 + x + x^2 + x^7): XOR `lo` and its right shifts by
-/// 1, 2 and 7 into `hi`. The shifts drop up to seven terms past x^255,
-/// which are again of degree >= 128; folding them first into `lo` (its left
-/// shifts by 127, 126 and 121) is exactly Gueron-Kounavis Algorithm 2.
+/// big-endian integers to their field product: the bit-reflected reduction,
+/// derived in the `gf128` module doc. The one implementation of it.
 #[inline(always)]
 pub(crate) fn reduce(hi: u128, lo: u128) -> u128 {
     let hi = (hi << 1) | (lo >> 127);
     let lo = lo << 1;
     let d = lo ^ (lo << 127) ^ (lo << 126) ^ (lo << 121);
     hi ^ d ^ (d >> 1) ^ (d >> 2) ^ (d >> 7)
+}
+
+/// a * b for any two elements, no key: [`clmul128`] then [`reduce`].
+#[inline(always)]
+pub(crate) fn mul(a: u128, b: u128) -> u128 {
+    let (hi, lo) = clmul128(a, b);
+    reduce(hi, lo)
 }
 
 #[derive(Zeroize)]
@@ -94,7 +92,6 @@ impl GhashBackend for Key {
     }
 
     fn mul_h(&self, x: u128) -> u128 {
-        let (hi, lo) = clmul128(x, self.h);
-        reduce(hi, lo)
+        mul(x, self.h)
     }
 }

@@ -9,6 +9,30 @@
 //! bit shifted out (x^128) comes back as x^7 + x^2 + x + 1, the constant
 //! `R` = 0xE1 || 0^120.
 //!
+//! # The bit-reflected reduction
+//!
+//! Every backend that multiplies with a carry-less multiplier (PCLMULQDQ,
+//! the integer trick of `ctmul64`, the vector kernels of `wide.rs`) rests
+//! on this derivation; the others point here.
+//!
+//! Read as a polynomial in z (bit i = coefficient of z^i), the integer of an
+//! element holds the coefficient of x^k at bit 127 - k: it is the element
+//! bit-reflected. Multiply two such integers carry-lessly: the terms x^k of
+//! a and x^l of b meet at bit (127 - k) + (127 - l) = 254 - (k + l), so
+//! over 256 bits, where x^k of the reflected product sits at bit 255 - k,
+//! the raw product is the reflected field product shifted right by one
+//! (Gueron-Kounavis identity (27)). Shifting the 256 bits left by one puts
+//! x^0..x^127 in the high half `hi` and x^128..x^255 in the low half `lo`
+//! (bit 127 of `lo` is x^128). Then x^(128+j) = x^j (1 + x + x^2 + x^7),
+//! and multiplying by x is a right shift, so XOR `lo`, `lo >> 1`, `lo >> 2`
+//! and `lo >> 7` into `hi`. The shifts drop the terms that pass x^127, the
+//! fold of x^(128+j) for j near 127: they are x^128..x^134 again, that is
+//! `lo << 127`, `lo << 126` and `lo << 121` as a new low half, and their own
+//! fold lands at x^0..x^13 and drops nothing. So with
+//! d = lo ^ (lo << 127) ^ (lo << 126) ^ (lo << 121) the product is
+//! hi ^ d ^ (d >> 1) ^ (d >> 2) ^ (d >> 7): the shift-and-XOR reduction of
+//! Gueron-Kounavis Algorithm 2, written once as `ctmul64::reduce`.
+//!
 //! Each backend lives in its own file, opens with the math it uses, and
 //! implements the crate-internal `GhashBackend` trait. The [`Backend`] enum names them; automatic
 //! selection (in `detect.rs`) only ever picks constant-time ones.
@@ -45,6 +69,21 @@ mod vaes_avx512;
 mod wide;
 
 pub(crate) use bitserial::mul as mul_reference;
+
+/// a * b for any two elements, in constant time, with the fastest general
+/// multiplier here: PCLMULQDQ where detected (std caches the CPUID probe, so
+/// detection runs once), else the portable `ctmul64`. To multiply many
+/// values by one fixed H, a GHASH backend is faster.
+#[inline]
+pub(crate) fn mul(a: u128, b: u128) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    if crate::detect::has_pclmul() {
+        // SAFETY: PCLMULQDQ (and SSE2, part of x86-64) were detected just
+        // above, the target features of `clmul::mul`.
+        return unsafe { clmul::mul(a, b) };
+    }
+    ctmul64::mul(a, b)
+}
 
 /// x^7 + x^2 + x + 1 in GCM's bit order: the value x^128 folds back to.
 pub(crate) const R: u128 = 0xE1 << 120;
@@ -584,4 +623,34 @@ impl Ghash {
 /// ```
 pub fn gf128_mul(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
     mul_reference(u128::from_be_bytes(*a), u128::from_be_bytes(*b)).to_be_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `mul` (the crate's general multiply) and both its paths equal the
+    /// bit-serial reference on random inputs and on the edge values.
+    #[test]
+    fn general_mul_matches_reference() {
+        let mut s = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834u128;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut cases = vec![(0, 0), (1 << 127, 1 << 127), (1, 1), (u128::MAX, u128::MAX)];
+        cases.extend((0..2000).map(|_| (next(), next())));
+        for (a, b) in cases {
+            let want = mul_reference(a, b);
+            assert_eq!(mul(a, b), want, "{a:032x} * {b:032x}");
+            assert_eq!(ctmul64::mul(a, b), want);
+            #[cfg(target_arch = "x86_64")]
+            if crate::detect::has_pclmul() {
+                // SAFETY: PCLMULQDQ was detected just above.
+                assert_eq!(unsafe { clmul::mul(a, b) }, want);
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@
 //! Representation. A block is loaded byte-reversed, so a 128-bit lane holds
 //! the integer `u128::from_be_bytes(block)`: bit 127 is x^0 (as in every
 //! backend). The carry-less product of two such integers is the reflected
-//! product shifted right by one (Gueron-Kounavis identity (27)). Instead of
+//! product shifted right by one (derived in the `gf128` module doc). Instead of
 //! shifting every product back, the key powers are stored premultiplied by
 //! x^-1 = x^127 + x^6 + x + 1: then A * (H^k x^-1), read as a 256-bit
 //! reflected value with no shift, is exactly the unreduced A * H^k.

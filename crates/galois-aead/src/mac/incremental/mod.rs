@@ -29,9 +29,6 @@
 
 use zeroize::Zeroize;
 
-// The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
-// the edition-2021 rule (no inner `unsafe` blocks).
-#[allow(unsafe_op_in_unsafe_fn)]
 mod gfmul;
 mod gmac;
 mod poly;
