@@ -306,15 +306,11 @@ fn differential_against_openssl_one_time_random() {
 }
 
 fn vectors(name: &str) -> Value {
-    let path = format!("/work/shared/vectors/{name}");
-    let text = std::fs::read_to_string(&path)
-        .or_else(|_| {
-            std::fs::read_to_string(format!(
-                "{}/../../../shared/vectors/{name}",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-        })
-        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    // `$GALOIS_VECTORS_DIR`, else `shared/vectors` beside the repository.
+    let dir = std::env::var("GALOIS_VECTORS_DIR")
+        .unwrap_or_else(|_| format!("{}/../../../shared/vectors", env!("CARGO_MANIFEST_DIR")));
+    let path = format!("{dir}/{name}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap()
 }
 
