@@ -1,7 +1,9 @@
 //! Precomputed AAD prefixes, IV prefixes and keystreams give exactly what
 //! the plain computation gives.
 
-use galois_aead::gcm::precompute::IvInput;
+use galois_aead::gcm::precompute::{
+    open_in_place, seal_in_place, AadPrefix, IvInput, IvPrefix, Keystream,
+};
 use galois_aead::{AesGcm, Error, Options};
 use proptest::prelude::*;
 
@@ -22,8 +24,8 @@ proptest! {
 
         let a = acut.index(aad.len() + 1);
         let i = ivcut.index(iv.len() + 1);
-        let ap = g.precompute_aad(&aad[..a]).unwrap();
-        let ip = g.precompute_iv(&iv[..i]).unwrap();
+        let ap = AadPrefix::new(&g, &aad[..a]).unwrap();
+        let ip = IvPrefix::new(&g, &iv[..i]).unwrap();
         for (ivin, pre) in [
             (IvInput::Full(&iv), Some(&ap)),
             (IvInput::Prefixed(&ip, &iv[i..]), Some(&ap)),
@@ -31,10 +33,10 @@ proptest! {
         ] {
             let rest = if pre.is_some() { &aad[a..] } else { &aad[..] };
             let mut b = pt.clone();
-            let t = g.seal_in_place_precomputed(ivin, pre, rest, &mut b).unwrap();
+            let t = seal_in_place(&g, ivin, pre, rest, &mut b).unwrap();
             prop_assert_eq!(&b, &plain);
             prop_assert_eq!(t, want);
-            g.open_in_place_precomputed(ivin, pre, rest, &mut b, want.as_bytes()).unwrap();
+            open_in_place(&g, ivin, pre, rest, &mut b, want.as_bytes()).unwrap();
             prop_assert_eq!(&b, &pt);
         }
         // The saved state is reusable: a second message with another tail.
@@ -43,7 +45,7 @@ proptest! {
         let mut x = pt.clone();
         let mut y = pt.clone();
         let t1 = g.seal_in_place_detached(&iv, &aad2, &mut x).unwrap();
-        let t2 = g.seal_in_place_precomputed(IvInput::Full(&iv), Some(&ap), b"other tail", &mut y).unwrap();
+        let t2 = seal_in_place(&g, IvInput::Full(&iv), Some(&ap), b"other tail", &mut y).unwrap();
         prop_assert_eq!((x, t1), (y, t2));
     }
 
@@ -58,12 +60,12 @@ proptest! {
         let g = AesGcm::new(&key).unwrap();
         let mut plain = pt.clone();
         let want = g.seal_in_place_detached(&iv, &aad, &mut plain).unwrap();
-        let ks = g.keystream(&iv, pt.len() + spare).unwrap();
+        let ks = Keystream::new(&g, &iv, pt.len() + spare).unwrap();
         let mut b = pt.clone();
         let t = ks.seal_in_place(&aad, &mut b).unwrap();
         prop_assert_eq!(&b, &plain);
         prop_assert_eq!(t, want);
-        let ks = g.keystream(&iv, pt.len() + spare).unwrap();
+        let ks = Keystream::new(&g, &iv, pt.len() + spare).unwrap();
         ks.open_in_place(&aad, &mut b, want.as_bytes()).unwrap();
         prop_assert_eq!(&b, &pt);
     }
@@ -73,19 +75,19 @@ proptest! {
 fn misuse_is_refused() {
     let g = AesGcm::new(&[1u8; 16]).unwrap();
     let other = AesGcm::new(&[2u8; 16]).unwrap();
-    let ap = g.precompute_aad(b"fixed header").unwrap();
-    let ip = g.precompute_iv(b"fixed iv part").unwrap();
+    let ap = AadPrefix::new(&g, b"fixed header").unwrap();
+    let ip = IvPrefix::new(&g, b"fixed iv part").unwrap();
     let mut b = b"data".to_vec();
     assert!(matches!(
-        other.seal_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&ap), b"", &mut b),
+        seal_in_place(&other, IvInput::Full(&[0; 12]), Some(&ap), b"", &mut b),
         Err(Error::InvalidKey { .. })
     ));
     assert!(matches!(
-        other.seal_in_place_precomputed(IvInput::Prefixed(&ip, b"x"), None, b"", &mut b),
+        seal_in_place(&other, IvInput::Prefixed(&ip, b"x"), None, b"", &mut b),
         Err(Error::InvalidKey { .. })
     ));
     // Keystream too short for the data.
-    let ks = g.keystream(&[3; 12], 3).unwrap();
+    let ks = Keystream::new(&g, &[3; 12], 3).unwrap();
     assert_eq!(
         ks.seal_in_place(b"", &mut b),
         Err(Error::BufferLength {
@@ -95,12 +97,11 @@ fn misuse_is_refused() {
     );
     // Tampering: wiped, refused.
     let mut c = b"data".to_vec();
-    let t = g
-        .seal_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&ap), b"", &mut c)
-        .unwrap();
+    let t = seal_in_place(&g, IvInput::Full(&[0; 12]), Some(&ap), b"", &mut c).unwrap();
     c[0] ^= 1;
     assert_eq!(
-        g.open_in_place_precomputed(
+        open_in_place(
+            &g,
             IvInput::Full(&[0; 12]),
             Some(&ap),
             b"",
@@ -112,19 +113,17 @@ fn misuse_is_refused() {
     assert_eq!(c, [0u8; 4]);
     // Short-tag keys keep their 12-byte IV rule with prefixes too.
     let s = AesGcm::with_options(&[1u8; 16], Options::new().tag_len(12).unwrap()).unwrap();
-    let ip = s.precompute_iv(b"1234").unwrap();
+    let ip = IvPrefix::new(&s, b"1234").unwrap();
     let mut d = b"x".to_vec();
-    assert!(s
-        .seal_in_place_precomputed(IvInput::Prefixed(&ip, b"12345678"), None, b"", &mut d)
-        .is_ok());
+    assert!(seal_in_place(&s, IvInput::Prefixed(&ip, b"12345678"), None, b"", &mut d).is_ok());
     assert!(matches!(
-        s.seal_in_place_precomputed(IvInput::Prefixed(&ip, b"123456789"), None, b"", &mut d),
+        seal_in_place(&s, IvInput::Prefixed(&ip, b"123456789"), None, b"", &mut d),
         Err(Error::IvLengthNotAllowedWithShortTag { .. })
     ));
     let e = AesGcm::new(&[1u8; 16]).unwrap();
-    let empty = e.precompute_iv(b"").unwrap();
+    let empty = IvPrefix::new(&e, b"").unwrap();
     assert!(matches!(
-        e.seal_in_place_precomputed(IvInput::Prefixed(&empty, b""), None, b"", &mut d),
+        seal_in_place(&e, IvInput::Prefixed(&empty, b""), None, b"", &mut d),
         Err(Error::InvalidIvLength { got: 0 })
     ));
 }
@@ -141,18 +140,18 @@ fn every_prefix_length() {
         let mut want = pt.to_vec();
         let tag = g.seal_in_place_detached(iv, &aad, &mut want).unwrap();
         for cut in 0..=aad.len() {
-            let ap = g.precompute_aad(&aad[..cut]).unwrap();
+            let ap = AadPrefix::new(&g, &aad[..cut]).unwrap();
             let icut = cut.min(ivlen);
-            let ip = g.precompute_iv(&iv[..icut]).unwrap();
+            let ip = IvPrefix::new(&g, &iv[..icut]).unwrap();
             let mut b = pt.to_vec();
-            let t = g
-                .seal_in_place_precomputed(
-                    IvInput::Prefixed(&ip, &iv[icut..]),
-                    Some(&ap),
-                    &aad[cut..],
-                    &mut b,
-                )
-                .unwrap();
+            let t = seal_in_place(
+                &g,
+                IvInput::Prefixed(&ip, &iv[icut..]),
+                Some(&ap),
+                &aad[cut..],
+                &mut b,
+            )
+            .unwrap();
             assert_eq!((&b, t), (&want, tag), "aad cut {cut}, iv cut {icut}");
         }
     }

@@ -764,19 +764,11 @@ impl<C: BlockCipher128> Gcm<C> {
         Ok(())
     }
 
-    /// Encrypts `pt` into `out` (same length) and returns the detached tag.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let mut ct = [0u8; 5];
-    /// let tag = gcm.seal_detached_into(&[0; 12], b"", b"hello", &mut ct)?;
-    /// let mut pt = [0u8; 5];
-    /// gcm.open_detached_into(&[0; 12], b"", &ct, tag.as_bytes(), &mut pt)?;
-    /// assert_eq!(&pt, b"hello");
-    /// assert!(gcm.seal_detached_into(&[0; 12], b"", b"hello", &mut [0u8; 4]).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_detached_into(
+    /// Encrypts `pt` into `out` (same length) and returns the detached tag:
+    /// the out-of-place worker behind [`Gcm::seal_into`] (the stitched
+    /// kernels read `pt` and write `out` in one pass). A refused seal leaves
+    /// `out` wiped.
+    pub(crate) fn seal_detached_into(
         &self,
         iv: &[u8],
         aad: &[u8],
@@ -800,20 +792,9 @@ impl<C: BlockCipher128> Gcm<C> {
         Ok(self.seal_checked(iv, aad, Some(pt), out))
     }
 
-    /// Decrypts `ct` into `out` (same length) if `tag` verifies; on failure
-    /// `out` is wiped.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let mut ct = [0u8; 5];
-    /// let tag = gcm.seal_detached_into(&[0; 12], b"", b"hello", &mut ct)?;
-    /// let mut pt = [0u8; 5];
-    /// let r = gcm.open_detached_into(&[0; 12], b"aad?", &ct, tag.as_bytes(), &mut pt);
-    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
-    /// assert_eq!(pt, [0; 5]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_detached_into(
+    /// Decrypts `ct_` into `out` (same length) if `tag` verifies; on failure
+    /// `out` is wiped. The worker behind [`Gcm::open_into`].
+    pub(crate) fn open_detached_into(
         &self,
         iv: &[u8],
         aad: &[u8],
@@ -839,6 +820,10 @@ impl<C: BlockCipher128> Gcm<C> {
     /// let mut out = [0u8; 3 + 16];
     /// gcm.seal_into(&[0; 12], b"", b"abc", &mut out)?;
     /// assert_eq!(out.to_vec(), gcm.seal(&[0; 12], b"", b"abc")?);
+    /// // A refused seal (here: no room for the tag) leaves `out` zeroed.
+    /// let mut short = [0xa5u8; 3];
+    /// assert!(gcm.seal_into(&[0; 12], b"", b"abc", &mut short).is_err());
+    /// assert_eq!(short, [0; 3]);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal_into(&self, iv: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
@@ -872,6 +857,10 @@ impl<C: BlockCipher128> Gcm<C> {
     /// let mut out = [0u8; 3];
     /// gcm.open_into(&[0; 12], b"", &sealed, &mut out)?;
     /// assert_eq!(&out, b"abc");
+    /// // A failed open leaves `out` zeroed.
+    /// let r = gcm.open_into(&[0; 12], b"aad?", &sealed, &mut out);
+    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
+    /// assert_eq!(out, [0; 3]);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn open_into(&self, iv: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
@@ -1012,35 +1001,23 @@ impl<C: BlockCipher128> Gcm<C> {
         Ok(())
     }
 
-    /// Encrypts the vector's contents in place and appends the tag.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let mut buf = b"abc".to_vec();
-    /// gcm.seal_in_place_append_tag(&[0; 12], b"", &mut buf)?;
-    /// assert_eq!(buf, gcm.seal(&[0; 12], b"", b"abc")?);
-    /// gcm.open_in_place(&[0; 12], b"", &mut buf)?;
-    /// assert_eq!(buf, b"abc");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_in_place_append_tag(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+    /// Encrypts the vector's contents in place and appends the tag (for
+    /// [`crate::XAes256Gcm`]; derived from [`Gcm::seal_in_place_detached`]).
+    pub(crate) fn seal_in_place_append_tag(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut Vec<u8>,
+    ) -> Result<()> {
         let tag = self.seal_in_place_detached(iv, aad, buf)?;
         buf.extend_from_slice(tag.as_bytes());
         Ok(())
     }
 
-    /// Verifies and strips the appended tag, decrypting in place. On
-    /// failure the vector is wiped and emptied.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let mut buf = gcm.seal(&[0; 12], b"", b"abc")?;
-    /// buf[0] ^= 0x80;
-    /// assert!(gcm.open_in_place(&[0; 12], b"", &mut buf).is_err());
-    /// assert!(buf.is_empty());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_in_place(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+    /// Verifies and strips the appended tag, decrypting in place; on failure
+    /// the vector is wiped and emptied (for [`crate::XAes256Gcm`]; derived
+    /// from [`Gcm::open_in_place_detached`]).
+    pub(crate) fn open_in_place(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
         let t = self.tag_len as usize;
         if buf.len() < t {
             let len = buf.len();

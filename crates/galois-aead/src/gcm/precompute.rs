@@ -38,11 +38,12 @@ fn same_key<C: BlockCipher128>(gcm: &Gcm<C>, id: u64) -> Result<()> {
 /// GHASH state after a fixed AAD prefix.
 ///
 /// ```
+/// # use galois_aead::gcm::precompute::*;
 /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-/// let prefix = gcm.precompute_aad(b"fixed header|")?;
+/// let prefix = AadPrefix::new(&gcm, b"fixed header|")?;
 /// let mut buf = *b"body";
 /// let iv = galois_aead::gcm::precompute::IvInput::Full(&[0; 12]);
-/// let tag = gcm.seal_in_place_precomputed(iv, Some(&prefix), b"seq 1", &mut buf)?;
+/// let tag = seal_in_place(&gcm, iv, Some(&prefix), b"seq 1", &mut buf)?;
 /// let whole = gcm.seal(&[0; 12], b"fixed header|seq 1", b"body")?;
 /// assert_eq!([&buf[..], tag.as_bytes()].concat(), whole);
 /// # Ok::<(), galois_aead::Error>(())
@@ -66,8 +67,9 @@ impl AadPrefix {
     /// The prefix length in bytes.
     ///
     /// ```
+    /// # use galois_aead::gcm::precompute::*;
     /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// assert_eq!(gcm.precompute_aad(b"seven b")?.len(), 7);
+    /// assert_eq!(AadPrefix::new(&gcm, b"seven b")?.len(), 7);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn len(&self) -> u64 {
@@ -77,8 +79,9 @@ impl AadPrefix {
     /// Whether the prefix is empty.
     ///
     /// ```
+    /// # use galois_aead::gcm::precompute::*;
     /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// assert!(gcm.precompute_aad(b"")?.is_empty());
+    /// assert!(AadPrefix::new(&gcm, b"")?.is_empty());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -89,11 +92,11 @@ impl AadPrefix {
 /// GHASH state after the fixed part of an IV.
 ///
 /// ```
-/// use galois_aead::gcm::precompute::IvInput;
+/// # use galois_aead::gcm::precompute::*;
 /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-/// let fixed = gcm.precompute_iv(&[7; 20])?; // the fixed part of a 24-byte IV
+/// let fixed = IvPrefix::new(&gcm, &[7; 20])?; // the fixed part of a 24-byte IV
 /// let mut buf = *b"msg";
-/// let tag = gcm.seal_in_place_precomputed(IvInput::Prefixed(&fixed, &[1, 2, 3, 4]), None, b"", &mut buf)?;
+/// let tag = seal_in_place(&gcm, IvInput::Prefixed(&fixed, &[1, 2, 3, 4]), None, b"", &mut buf)?;
 /// let iv = [&[7u8; 20][..], &[1, 2, 3, 4]].concat();
 /// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&iv, b"", b"msg")?);
 /// # Ok::<(), galois_aead::Error>(())
@@ -119,14 +122,14 @@ impl Drop for IvPrefix {
 /// An IV given whole or as a precomputed prefix plus the rest.
 ///
 /// ```
-/// use galois_aead::gcm::precompute::IvInput;
+/// # use galois_aead::gcm::precompute::*;
 /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-/// let salt = gcm.precompute_iv(&[9; 4])?; // 4 + 8 bytes still make a 96-bit IV
+/// let salt = IvPrefix::new(&gcm, &[9; 4])?; // 4 + 8 bytes still make a 96-bit IV
 /// let (mut a, mut b) = (*b"m", *b"m");
-/// let ta = gcm.seal_in_place_precomputed(IvInput::Prefixed(&salt, &[0; 8]), None, b"", &mut a)?;
+/// let ta = seal_in_place(&gcm, IvInput::Prefixed(&salt, &[0; 8]), None, b"", &mut a)?;
 /// let mut iv = [0u8; 12];
 /// iv[..4].copy_from_slice(&[9; 4]);
-/// let tb = gcm.seal_in_place_precomputed(IvInput::Full(&iv), None, b"", &mut b)?;
+/// let tb = seal_in_place(&gcm, IvInput::Full(&iv), None, b"", &mut b)?;
 /// assert_eq!((a, ta), (b, tb));
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
@@ -141,8 +144,9 @@ pub enum IvInput<'a> {
 /// Keystream for one known IV, computed ahead of the data.
 ///
 /// ```
+/// # use galois_aead::gcm::precompute::*;
 /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-/// let ks = gcm.keystream(&[5; 12], 64)?; // before the data arrives
+/// let ks = Keystream::new(&gcm, &[5; 12], 64)?; // before the data arrives
 /// let mut buf = *b"late data";
 /// let tag = ks.seal_in_place(b"", &mut buf)?;
 /// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&[5; 12], b"", b"late data")?);
@@ -161,21 +165,96 @@ impl<C: BlockCipher128> Drop for Keystream<'_, C> {
     }
 }
 
-impl<C: BlockCipher128> Gcm<C> {
+impl AadPrefix {
     /// Hashes a fixed AAD prefix once, for reuse with
-    /// [`Gcm::seal_in_place_precomputed`].
+    /// [`seal_in_place`].
     ///
     /// ```
-    /// use galois_aead::gcm::precompute::IvInput;
+    /// # use galois_aead::gcm::precompute::*;
     /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let p = gcm.precompute_aad(b"0123456789abcdefXY")?; // any length
+    /// let p = AadPrefix::new(&gcm, b"0123456789abcdefXY")?; // any length
     /// let mut buf = *b"x";
-    /// let tag = gcm.seal_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&p), b"Z", &mut buf)?;
+    /// let tag = seal_in_place(&gcm, IvInput::Full(&[0; 12]), Some(&p), b"Z", &mut buf)?;
     /// gcm.open_in_place_detached(&[0; 12], b"0123456789abcdefXYZ", &mut buf, tag.as_bytes())?;
     /// assert_eq!(&buf, b"x");
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn precompute_aad(&self, prefix: &[u8]) -> Result<AadPrefix> {
+    pub fn new<C: BlockCipher128>(gcm: &Gcm<C>, prefix: &[u8]) -> Result<Self> {
+        gcm.precompute_aad(prefix)
+    }
+}
+
+impl IvPrefix {
+    /// Hashes the fixed part of an IV once.
+    ///
+    /// ```
+    /// # use galois_aead::gcm::precompute::*;
+    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
+    /// let p = IvPrefix::new(&gcm, &[3; 32])?;
+    /// let mut buf = *b"x";
+    /// let tag = seal_in_place(&gcm, IvInput::Prefixed(&p, &[4]), None, b"", &mut buf)?;
+    /// let iv = [&[3u8; 32][..], &[4]].concat();
+    /// gcm.open_in_place_detached(&iv, b"", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"x");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn new<C: BlockCipher128>(gcm: &Gcm<C>, prefix: &[u8]) -> Result<Self> {
+        gcm.precompute_iv(prefix)
+    }
+}
+
+/// Seals `buf` in place with AAD = prefix (precomputed, optional) ||
+/// `aad_rest` and an IV given whole or by prefix. Same result as
+/// [`Gcm::seal_in_place_detached`] on the concatenations.
+///
+/// ```
+/// # use galois_aead::gcm::precompute::*;
+/// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
+/// let mut buf = *b"abc";
+/// let tag = seal_in_place(&gcm, IvInput::Full(&[0; 12]), None, b"ad", &mut buf)?;
+/// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&[0; 12], b"ad", b"abc")?);
+/// // A prefix made under another key is refused.
+/// let other = AadPrefix::new(&galois_aead::AesGcm::new(&[2u8; 16])?, b"")?;
+/// assert!(seal_in_place(&gcm, IvInput::Full(&[0; 12]), Some(&other), b"", &mut buf).is_err());
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub fn seal_in_place<C: BlockCipher128>(
+    gcm: &Gcm<C>,
+    iv: IvInput<'_>,
+    aad_prefix: Option<&AadPrefix>,
+    aad_rest: &[u8],
+    buf: &mut [u8],
+) -> Result<Tag> {
+    gcm.seal_in_place_precomputed(iv, aad_prefix, aad_rest, buf)
+}
+
+/// Opens in place with precomputed prefixes; on failure `buf` is wiped.
+///
+/// ```
+/// # use galois_aead::gcm::precompute::*;
+/// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
+/// let p = AadPrefix::new(&gcm, b"hdr")?;
+/// let sealed = gcm.seal(&[0; 12], b"hdr:1", b"abc")?;
+/// let (mut buf, tag) = (sealed[..3].to_vec(), &sealed[3..]);
+/// open_in_place(&gcm, IvInput::Full(&[0; 12]), Some(&p), b":1", &mut buf, tag)?;
+/// assert_eq!(buf, b"abc");
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub fn open_in_place<C: BlockCipher128>(
+    gcm: &Gcm<C>,
+    iv: IvInput<'_>,
+    aad_prefix: Option<&AadPrefix>,
+    aad_rest: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> Result<()> {
+    gcm.open_in_place_precomputed(iv, aad_prefix, aad_rest, buf, tag)
+}
+
+impl<C: BlockCipher128> Gcm<C> {
+    // The workers behind the public functions above (kept off `Gcm`'s
+    // own API: see docs/architecture.md).
+    fn precompute_aad(&self, prefix: &[u8]) -> Result<AadPrefix> {
         if prefix.len() as u64 > MAX_AAD_BYTES {
             return Err(Error::AadTooLong);
         }
@@ -188,20 +267,7 @@ impl<C: BlockCipher128> Gcm<C> {
         })
     }
 
-    /// Hashes the fixed part of an IV once.
-    ///
-    /// ```
-    /// use galois_aead::gcm::precompute::IvInput;
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let p = gcm.precompute_iv(&[3; 32])?;
-    /// let mut buf = *b"x";
-    /// let tag = gcm.seal_in_place_precomputed(IvInput::Prefixed(&p, &[4]), None, b"", &mut buf)?;
-    /// let iv = [&[3u8; 32][..], &[4]].concat();
-    /// gcm.open_in_place_detached(&iv, b"", &mut buf, tag.as_bytes())?;
-    /// assert_eq!(&buf, b"x");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn precompute_iv(&self, prefix: &[u8]) -> Result<IvPrefix> {
+    fn precompute_iv(&self, prefix: &[u8]) -> Result<IvPrefix> {
         if prefix.len() as u64 > MAX_IV_BYTES {
             return Err(Error::InvalidIvLength { got: prefix.len() });
         }
@@ -275,22 +341,7 @@ impl<C: BlockCipher128> Gcm<C> {
         Ok(self.make_tag(g ^ mask(self, y0)))
     }
 
-    /// Seals `buf` in place with AAD = prefix (precomputed, optional) ||
-    /// `aad_rest` and an IV given whole or by prefix. Same result as
-    /// [`Gcm::seal_in_place_detached`] on the concatenations.
-    ///
-    /// ```
-    /// use galois_aead::gcm::precompute::IvInput;
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let mut buf = *b"abc";
-    /// let tag = gcm.seal_in_place_precomputed(IvInput::Full(&[0; 12]), None, b"ad", &mut buf)?;
-    /// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&[0; 12], b"ad", b"abc")?);
-    /// // A prefix made under another key is refused.
-    /// let other = galois_aead::AesGcm::new(&[2u8; 16])?.precompute_aad(b"")?;
-    /// assert!(gcm.seal_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&other), b"", &mut buf).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_in_place_precomputed(
+    fn seal_in_place_precomputed(
         &self,
         iv: IvInput<'_>,
         aad_prefix: Option<&AadPrefix>,
@@ -307,19 +358,7 @@ impl<C: BlockCipher128> Gcm<C> {
         self.tag_precomputed(&y0, aad_prefix, aad_rest, buf)
     }
 
-    /// Opens in place with precomputed prefixes; on failure `buf` is wiped.
-    ///
-    /// ```
-    /// use galois_aead::gcm::precompute::IvInput;
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let p = gcm.precompute_aad(b"hdr")?;
-    /// let sealed = gcm.seal(&[0; 12], b"hdr:1", b"abc")?;
-    /// let (mut buf, tag) = (sealed[..3].to_vec(), &sealed[3..]);
-    /// gcm.open_in_place_precomputed(IvInput::Full(&[0; 12]), Some(&p), b":1", &mut buf, tag)?;
-    /// assert_eq!(buf, b"abc");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_in_place_precomputed(
+    fn open_in_place_precomputed(
         &self,
         iv: IvInput<'_>,
         aad_prefix: Option<&AadPrefix>,
@@ -346,19 +385,7 @@ impl<C: BlockCipher128> Gcm<C> {
         r
     }
 
-    /// Computes E(K, Y0) and `max_len` bytes of keystream for `iv` now,
-    /// before the data arrives.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let sealed = gcm.seal(&[5; 12], b"", b"abc")?;
-    /// let ks = gcm.keystream(&[5; 12], 16)?;
-    /// let mut buf = sealed[..3].to_vec();
-    /// ks.open_in_place(b"", &mut buf, &sealed[3..])?;
-    /// assert_eq!(buf, b"abc");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn keystream(&self, iv: &[u8], max_len: usize) -> Result<Keystream<'_, C>> {
+    fn keystream(&self, iv: &[u8], max_len: usize) -> Result<Keystream<'_, C>> {
         self.check_iv(iv)?;
         Self::check_lengths(&[], max_len)?;
         let y0 = self.y0(iv, None);
@@ -372,12 +399,30 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 }
 
-impl<C: BlockCipher128> Keystream<'_, C> {
+impl<'k, C: BlockCipher128> Keystream<'k, C> {
+    /// Computes E(K, Y0) and `max_len` bytes of keystream for `iv` now,
+    /// before the data arrives.
+    ///
+    /// ```
+    /// # use galois_aead::gcm::precompute::*;
+    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
+    /// let sealed = gcm.seal(&[5; 12], b"", b"abc")?;
+    /// let ks = Keystream::new(&gcm, &[5; 12], 16)?;
+    /// let mut buf = sealed[..3].to_vec();
+    /// ks.open_in_place(b"", &mut buf, &sealed[3..])?;
+    /// assert_eq!(buf, b"abc");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn new(gcm: &'k Gcm<C>, iv: &[u8], max_len: usize) -> Result<Self> {
+        gcm.keystream(iv, max_len)
+    }
+
     /// Bytes of keystream available.
     ///
     /// ```
+    /// # use galois_aead::gcm::precompute::*;
     /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// assert_eq!(gcm.keystream(&[5; 12], 100)?.len(), 100);
+    /// assert_eq!(Keystream::new(&gcm, &[5; 12], 100)?.len(), 100);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn len(&self) -> usize {
@@ -387,8 +432,9 @@ impl<C: BlockCipher128> Keystream<'_, C> {
     /// Whether no keystream was computed.
     ///
     /// ```
+    /// # use galois_aead::gcm::precompute::*;
     /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// assert!(gcm.keystream(&[5; 12], 0)?.is_empty());
+    /// assert!(Keystream::new(&gcm, &[5; 12], 0)?.is_empty());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -419,9 +465,10 @@ impl<C: BlockCipher128> Keystream<'_, C> {
     /// keystream is used up.
     ///
     /// ```
+    /// # use galois_aead::gcm::precompute::*;
     /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
     /// let mut long = [0u8; 17];
-    /// let r = gcm.keystream(&[5; 12], 16)?.seal_in_place(b"", &mut long);
+    /// let r = Keystream::new(&gcm, &[5; 12], 16)?.seal_in_place(b"", &mut long);
     /// assert!(matches!(r, Err(galois_aead::Error::BufferLength { .. }))); // more than computed
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
@@ -436,10 +483,11 @@ impl<C: BlockCipher128> Keystream<'_, C> {
     /// Opens `buf` in place if `tag` verifies; wiped on failure.
     ///
     /// ```
+    /// # use galois_aead::gcm::precompute::*;
     /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
     /// let sealed = gcm.seal(&[5; 12], b"", b"abc")?;
     /// let mut buf = sealed[..3].to_vec();
-    /// let r = gcm.keystream(&[5; 12], 3)?.open_in_place(b"x", &mut buf, &sealed[3..]);
+    /// let r = Keystream::new(&gcm, &[5; 12], 3)?.open_in_place(b"x", &mut buf, &sealed[3..]);
     /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
     /// assert_eq!(buf, [0; 3]);
     /// # Ok::<(), galois_aead::Error>(())
