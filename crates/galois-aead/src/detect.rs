@@ -193,6 +193,8 @@ pub fn poly1305_backend() -> crate::poly1305::Backend {
             return Backend::Avx2;
         }
     }
+    // aarch64: `Backend::Neon` is not picked; llvm-mca estimates it slower
+    // than the portable code on Neoverse N1 and V1 (docs/speed.md).
     Backend::Portable
 }
 
@@ -211,6 +213,8 @@ pub fn poly1305_backend_available(b: crate::poly1305::Backend) -> bool {
         Backend::Avx2 => has_avx2(),
         #[cfg(target_arch = "x86_64")]
         Backend::Ifma => has_avx512ifma(),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
     }
 }
 

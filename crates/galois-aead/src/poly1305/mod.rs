@@ -26,7 +26,7 @@
 //!
 //! # Implementations
 //!
-//! The polynomial is evaluated by one of three backends, picked once when a
+//! The polynomial is evaluated by one of these backends, picked once when a
 //! key is set up by [`crate::detect::poly1305_backend`] or pinned by name:
 //! - [`Backend::Portable`] (`portable.rs`): radix 2^64, 64 x 64 -> 128-bit
 //!   products; used alone, and by every backend for short messages and the
@@ -37,6 +37,10 @@
 //!   (`vpmadd52luq/huq`), eight blocks in parallel with r^1..r^8 (and r^16,
 //!   r^24, r^32 for several groups per step); medium inputs run the same
 //!   arithmetic on four lanes (r^1..r^4 only).
+//! - `Backend::Neon` (`neon.rs`, aarch64 only): the AVX2 arithmetic
+//!   (radix 2^26) on two NEON lanes with `UMULL/UMLAL`, r^1..r^4, from 256
+//!   bytes on; pinned only (llvm-mca estimates it slower than portable on
+//!   Neoverse, see `neon.rs`).
 //!
 //! Key agility (paper, section 1): setting up a key computes nothing but r
 //! in two words and 5 r1 / 4, and short messages use r alone. Powers of r
@@ -56,6 +60,8 @@ use zeroize::{Zeroize, Zeroizing};
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod neon;
 pub mod nonce;
 mod portable;
 mod radix44;
@@ -87,6 +93,10 @@ pub enum Backend {
     /// AVX-512 IFMA (vpmadd52luq/huq), 8-way (x86-64 only).
     #[cfg(target_arch = "x86_64")]
     Ifma,
+    /// NEON (aarch64), radix 2^26, 2-way with powers r^1..r^4 (aarch64
+    /// only).
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Neon,
 }
 
 impl Backend {
@@ -97,6 +107,9 @@ impl Backend {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2,
         Backend::Portable,
+        // After portable: estimated slower on Neoverse (neon.rs).
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Backend::Neon,
     ];
 
     /// The backend's name, as the CLI spells it.
@@ -113,6 +126,8 @@ impl Backend {
             Backend::Avx2 => "avx2",
             #[cfg(target_arch = "x86_64")]
             Backend::Ifma => "ifma",
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => "neon",
         }
     }
 
@@ -122,7 +137,7 @@ impl Backend {
     /// use galois_aead::poly1305::Backend;
     /// #[cfg(target_arch = "x86_64")]
     /// assert_eq!(Backend::from_name("avx2")?, Backend::Avx2);
-    /// assert!(Backend::from_name("neon").is_err());
+    /// assert!(Backend::from_name("altivec").is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn from_name(name: &str) -> Result<Self> {
@@ -175,6 +190,8 @@ enum Imp {
     Avx2(avx2::Avx2),
     #[cfg(target_arch = "x86_64")]
     Ifma(ifma::Ifma),
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Neon(neon::Neon),
 }
 
 impl Imp {
@@ -189,6 +206,10 @@ impl Imp {
             Backend::Ifma => ifma::Ifma::new()
                 .map(Imp::Ifma)
                 .ok_or(Error::BackendUnavailable { backend: "ifma" }),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => neon::Neon::new()
+                .map(Imp::Neon)
+                .ok_or(Error::BackendUnavailable { backend: "neon" }),
         }
     }
 
@@ -199,6 +220,8 @@ impl Imp {
             Imp::Avx2(_) => Backend::Avx2,
             #[cfg(target_arch = "x86_64")]
             Imp::Ifma(_) => Backend::Ifma,
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Imp::Neon(_) => Backend::Neon,
         }
     }
 }
@@ -312,6 +335,18 @@ fn bulk<'a, P: PowersSlot>(
                 data
             }
         }
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Imp::Neon(t) => {
+            if data.len() >= neon::MIN_LEN {
+                let n = data.len() / neon::CHUNK * neon::CHUNK;
+                let pw = pw.get();
+                pw.ensure(k, 4);
+                t.blocks(h, pw, &data[..n]);
+                &data[n..]
+            } else {
+                data
+            }
+        }
     }
 }
 
@@ -342,7 +377,12 @@ const MIN_BULK: usize = if avx2::MIN_LEN < ifma::MIN_LEN4 {
 } else {
     ifma::MIN_LEN4
 };
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+const MIN_BULK: usize = neon::MIN_LEN;
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+)))]
 const MIN_BULK: usize = usize::MAX;
 
 /// A streaming evaluation: h, the key, a partial block, cached powers.
