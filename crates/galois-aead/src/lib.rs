@@ -14,6 +14,7 @@
 //! # Ok::<(), galois_aead::Error>(())
 //! ```
 
+pub mod aead;
 pub mod aes;
 pub mod block;
 pub mod chunked;

@@ -31,6 +31,7 @@
 //! [`Error::Replay`]. The window moves only after the ICV verifies, so
 //! forged packets cannot push it forward or mark numbers as used.
 
+use crate::aead::Aead;
 use crate::error::{Error, Result};
 use crate::gcm::AesGcm;
 use crate::gcm::Options;
@@ -102,14 +103,28 @@ pub enum Start {
     Store(NonceStore),
 }
 
-fn iv(salt: &[u8; 4], role: Role, seq: u64) -> [u8; 12] {
-    let mut iv = [0u8; 12];
+/// The longest nonce of an [`Aead`] (XAES-256-GCM's 24 bytes).
+const MAX_NONCE: usize = 32;
+
+/// `salt' || seq`, zero-padded on the right to the AEAD's nonce length
+/// (12 bytes for AES-GCM and AES-GCM-SIV; for XAES-256-GCM the 12 bytes
+/// pick the per-message key and its GCM nonce is zero).
+fn iv(salt: &[u8; 4], role: Role, seq: u64) -> [u8; MAX_NONCE] {
+    let mut iv = [0u8; MAX_NONCE];
     iv[..4].copy_from_slice(salt);
     if role == Role::Responder {
         iv[0] ^= 0x80;
     }
-    iv[4..].copy_from_slice(&seq.to_be_bytes());
+    iv[4..12].copy_from_slice(&seq.to_be_bytes());
     iv
+}
+
+/// Refuses an AEAD whose nonce cannot hold `salt' || seq`.
+fn check_nonce_len<A: Aead>() -> Result<()> {
+    if !(12..=MAX_NONCE).contains(&A::NONCE_LEN) {
+        return Err(Error::InvalidNonceLength { got: A::NONCE_LEN });
+    }
+    Ok(())
 }
 
 fn aad(header: &[u8], seq: u64) -> Vec<u8> {
@@ -164,8 +179,8 @@ const EXHAUSTED: Error = Error::LimitReached {
 /// let tx = galois_aead::packet::PacketSealer::new(&[7u8; 16], [0; 4])?;
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
-pub struct PacketSealer {
-    gcm: AesGcm,
+pub struct PacketSealer<A: Aead = AesGcm> {
+    gcm: A,
     salt: [u8; 4],
     role: Role,
     seq: Sequence,
@@ -227,6 +242,35 @@ impl PacketSealer {
         icv_len: usize,
         limits: UsageLimits,
     ) -> Result<Self> {
+        Self::with_aead(build(key, icv_len)?, salt, role, start, limits)
+    }
+}
+
+impl<A: Aead> PacketSealer<A> {
+    /// A sealer over any AEAD of this crate (its key set up with
+    /// [`Aead::for_formats`] or as the caller likes), 4-byte salt, role,
+    /// start and limits. The IV is `salt' || seq`, zero-padded to the
+    /// AEAD's nonce length.
+    ///
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::limits::UsageLimits;
+    /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+    /// use galois_aead::AesGcmSiv;
+    /// let key = [7u8; 32];
+    /// let mut tx = PacketSealer::with_aead(AesGcmSiv::for_formats(&key)?, [1; 4], Role::Initiator, Start::NewKey, UsageLimits::PACKETS)?;
+    /// let mut rx = PacketOpener::with_aead(AesGcmSiv::for_formats(&key)?, [1; 4], Role::Responder, 2, 64)?;
+    /// assert_eq!(rx.open(&tx.seal(b"hd", b"payload")?)?.payload, b"payload");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_aead(
+        aead: A,
+        salt: [u8; 4],
+        role: Role,
+        start: Start,
+        limits: UsageLimits,
+    ) -> Result<Self> {
+        check_nonce_len::<A>()?;
         let seq = match start {
             Start::NewKey => Sequence::Counter(Some(1)),
             Start::At(0) => {
@@ -238,7 +282,7 @@ impl PacketSealer {
             Start::Store(store) => Sequence::Store(store),
         };
         Ok(PacketSealer {
-            gcm: build(key, icv_len)?,
+            gcm: aead,
             salt,
             role,
             seq,
@@ -353,7 +397,7 @@ impl PacketSealer {
         }
         // The lengths do not depend on the number: check them first.
         let mut a = aad(header, 0);
-        AesGcm::check_lengths(&a, payload.len())?;
+        self.gcm.check_lengths(&a, payload.len())?;
         self.usage.charge((a.len() + payload.len()) as u64)?;
         // Consume the number before using it: it never comes back.
         let seq = self.take_seq()?;
@@ -362,7 +406,7 @@ impl PacketSealer {
         out.extend_from_slice(&a);
         out.extend_from_slice(payload);
         let tag = self.gcm.seal_in_place_detached(
-            &iv(&self.salt, self.role, seq),
+            &iv(&self.salt, self.role, seq)[..A::NONCE_LEN],
             &a,
             &mut out[a.len()..],
         )?;
@@ -403,8 +447,8 @@ pub struct Opened {
 /// assert_eq!(rx.open(&p1), Err(Error::OutsideWindow { seq: 1, lowest: 2 })); // ...within the window
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
-pub struct PacketOpener {
-    gcm: AesGcm,
+pub struct PacketOpener<A: Aead = AesGcm> {
+    gcm: A,
     salt: [u8; 4],
     /// The role of the end whose packets this opener takes (the peer's).
     from: Role,
@@ -450,13 +494,42 @@ impl PacketOpener {
         icv_len: usize,
         window: u32,
     ) -> Result<Self> {
+        PacketOpener::with_aead(build(key, icv_len)?, salt, role, header_len, window)
+    }
+}
+
+impl<A: Aead> PacketOpener<A> {
+    /// An opener over any AEAD of this crate: the peer of a
+    /// [`PacketSealer::with_aead`] under the same key and salt.
+    ///
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::limits::UsageLimits;
+    /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+    /// use galois_aead::XAes256Gcm;
+    /// let key = [7u8; 32];
+    /// let mut tx = PacketSealer::with_aead(XAes256Gcm::for_formats(&key)?, [1; 4], Role::Responder, Start::NewKey, UsageLimits::PACKETS)?;
+    /// let mut rx = PacketOpener::with_aead(XAes256Gcm::for_formats(&key)?, [1; 4], Role::Initiator, 0, 64)?;
+    /// let p = tx.seal(b"", b"x")?;
+    /// assert_eq!(rx.open(&p)?.payload, b"x");
+    /// assert_eq!(rx.open(&p), Err(galois_aead::Error::Replay { seq: 1 }));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_aead(
+        aead: A,
+        salt: [u8; 4],
+        role: Role,
+        header_len: usize,
+        window: u32,
+    ) -> Result<Self> {
+        check_nonce_len::<A>()?;
         if window == 0 || window > 1 << 20 {
             return Err(Error::LimitReached {
                 what: "anti-replay window must be 1 to 2^20 packets",
             });
         }
         Ok(PacketOpener {
-            gcm: build(key, icv_len)?,
+            gcm: aead,
             salt,
             from: role.peer(),
             header_len,
@@ -592,8 +665,12 @@ impl PacketOpener {
         self.check(seq)?;
         let (a, rest) = packet.split_at(a_len);
         let mut payload = vec![0u8; rest.len() - t];
-        self.gcm
-            .open_into(&iv(&self.salt, self.from, seq), a, rest, &mut payload)?;
+        self.gcm.open_into(
+            &iv(&self.salt, self.from, seq)[..A::NONCE_LEN],
+            a,
+            rest,
+            &mut payload,
+        )?;
         self.accept(seq);
         Ok(Opened {
             seq,

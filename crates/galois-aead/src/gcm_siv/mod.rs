@@ -226,7 +226,7 @@ impl AesGcmSiv {
         self.kgk.backend()
     }
 
-    fn check(nonce: &[u8], aad: &[u8], text_len: usize) -> Result<()> {
+    pub(crate) fn check(nonce: &[u8], aad: &[u8], text_len: usize) -> Result<()> {
         if nonce.len() != NONCE_BYTES {
             return Err(Error::InvalidNonceLength { got: nonce.len() });
         }

@@ -2,6 +2,7 @@
 //! usage limits.
 
 use super::{aes_gcm_refusing_zero_h, Usage, UsageLimits, MAX_RANDOM_IV_MESSAGES, MAX_TOTAL_BYTES};
+use crate::aead::Aead;
 use crate::error::{Error, Result};
 use crate::gcm::{AesGcm, Options};
 
@@ -16,8 +17,8 @@ use crate::gcm::{AesGcm, Options};
 /// assert_eq!(gcm.open(b"aad", &sealed)?, b"no IV to manage");
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
-pub struct RandomNonceGcm {
-    gcm: AesGcm,
+pub struct RandomNonceGcm<A: Aead = AesGcm> {
+    gcm: A,
     usage: Usage,
 }
 
@@ -45,6 +46,26 @@ impl RandomNonceGcm {
     /// assert!(RandomNonceGcm::with_limits(&[1u8; 16], UsageLimits::PACKETS).is_err());
     /// ```
     pub fn with_limits(key: &[u8], limits: UsageLimits) -> Result<Self> {
+        Self::with_aead(aes_gcm_refusing_zero_h(key, Options::new())?, limits)
+    }
+}
+
+impl<A: Aead> RandomNonceGcm<A> {
+    /// Random nonces of the AEAD's nonce length (24 bytes for XAES-256-GCM)
+    /// over any AEAD of this crate, with the same limits checks. Sealed
+    /// messages are nonce || ciphertext || tag.
+    ///
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::limits::{RandomNonceGcm, UsageLimits};
+    /// use galois_aead::XAes256Gcm;
+    /// let mut x = RandomNonceGcm::with_aead(XAes256Gcm::for_formats(&[1u8; 32])?, UsageLimits::RANDOM_IV)?;
+    /// let sealed = x.seal(b"aad", b"msg")?;
+    /// assert_eq!(sealed.len(), 24 + 3 + 16);
+    /// assert_eq!(x.open(b"aad", &sealed)?, b"msg");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn with_aead(aead: A, limits: UsageLimits) -> Result<Self> {
         if limits.max_messages > MAX_RANDOM_IV_MESSAGES || limits.max_total_bytes > MAX_TOTAL_BYTES
         {
             return Err(Error::LimitReached {
@@ -52,7 +73,7 @@ impl RandomNonceGcm {
             });
         }
         Ok(RandomNonceGcm {
-            gcm: aes_gcm_refusing_zero_h(key, Options::new())?,
+            gcm: aead,
             usage: Usage::new(limits),
         })
     }
@@ -66,13 +87,14 @@ impl RandomNonceGcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
-        AesGcm::check_lengths(aad, pt.len())?;
+        self.gcm.check_lengths(aad, pt.len())?;
         self.usage.charge((aad.len() + pt.len()) as u64)?;
-        let mut out = vec![0u8; 12];
+        let n = A::NONCE_LEN;
+        let mut out = vec![0u8; n];
         getrandom::fill(&mut out).map_err(|_| Error::RandomSourceFailed)?;
-        let iv: [u8; 12] = out[..12].try_into().unwrap();
+        let iv = out.clone();
         out.extend_from_slice(pt);
-        let tag = self.gcm.seal_in_place_detached(&iv, aad, &mut out[12..])?;
+        let tag = self.gcm.seal_in_place_detached(&iv, aad, &mut out[n..])?;
         out.extend_from_slice(tag.as_bytes());
         Ok(out)
     }
@@ -87,13 +109,14 @@ impl RandomNonceGcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn open(&self, aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>> {
-        if sealed.len() < 12 + 16 {
+        let (n, min) = (A::NONCE_LEN, A::NONCE_LEN + self.gcm.tag_len());
+        if sealed.len() < min {
             return Err(Error::CiphertextTooShort {
                 len: sealed.len(),
-                min: 28,
+                min,
             });
         }
-        self.gcm.open(&sealed[..12], aad, &sealed[12..])
+        self.gcm.open(&sealed[..n], aad, &sealed[n..])
     }
 
     /// The usage so far.

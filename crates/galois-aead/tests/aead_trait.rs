@@ -1,0 +1,126 @@
+//! The formats over the `Aead` trait: packets and random-nonce sealing work
+//! unchanged over AES-GCM-SIV and XAES-256-GCM, byte for byte what the
+//! AEAD gives for the documented nonce, and AES-GCM through the trait is
+//! the same as before.
+
+use galois_aead::aead::Aead;
+use galois_aead::limits::{RandomNonceGcm, UsageLimits};
+use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+use galois_aead::{AesGcm, AesGcmSiv, Error, XAes256Gcm};
+
+/// `salt' || seq`, zero-padded to the nonce length.
+fn packet_nonce<A: Aead>(salt: [u8; 4], role: Role, seq: u64) -> Vec<u8> {
+    let mut n = vec![0u8; A::NONCE_LEN];
+    n[..4].copy_from_slice(&salt);
+    if role == Role::Responder {
+        n[0] ^= 0x80;
+    }
+    n[4..12].copy_from_slice(&seq.to_be_bytes());
+    n
+}
+
+fn packets_over<A: Aead>(key: &[u8]) {
+    let salt = [9, 8, 7, 6];
+    let mut tx = PacketSealer::with_aead(
+        A::for_formats(key).unwrap(),
+        salt,
+        Role::Initiator,
+        Start::At(5),
+        UsageLimits::PACKETS,
+    )
+    .unwrap();
+    let mut rx =
+        PacketOpener::with_aead(A::for_formats(key).unwrap(), salt, Role::Responder, 3, 64)
+            .unwrap();
+    let mut back =
+        PacketOpener::with_aead(A::for_formats(key).unwrap(), salt, Role::Initiator, 3, 64)
+            .unwrap();
+    let p = tx.seal(b"hdr", b"payload of a packet").unwrap();
+    // The wire format: header || seq || the AEAD's ciphertext and tag.
+    let direct = A::for_formats(key).unwrap();
+    let nonce = packet_nonce::<A>(salt, Role::Initiator, 5);
+    let want = Aead::seal(
+        &direct,
+        &nonce,
+        &[&b"hdr"[..], &5u64.to_be_bytes()].concat(),
+        b"payload of a packet",
+    )
+    .unwrap();
+    assert_eq!(
+        p,
+        [&b"hdr"[..], &5u64.to_be_bytes(), &want].concat(),
+        "{}",
+        A::NAME
+    );
+    let o = rx.open(&p).unwrap();
+    assert_eq!((o.seq, &o.payload[..]), (5, &b"payload of a packet"[..]));
+    assert_eq!(rx.open(&p), Err(Error::Replay { seq: 5 }), "{}", A::NAME);
+    assert_eq!(back.open(&p), Err(Error::AuthenticationFailed), "reflected");
+    let mut bad = tx.seal(b"hdr", b"x").unwrap();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    assert_eq!(
+        rx.open(&bad),
+        Err(Error::AuthenticationFailed),
+        "{}",
+        A::NAME
+    );
+    // The window did not move for the forgery: seq 6 still opens.
+    bad[last] ^= 1;
+    assert_eq!(rx.open(&bad).unwrap().seq, 6);
+}
+
+#[test]
+fn packets_over_aes_gcm_siv_and_xaes() {
+    packets_over::<AesGcmSiv>(&[3; 16]);
+    packets_over::<AesGcmSiv>(&[3; 32]);
+    packets_over::<XAes256Gcm>(&[3; 32]);
+    packets_over::<AesGcm>(&[3; 24]);
+}
+
+#[test]
+fn aes_gcm_through_the_trait_is_unchanged() {
+    let (key, salt) = ([5u8; 16], [1, 2, 3, 4]);
+    let mut a = PacketSealer::new(&key, salt, Role::Responder, Start::NewKey).unwrap();
+    let mut b = PacketSealer::with_aead(
+        AesGcm::for_formats(&key).unwrap(),
+        salt,
+        Role::Responder,
+        Start::NewKey,
+        UsageLimits::PACKETS,
+    )
+    .unwrap();
+    for i in 0..3 {
+        let pt = vec![i as u8; 40 * i];
+        assert_eq!(a.seal(b"h", &pt).unwrap(), b.seal(b"h", &pt).unwrap());
+    }
+}
+
+fn random_nonce_over<A: Aead>(key: &[u8]) {
+    let mut r =
+        RandomNonceGcm::with_aead(A::for_formats(key).unwrap(), UsageLimits::messages(2)).unwrap();
+    let s = r.seal(b"aad", b"message").unwrap();
+    assert_eq!(s.len(), A::NONCE_LEN + 7 + 16, "{}", A::NAME);
+    let direct = A::for_formats(key).unwrap();
+    let n = A::NONCE_LEN;
+    assert_eq!(
+        Aead::open(&direct, &s[..n], b"aad", &s[n..]).unwrap(),
+        b"message"
+    );
+    assert_eq!(r.open(b"aad", &s).unwrap(), b"message");
+    assert_eq!(r.open(b"other", &s), Err(Error::AuthenticationFailed));
+    assert!(matches!(
+        r.open(b"aad", &s[..n + 15]),
+        Err(Error::CiphertextTooShort { .. })
+    ));
+    let t = r.seal(b"aad", b"message").unwrap();
+    assert_ne!(s[..n], t[..n], "a fresh nonce each time");
+    assert!(matches!(r.seal(b"", b""), Err(Error::LimitReached { .. })));
+}
+
+#[test]
+fn random_nonces_over_every_aead() {
+    random_nonce_over::<AesGcm>(&[6; 32]);
+    random_nonce_over::<AesGcmSiv>(&[6; 32]);
+    random_nonce_over::<XAes256Gcm>(&[6; 32]);
+}
