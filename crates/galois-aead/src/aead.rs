@@ -67,29 +67,89 @@ mod sealed {
 /// ```
 pub trait Aead: sealed::Sealed + Send + Sync + Sized {
     /// A short lower-case name ("aes-gcm", "aes-gcm-siv", "xaes-256-gcm").
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// assert_eq!(<AesGcm as Aead>::NAME, "aes-gcm");
+    /// assert_eq!(<XAes256Gcm as Aead>::NAME, "xaes-256-gcm");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     const NAME: &'static str;
     /// The nonce length the formats use, in bytes.
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// assert_eq!((<AesGcm as Aead>::NONCE_LEN, <AesGcmSiv as Aead>::NONCE_LEN), (12, 12));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     const NONCE_LEN: usize;
 
     /// The key as the formats set it up: 16-byte tags, and for AES-GCM a
     /// key with H = 0 refused ([`Options::refuse_zero_h`]).
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// assert_eq!(AesGcm::for_formats(&[1; 16])?.tag_len(), 16);
+    /// assert!(AesGcmSiv::for_formats(&[1; 20]).is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn for_formats(key: &[u8]) -> Result<Self>;
 
     /// The key as `new` sets it up (16-byte tags, automatic backends): what
     /// the bindings' one-shot functions use.
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let x = <XAes256Gcm as Aead>::from_key(&[1; 32])?;
+    /// assert_eq!(Aead::seal(&x, &[0; 24], b"", b"m")?, x.seal(&[0; 24], b"", b"m")?);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn from_key(key: &[u8]) -> Result<Self>;
 
     /// The tag length in bytes.
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// assert_eq!(Aead::tag_len(&AesGcmSiv::from_key(&[1; 16])?), 16);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn tag_len(&self) -> usize;
 
     /// Refuses additional data or a text too long for one message, before
     /// any work (a format checks this before it spends a nonce).
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let siv = AesGcmSiv::from_key(&[1; 16])?;
+    /// assert!(siv.check_lengths(b"", 100).is_ok());
+    /// assert!(siv.check_lengths(b"", (1 << 36) + 1).is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn check_lengths(&self, aad: &[u8], text_len: usize) -> Result<()>;
 
     /// Encrypts `buf` in place and returns the detached tag.
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let g = AesGcm::from_key(&[1; 16])?;
+    /// let mut buf = *b"abc";
+    /// let tag = Aead::seal_in_place_detached(&g, &[0; 12], b"", &mut buf)?;
+    /// assert_eq!([&buf[..], tag.as_bytes()].concat(), g.seal(&[0; 12], b"", b"abc")?);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag>;
 
     /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is wiped.
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let g = AesGcmSiv::from_key(&[1; 16])?;
+    /// let mut buf = *b"abc";
+    /// let tag = Aead::seal_in_place_detached(&g, &[0; 12], b"", &mut buf)?;
+    /// Aead::open_in_place_detached(&g, &[0; 12], b"", &mut buf, tag.as_bytes())?;
+    /// assert_eq!(&buf, b"abc");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn open_in_place_detached(
         &self,
         nonce: &[u8],
@@ -100,13 +160,39 @@ pub trait Aead: sealed::Sealed + Send + Sync + Sized {
 
     /// Seals `pt` into `out` (`pt.len() + tag_len()` bytes: ciphertext then
     /// tag); a refused seal leaves `out` wiped.
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let x = XAes256Gcm::from_key(&[1; 32])?;
+    /// let mut out = [0u8; 3 + 16];
+    /// Aead::seal_into(&x, &[0; 24], b"", b"abc", &mut out)?;
+    /// assert_eq!(out.to_vec(), x.seal(&[0; 24], b"", b"abc")?);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()>;
 
     /// Opens ciphertext-then-tag `input` into `out` (`input.len() -
     /// tag_len()` bytes); on failure `out` is wiped.
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let x = XAes256Gcm::from_key(&[1; 32])?;
+    /// let sealed = x.seal(&[0; 24], b"", b"abc")?;
+    /// let mut out = [0u8; 3];
+    /// Aead::open_into(&x, &[0; 24], b"", &sealed, &mut out)?;
+    /// assert_eq!(&out, b"abc");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()>;
 
     /// Ciphertext then tag, in a new vector (derived from `seal_into`).
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let g = AesGcm::from_key(&[1; 16])?;
+    /// assert_eq!(Aead::seal(&g, &[0; 12], b"a", b"m")?, g.seal(&[0; 12], b"a", b"m")?);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
         let mut out = vec![0u8; pt.len() + self.tag_len()];
         self.seal_into(nonce, aad, pt, &mut out)?;
@@ -115,6 +201,15 @@ pub trait Aead: sealed::Sealed + Send + Sync + Sized {
 
     /// The plaintext of ciphertext-then-tag `input`, only if it verifies
     /// (derived from `open_into`).
+    /// ```
+    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// let g = AesGcmSiv::from_key(&[1; 16])?;
+    /// let sealed = g.seal(&[0; 12], b"a", b"m")?;
+    /// assert_eq!(Aead::open(&g, &[0; 12], b"a", &sealed)?, b"m");
+    /// assert!(Aead::open(&g, &[0; 12], b"b", &sealed).is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
         let t = self.tag_len();
         if input.len() < t {
