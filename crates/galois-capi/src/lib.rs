@@ -1667,6 +1667,28 @@ unsafe fn oneshot_open(
     r
 }
 
+/// The one-shot seal of any AEAD of the library, through its `Aead` trait:
+/// a further AEAD needs only its two `extern "C"` wrappers below.
+fn seal_with<A: galois_aead::aead::Aead>(
+    key: &[u8],
+    nonce: &[u8],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> galois_aead::Result<galois_aead::Tag> {
+    A::from_key(key)?.seal_in_place_detached(nonce, ad, buf)
+}
+
+/// The one-shot open of any AEAD of the library (see [`seal_with`]).
+fn open_with<A: galois_aead::aead::Aead>(
+    key: &[u8],
+    nonce: &[u8],
+    ad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> galois_aead::Result<()> {
+    A::from_key(key)?.open_in_place_detached(nonce, ad, buf, tag)
+}
+
 /// AES-GCM-SIV (RFC 8452; 16-, 24- or 32-byte key, 12-byte nonce): encrypts
 /// `in` into `out` as ciphertext || 16-byte tag.
 ///
@@ -1700,7 +1722,7 @@ pub unsafe extern "C" fn galois_aesgcmsiv_seal(
             nonce_len,
             key,
             key_len,
-            |k, n, a, b| galois_aead::AesGcmSiv::new(k)?.seal_in_place_detached(n, a, b),
+            seal_with::<galois_aead::AesGcmSiv>,
         )
     }
 }
@@ -1737,7 +1759,7 @@ pub unsafe extern "C" fn galois_aesgcmsiv_open(
             nonce_len,
             key,
             key_len,
-            |k, n, a, b, t| galois_aead::AesGcmSiv::new(k)?.open_in_place_detached(n, a, b, t),
+            open_with::<galois_aead::AesGcmSiv>,
         )
     }
 }
@@ -1775,7 +1797,7 @@ pub unsafe extern "C" fn galois_xaes256gcm_seal(
             nonce_len,
             key,
             key_len,
-            |k, n, a, b| galois_aead::XAes256Gcm::new(k)?.seal_in_place_detached(n, a, b),
+            seal_with::<galois_aead::XAes256Gcm>,
         )
     }
 }
@@ -1812,7 +1834,7 @@ pub unsafe extern "C" fn galois_xaes256gcm_open(
             nonce_len,
             key,
             key_len,
-            |k, n, a, b, t| galois_aead::XAes256Gcm::new(k)?.open_in_place_detached(n, a, b, t),
+            open_with::<galois_aead::XAes256Gcm>,
         )
     }
 }
