@@ -124,3 +124,16 @@ fn random_nonces_over_every_aead() {
     random_nonce_over::<AesGcmSiv>(&[6; 32]);
     random_nonce_over::<XAes256Gcm>(&[6; 32]);
 }
+
+/// `RandomNonceGcm::with_limits` still checks the limits before the key.
+#[test]
+fn random_nonce_limits_are_checked_before_the_key() {
+    assert!(matches!(
+        RandomNonceGcm::with_limits(&[0; 5], UsageLimits::PACKETS),
+        Err(Error::LimitReached { .. })
+    ));
+    assert!(matches!(
+        RandomNonceGcm::with_limits(&[0; 5], UsageLimits::RANDOM_IV),
+        Err(Error::InvalidKeyLength { got: 5 })
+    ));
+}

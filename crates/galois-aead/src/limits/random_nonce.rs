@@ -46,6 +46,8 @@ impl RandomNonceGcm {
     /// assert!(RandomNonceGcm::with_limits(&[1u8; 16], UsageLimits::PACKETS).is_err());
     /// ```
     pub fn with_limits(key: &[u8], limits: UsageLimits) -> Result<Self> {
+        // The limits before the key, as before the Aead trait.
+        check_limits(&limits)?;
         Self::with_aead(aes_gcm_refusing_zero_h(key, Options::new())?, limits)
     }
 }
@@ -66,12 +68,7 @@ impl<A: Aead> RandomNonceGcm<A> {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn with_aead(aead: A, limits: UsageLimits) -> Result<Self> {
-        if limits.max_messages > MAX_RANDOM_IV_MESSAGES || limits.max_total_bytes > MAX_TOTAL_BYTES
-        {
-            return Err(Error::LimitReached {
-                what: "requested limit above 2^32 random IVs or 2^68 bytes",
-            });
-        }
+        check_limits(&limits)?;
         Ok(RandomNonceGcm {
             gcm: aead,
             usage: Usage::new(limits),
@@ -130,4 +127,14 @@ impl<A: Aead> RandomNonceGcm<A> {
     pub fn usage(&self) -> &Usage {
         &self.usage
     }
+}
+
+/// Refuses limits above 2^32 random nonces or 2^68 bytes.
+fn check_limits(limits: &UsageLimits) -> Result<()> {
+    if limits.max_messages > MAX_RANDOM_IV_MESSAGES || limits.max_total_bytes > MAX_TOTAL_BYTES {
+        return Err(Error::LimitReached {
+            what: "requested limit above 2^32 random IVs or 2^68 bytes",
+        });
+    }
+    Ok(())
 }
