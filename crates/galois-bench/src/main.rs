@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 mod chunked;
 mod gcm;
+mod keys;
 mod measure;
 mod poly1305;
 mod siv;
@@ -29,6 +30,8 @@ enum Cmd {
     Poly1305(poly1305::Args),
     /// AES-GCM-SIV against aws-lc-rs; XAES-256-GCM against AES-256-GCM.
     Siv(siv::Args),
+    /// Key setup: a GCM key, an XAES message key, a GCM-SIV nonce's keys.
+    Keys(keys::Args),
 }
 
 fn main() {
@@ -37,5 +40,6 @@ fn main() {
         Cmd::Chunked(a) => chunked::run(a),
         Cmd::Poly1305(a) => poly1305::run(a),
         Cmd::Siv(a) => siv::run(a),
+        Cmd::Keys(a) => keys::run(a),
     }
 }

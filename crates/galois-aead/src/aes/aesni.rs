@@ -1,11 +1,17 @@
 //! AES with the x86 AES-NI instructions.
 //!
-//! The key schedule follows FIPS-197 section 5.2 word by word. Words are
-//! kept as little-endian `u32`s, so RotWord is a rotation right by 8 bits
-//! and Rcon lands in the low byte. SubWord, the only non-linear step, runs on
-//! the AES unit: `aeskeygenassist` with round constant 0 returns
-//! SubWord(X1) in its lowest dword, so no S-box table (and no secret-indexed
-//! memory access) is ever used. This one schedule serves all three key sizes.
+//! The key schedule follows FIPS-197 section 5.2. SubWord, the only
+//! non-linear step, runs on the AES unit, never through an S-box table (no
+//! secret-indexed memory access): broadcast the word to all four columns of
+//! a vector and `aesenclast` it with the round constant as round key. With
+//! four equal columns ShiftRows moves nothing, so each column comes out as
+//! SubWord(word) xor Rcon; rotating each column by 8 bits first gives
+//! SubWord(RotWord(word)) xor Rcon. AES-128 and AES-256 expand one round key
+//! per step in vector registers (the new word, XORed into the prefix-XOR of
+//! the previous round key's words, gives all four new words at once); AES-192,
+//! whose round keys straddle its 6-word steps, goes word by word. The
+//! schedule uses only `aesenclast`, shuffles, shifts and XORs, which Miri
+//! also runs.
 //!
 //! Encryption is the usual whitening XOR, Nr-1 `aesenc` and one
 //! `aesenclast`. Several blocks are encrypted round by round together, so the
@@ -27,87 +33,151 @@ pub(crate) struct AesNi {
 
 const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
-/// SubWord of FIPS-197 on the AES unit.
-///
-/// # Safety
-///
-/// The CPU must support AES-NI (`new` checks `detect::has_aesni()` first).
-#[cfg(not(miri))]
-#[target_feature(enable = "aes,sse2")]
-unsafe fn sub_word(w: u32) -> u32 {
-    let v = _mm_set_epi32(0, 0, w as i32, 0);
-    _mm_cvtsi128_si32(_mm_aeskeygenassist_si128::<0>(v)) as u32
+/// w0, w0^w1, w0^w1^w2, w0^w1^w2^w3 of a round key's words w0..w3: XORed
+/// with the new word in every lane, the next round key's four words.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn spread(mut k: __m128i) -> __m128i {
+    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+    _mm_xor_si128(k, _mm_slli_si128::<4>(k))
 }
 
-/// SubWord computed from the S-box's definition (inverse in GF(2^8), then
-/// the affine map): Miri runs `aesenc` but not `aeskeygenassist`, so the
-/// kernels can be checked under Miri with this key schedule.
-///
-/// # Safety
-///
-/// None beyond the AES-NI twin's: `unsafe` only to keep one signature.
-#[cfg(miri)]
-unsafe fn sub_word(w: u32) -> u32 {
-    fn mul(mut a: u8, mut b: u8) -> u8 {
-        let mut p = 0;
-        while b != 0 {
-            p ^= a & (b & 1).wrapping_neg();
-            a = (a << 1) ^ (0x1b & (a >> 7).wrapping_neg());
-            b >>= 1;
-        }
-        p
+/// SubWord(RotWord(w3)) xor rcon in every lane, w3 the last word of `k`.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+fn sub_rot_last(k: __m128i, rcon: u32) -> __m128i {
+    // RotWord is a rotation right by 8 of each little-endian word.
+    let b = _mm_shuffle_epi32::<0xff>(k);
+    let b = _mm_or_si128(_mm_srli_epi32::<8>(b), _mm_slli_epi32::<24>(b));
+    _mm_aesenclast_si128(b, _mm_set1_epi32(rcon as i32))
+}
+
+/// SubWord(w3) in every lane, w3 the last word of `k`.
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+fn sub_last(k: __m128i) -> __m128i {
+    _mm_aesenclast_si128(_mm_shuffle_epi32::<0xff>(k), _mm_setzero_si128())
+}
+
+/// SubWord of one word (FIPS-197 words as little-endian `u32`s).
+#[inline]
+#[target_feature(enable = "aes,sse2")]
+fn sub_word(w: u32) -> u32 {
+    _mm_cvtsi128_si32(_mm_aesenclast_si128(
+        _mm_set1_epi32(w as i32),
+        _mm_setzero_si128(),
+    )) as u32
+}
+
+/// Stores round keys and wipes the stack slots of the register copies.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn store_keys<const N: usize>(out: &mut [[u8; 16]; N], r: &mut [__m128i; N]) {
+    for (d, v) in out.iter_mut().zip(r.iter()) {
+        // SAFETY: `d` is a writable 16-byte round key; the store is unaligned.
+        unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), *v) };
     }
-    let sbox = |x: u8| {
-        // x^254 = x^-1 (and 0 -> 0).
-        let mut inv = 1u8;
-        for _ in 0..254 {
-            inv = mul(inv, x);
+    // SAFETY: __m128i is 16 plain bytes: the array viewed as N * 16 bytes.
+    unsafe { core::slice::from_raw_parts_mut(r.as_mut_ptr().cast::<u8>(), N * 16) }.zeroize();
+}
+
+/// Loads 16 bytes.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn load(b: &[u8; 16]) -> __m128i {
+    // SAFETY: `b` is a readable 16-byte array; the load is unaligned.
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+/// The AES-128 schedule. A safe function where the caller has AES-NI
+/// enabled; others call it in `unsafe` after detecting AES-NI.
+#[target_feature(enable = "aes,sse2")]
+pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) {
+    let mut r = [_mm_setzero_si128(); 11];
+    r[0] = load(key);
+    for i in 1..11 {
+        r[i] = _mm_xor_si128(spread(r[i - 1]), sub_rot_last(r[i - 1], RCON[i - 1]));
+    }
+    store_keys(out, &mut r);
+}
+
+/// The AES-256 schedule: even round keys take SubWord(RotWord) xor Rcon of
+/// the last word before them, odd ones (from the third on) SubWord. Safe
+/// as [`expand128`].
+#[target_feature(enable = "aes,sse2")]
+pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) {
+    let mut r = [_mm_setzero_si128(); 15];
+    let (k0, k1) = key.split_at(16);
+    r[0] = load(k0.try_into().unwrap());
+    r[1] = load(k1.try_into().unwrap());
+    for i in 2..15 {
+        let t = if i % 2 == 0 {
+            sub_rot_last(r[i - 1], RCON[i / 2 - 1])
+        } else {
+            sub_last(r[i - 1])
+        };
+        r[i] = _mm_xor_si128(spread(r[i - 2]), t);
+    }
+    store_keys(out, &mut r);
+}
+
+/// The AES-192 schedule, word by word (FIPS-197 section 5.2). Safe as
+/// [`expand128`].
+#[target_feature(enable = "aes,sse2")]
+fn expand192(key: &[u8; 24], out: &mut [[u8; 16]; 13]) {
+    let mut w = [0u32; 52];
+    for (i, c) in key.chunks_exact(4).enumerate() {
+        w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    for i in 6..52 {
+        let mut t = w[i - 1];
+        if i % 6 == 0 {
+            t = sub_word(t.rotate_right(8)) ^ RCON[i / 6 - 1];
         }
-        let b = if x == 0 { 0 } else { inv };
-        b ^ b.rotate_left(1) ^ b.rotate_left(2) ^ b.rotate_left(3) ^ b.rotate_left(4) ^ 0x63
-    };
-    u32::from_le_bytes(w.to_le_bytes().map(sbox))
+        w[i] = w[i - 6] ^ t;
+    }
+    for (r, rk) in out.iter_mut().enumerate() {
+        for j in 0..4 {
+            rk[4 * j..4 * j + 4].copy_from_slice(&w[4 * r + j].to_le_bytes());
+        }
+    }
+    w.zeroize();
 }
 
 impl AesNi {
     /// Expands a 16-, 24- or 32-byte key; `None` if the CPU lacks AES-NI.
     pub(crate) fn new(key: &[u8]) -> Option<Self> {
-        if !crate::detect::has_aesni() || !matches!(key.len(), 16 | 24 | 32) {
+        if !crate::detect::has_aesni() {
             return None;
         }
-        let nk = key.len() / 4;
-        let rounds = nk + 6;
-        let mut w = [0u32; 60];
-        for (i, c) in key.chunks_exact(4).enumerate() {
-            w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        }
-        for i in nk..4 * (rounds + 1) {
-            let mut t = w[i - 1];
-            if i % nk == 0 {
-                // SAFETY: has_aesni() above proved the aes and sse2 features.
-                t = unsafe { sub_word(t.rotate_right(8)) } ^ RCON[i / nk - 1];
-            } else if nk > 6 && i % nk == 4 {
-                // SAFETY: as above.
-                t = unsafe { sub_word(t) };
+        let keys = match key.len() {
+            16 => {
+                let mut k = AesRoundKeys::Aes128([[0; 16]; 11]);
+                if let AesRoundKeys::Aes128(rk) = &mut k {
+                    // SAFETY: has_aesni() proved aes and sse2.
+                    unsafe { expand128(key.try_into().unwrap(), rk) };
+                }
+                k
             }
-            w[i] = w[i - nk] ^ t;
-        }
-        let mut keys = match nk {
-            4 => AesRoundKeys::Aes128([[0; 16]; 11]),
-            6 => AesRoundKeys::Aes192([[0; 16]; 13]),
-            _ => AesRoundKeys::Aes256([[0; 16]; 15]),
-        };
-        let round_keys: &mut [[u8; 16]] = match &mut keys {
-            AesRoundKeys::Aes128(k) => k,
-            AesRoundKeys::Aes192(k) => k,
-            AesRoundKeys::Aes256(k) => k,
-        };
-        for (r, rk) in round_keys.iter_mut().enumerate() {
-            for j in 0..4 {
-                rk[4 * j..4 * j + 4].copy_from_slice(&w[4 * r + j].to_le_bytes());
+            24 => {
+                let mut k = AesRoundKeys::Aes192([[0; 16]; 13]);
+                if let AesRoundKeys::Aes192(rk) = &mut k {
+                    // SAFETY: as above.
+                    unsafe { expand192(key.try_into().unwrap(), rk) };
+                }
+                k
             }
-        }
-        w.zeroize();
+            32 => {
+                let mut k = AesRoundKeys::Aes256([[0; 16]; 15]);
+                if let AesRoundKeys::Aes256(rk) = &mut k {
+                    // SAFETY: as above.
+                    unsafe { expand256(key.try_into().unwrap(), rk) };
+                }
+                k
+            }
+            _ => return None,
+        };
         Some(AesNi { keys })
     }
 
@@ -170,6 +240,69 @@ impl AesNi {
             // SAFETY: `b` is a 16-byte block we hold mutably; the store
             // writes exactly it.
             unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), _mm_aesenclast_si128(*v, k)) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Aes, AesBackend, BlockCipher128};
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    /// FIPS-197 appendix A: the last round key of each example expansion,
+    /// and encryption under 300 keys of each size against the portable AES.
+    #[test]
+    fn schedule_matches_fips197_and_the_portable_aes() {
+        if !crate::detect::has_aesni() {
+            return;
+        }
+        for (key, last) in [
+            (
+                "2b7e151628aed2a6abf7158809cf4f3c",
+                "d014f9a8c9ee2589e13f0cc8b6630ca6",
+            ),
+            (
+                "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+                "e98ba06f448c773c8ecc720401002202",
+            ),
+            (
+                "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+                "fe4890d1e6188d0b046df344706c631e",
+            ),
+        ] {
+            let k = AesNi::new(&hex(key)).unwrap();
+            assert_eq!(
+                k.keys().as_slice().last().unwrap().to_vec(),
+                hex(last),
+                "{key}"
+            );
+        }
+        let mut s = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s as u8
+        };
+        for len in [16, 24, 32] {
+            for _ in 0..300 {
+                let key: Vec<u8> = (0..len).map(|_| next()).collect();
+                let ni = AesNi::new(&key).unwrap();
+                let sw = Aes::with_backend(&key, AesBackend::Portable).unwrap();
+                let mut a = [0u8; 16];
+                a.iter_mut().for_each(|b| *b = next());
+                let mut b = a;
+                ni.encrypt_block(&mut a);
+                sw.encrypt_block(&mut b);
+                assert_eq!(a, b, "{key:02x?}");
+            }
         }
     }
 }

@@ -6,13 +6,13 @@
 //! so `_mm_add_epi32` / `_mm512_add_epi32` count exactly as the RFC says,
 //! wrapping modulo 2^32 without touching the other 96 bits.
 //!
-//! The key schedule is FIPS-197's, with `aeskeygenassist` computing
-//! SubWord(RotWord(w)) xor Rcon (and SubWord for AES-256's odd steps) and
-//! three shift-XORs spreading each new word across the four of a round key.
+//! The key schedule is the library's own AES-NI schedule
+//! (`aes::aesni::expand128` / `expand256`).
 //!
 //! Every function here is `unsafe` with `#[target_feature]`; callers check
 //! the features with `crate::detect` first (see [`RoundKeys::new`]).
 
+use crate::aes::aesni::{expand128, expand256};
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -28,106 +28,28 @@ impl Drop for RoundKeys {
     }
 }
 
-/// w0..w3 of the previous round key, each xor the words before it:
-/// the prefix-XOR the schedule needs before the new word is added.
-///
-/// # Safety
-/// Only from functions that enabled `sse2`.
-#[inline(always)]
-unsafe fn spread(mut k: __m128i) -> __m128i {
-    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    _mm_xor_si128(k, _mm_slli_si128::<4>(k))
-}
-
-macro_rules! step128 {
-    ($k:expr, $rcon:literal) => {{
-        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>($k));
-        _mm_xor_si128(spread($k), t)
-    }};
-}
-
-macro_rules! step256 {
-    // The even step: SubWord(RotWord(last word of b)) xor Rcon into a.
-    (even $a:expr, $b:expr, $rcon:literal) => {{
-        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>($b));
-        _mm_xor_si128(spread($a), t)
-    }};
-    // The odd step: SubWord(last word of a) into b.
-    (odd $a:expr, $b:expr) => {{
-        let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>($a));
-        _mm_xor_si128(spread($b), t)
-    }};
-}
-
 impl RoundKeys {
     /// Expands a 16- or 32-byte key; `None` without AES-NI or for another
     /// length.
     pub(super) fn new(key: &[u8]) -> Option<Self> {
-        if !crate::detect::has_aesni() || !matches!(key.len(), 16 | 32) {
+        if !crate::detect::has_aesni() {
             return None;
         }
         let mut k = RoundKeys {
             rk: [[0u8; 16]; 15],
             rounds: key.len() / 4 + 6,
         };
-        // SAFETY: has_aesni() proved aes and sse2 (sse2 is baseline).
-        unsafe {
-            if key.len() == 16 {
-                k.expand128(key)
-            } else {
-                k.expand256(key)
+        match key.len() {
+            16 => {
+                let r11 = (&mut k.rk[..11]).try_into().unwrap();
+                // SAFETY: has_aesni() proved aes and sse2, the target features.
+                unsafe { expand128(key.try_into().unwrap(), r11) }
             }
+            // SAFETY: as above.
+            32 => unsafe { expand256(key.try_into().unwrap(), &mut k.rk) },
+            _ => return None,
         }
         Some(k)
-    }
-
-    /// # Safety
-    /// The CPU has AES-NI; `key` has 16 bytes.
-    #[target_feature(enable = "aes,sse2")]
-    unsafe fn expand128(&mut self, key: &[u8]) {
-        let mut r = [_mm_setzero_si128(); 11];
-        r[0] = _mm_loadu_si128(key.as_ptr().cast());
-        r[1] = step128!(r[0], 0x01);
-        r[2] = step128!(r[1], 0x02);
-        r[3] = step128!(r[2], 0x04);
-        r[4] = step128!(r[3], 0x08);
-        r[5] = step128!(r[4], 0x10);
-        r[6] = step128!(r[5], 0x20);
-        r[7] = step128!(r[6], 0x40);
-        r[8] = step128!(r[7], 0x80);
-        r[9] = step128!(r[8], 0x1b);
-        r[10] = step128!(r[9], 0x36);
-        for (d, v) in self.rk.iter_mut().zip(r.iter()) {
-            _mm_storeu_si128(d.as_mut_ptr().cast(), *v);
-        }
-        r.zeroize_vectors();
-    }
-
-    /// # Safety
-    /// The CPU has AES-NI; `key` has 32 bytes.
-    #[target_feature(enable = "aes,sse2")]
-    unsafe fn expand256(&mut self, key: &[u8]) {
-        let mut r = [_mm_setzero_si128(); 15];
-        r[0] = _mm_loadu_si128(key.as_ptr().cast());
-        r[1] = _mm_loadu_si128(key.as_ptr().add(16).cast());
-        r[2] = step256!(even r[0], r[1], 0x01);
-        r[3] = step256!(odd r[2], r[1]);
-        r[4] = step256!(even r[2], r[3], 0x02);
-        r[5] = step256!(odd r[4], r[3]);
-        r[6] = step256!(even r[4], r[5], 0x04);
-        r[7] = step256!(odd r[6], r[5]);
-        r[8] = step256!(even r[6], r[7], 0x08);
-        r[9] = step256!(odd r[8], r[7]);
-        r[10] = step256!(even r[8], r[9], 0x10);
-        r[11] = step256!(odd r[10], r[9]);
-        r[12] = step256!(even r[10], r[11], 0x20);
-        r[13] = step256!(odd r[12], r[11]);
-        r[14] = step256!(even r[12], r[13], 0x40);
-        for (d, v) in self.rk.iter_mut().zip(r.iter()) {
-            _mm_storeu_si128(d.as_mut_ptr().cast(), *v);
-        }
-        r.zeroize_vectors();
     }
 
     /// Encrypts one block.
@@ -265,20 +187,6 @@ impl RoundKeys {
             self.ctr_xor_xmm(&next, rest);
             next.zeroize();
         }
-    }
-}
-
-/// Zeroes an array of vector registers' stack copies.
-trait ZeroizeVectors {
-    fn zeroize_vectors(&mut self);
-}
-
-impl<const N: usize> ZeroizeVectors for [__m128i; N] {
-    fn zeroize_vectors(&mut self) {
-        // SAFETY: __m128i is 16 plain bytes; viewing the array as bytes is sound.
-        let bytes =
-            unsafe { core::slice::from_raw_parts_mut(self.as_mut_ptr().cast::<u8>(), N * 16) };
-        bytes.zeroize();
     }
 }
 

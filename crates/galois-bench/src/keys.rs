@@ -1,0 +1,147 @@
+//! Key setup costs: what one AES-GCM key, one XAES-256-GCM message key and
+//! one AES-GCM-SIV nonce's keys cost, against aws-lc-rs building a key,
+//! round robin in one process. `--only NAME --secs S` runs one row in a
+//! loop, for `perf record`.
+
+use crate::measure::{calibrate, median, sample};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Fewer rounds and shorter samples.
+    #[arg(long)]
+    quick: bool,
+    /// Run only the row with this label, for `--secs` seconds (profiling).
+    #[arg(long)]
+    only: Option<String>,
+    /// Seconds to loop the `--only` row.
+    #[arg(long, default_value_t = 5.0)]
+    secs: f64,
+}
+
+type Subject = Box<dyn FnMut()>;
+
+fn subjects() -> Vec<(&'static str, Subject)> {
+    use aws_lc_rs::aead::{LessSafeKey, UnboundKey, AES_128_GCM, AES_256_GCM};
+    let mut n = 0u64;
+    let mut next = move || {
+        n += 1;
+        let mut k = [0x42u8; 32];
+        k[..8].copy_from_slice(&n.to_le_bytes());
+        k
+    };
+    let mut next2 = next;
+    let mut next3 = next;
+    let mut next4 = next;
+    let mut next5 = next;
+    let x = galois_aead::XAes256Gcm::new(&[0x42; 32]).unwrap();
+    let s128 = galois_aead::AesGcmSiv::new(&[0x42; 16]).unwrap();
+    let s256 = galois_aead::AesGcmSiv::new(&[0x42; 32]).unwrap();
+    let mut nonce_ctr = 0u64;
+    vec![
+        (
+            "galois aes-256 expansion",
+            Box::new(move || {
+                black_box(galois_aead::Aes::new(&next()).unwrap());
+            }),
+        ),
+        (
+            "galois aes-256-gcm key",
+            Box::new(move || {
+                black_box(galois_aead::AesGcm::new(&next2()).unwrap());
+            }),
+        ),
+        (
+            "galois aes-128-gcm key",
+            Box::new(move || {
+                black_box(galois_aead::AesGcm::new(&next3()[..16]).unwrap());
+            }),
+        ),
+        (
+            "aws-lc-rs aes-256-gcm key",
+            Box::new(move || {
+                black_box(LessSafeKey::new(
+                    UnboundKey::new(&AES_256_GCM, &next4()).unwrap(),
+                ));
+            }),
+        ),
+        (
+            "aws-lc-rs aes-128-gcm key",
+            Box::new(move || {
+                black_box(LessSafeKey::new(
+                    UnboundKey::new(&AES_128_GCM, &next5()[..16]).unwrap(),
+                ));
+            }),
+        ),
+        (
+            "galois xaes-256-gcm seal 16 B",
+            Box::new(move || {
+                nonce_ctr += 1;
+                let mut nonce = [7u8; 24];
+                nonce[..8].copy_from_slice(&nonce_ctr.to_le_bytes());
+                let mut buf = [0x11u8; 16];
+                black_box(x.seal_in_place_detached(&nonce, &[], &mut buf).unwrap());
+            }),
+        ),
+        (
+            "galois aes-128-gcm-siv seal 16 B",
+            Box::new(move || {
+                let mut buf = [0x11u8; 16];
+                black_box(
+                    s128.seal_in_place_detached(&[7; 12], &[], &mut buf)
+                        .unwrap(),
+                );
+            }),
+        ),
+        (
+            "galois aes-256-gcm-siv seal 16 B",
+            Box::new(move || {
+                let mut buf = [0x11u8; 16];
+                black_box(
+                    s256.seal_in_place_detached(&[7; 12], &[], &mut buf)
+                        .unwrap(),
+                );
+            }),
+        ),
+    ]
+}
+
+pub fn run(a: Args) {
+    let mut subs = subjects();
+    if let Some(only) = &a.only {
+        let (_, f) = subs
+            .iter_mut()
+            .find(|(l, _)| l == only)
+            .unwrap_or_else(|| panic!("no row {only:?}"));
+        let t = Instant::now();
+        let mut calls = 0u64;
+        while t.elapsed().as_secs_f64() < a.secs {
+            for _ in 0..1000 {
+                f();
+            }
+            calls += 1000;
+        }
+        println!(
+            "{only}: {:.1} ns/call",
+            t.elapsed().as_nanos() as f64 / calls as f64
+        );
+        return;
+    }
+    let (rounds, target) = if a.quick {
+        (3, Duration::from_millis(3))
+    } else {
+        (9, Duration::from_millis(15))
+    };
+    let iters: Vec<u64> = subs.iter_mut().map(|(_, f)| calibrate(f, target)).collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); subs.len()];
+    for _ in 0..rounds {
+        for (i, (_, f)) in subs.iter_mut().enumerate() {
+            samples[i].push(sample(f, iters[i]));
+        }
+    }
+    println!("galois-bench keys: medians of {rounds} round-robin samples, ns per call");
+    for (i, (label, _)) in subs.iter().enumerate() {
+        println!("{:<36} {:>9.1}", label, median(&mut samples[i]));
+    }
+}
