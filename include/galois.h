@@ -276,6 +276,58 @@ int galois_chunked_read_at(uint8_t *out, size_t out_cap, size_t *out_len,
                            const uint8_t *ctx, size_t ctx_len,
                            const uint8_t *key, size_t key_len);
 
+/* ---- Chunked encryption, streaming -------------------------------------- */
+/* A sealer and an opener for messages that arrive in pieces. Their states
+ * are caller memory as above (statebytes, init, wipe; copies and moves
+ * refused; ANY alignment), but update and final CHANGE the state: one
+ * thread at a time per state. Each state keeps at most one chunk on the
+ * heap (wiped by wipe).
+ *
+ * Sealer: init writes the 56-byte header (salt, commitment) to header
+ * (header_len >= GALOIS_CHUNKED_HEADERBYTES); each update writes every
+ * chunk its input completes (0 or more 16400-byte chunks: out_cap >=
+ * in_len + in_len / 1024 + 16400 always suffices) and keeps the rest; final writes the
+ * final chunk (buffered bytes + 16, at most 16399). Chunks are sealed in
+ * private memory: out never holds plaintext.
+ *
+ * Opener: init takes the message's first 56 bytes (header_len must be
+ * exactly GALOIS_CHUNKED_HEADERBYTES) and checks the key commitment (a
+ * wrong key or context: GALOIS_ERR_AUTH, and the state holds nothing).
+ * Each update takes sealed bytes that follow and writes the plaintext of
+ * every full chunk they complete, each only after its tag verified
+ * (out_cap >= in_len + 16384 always suffices); final verifies the final chunk and
+ * writes its plaintext (at most 16383 bytes). A message cut at a chunk
+ * boundary, or with bytes added, fails (GALOIS_ERR_AUTH) at the latest in
+ * final. The chunks released before a failure verified, but the message
+ * as a whole did not: discard everything on any error.
+ *
+ * Both: *out_len (if out_len is not NULL) gets the bytes written, or the
+ * size needed on GALOIS_ERR_BUFFER_TOO_SMALL (the state is unchanged then,
+ * and by NULL, overlap and length errors: call again). Any other error of
+ * update or final (GALOIS_ERR_AUTH, GALOIS_ERR_TOO_LONG at 2^38 chunks)
+ * fails the stream for good: every later update and final returns the
+ * same code. On every error out[0..out_cap) is zeroed (also the verified
+ * chunks of that call) and *out_len is 0 (but see BUFFER_TOO_SMALL). out
+ * must not overlap in, the state or out_len. After a final that
+ * succeeded, update and final return GALOIS_ERR_STATE; call wipe. */
+size_t galois_chunked_sealer_statebytes(void);
+int galois_chunked_sealer_init(void *state, uint8_t *header, size_t header_len,
+                               const uint8_t *ctx, size_t ctx_len,
+                               const uint8_t *key, size_t key_len);
+int galois_chunked_sealer_update(void *state, uint8_t *out, size_t out_cap, size_t *out_len,
+                                 const uint8_t *in, size_t in_len);
+int galois_chunked_sealer_final(void *state, uint8_t *out, size_t out_cap, size_t *out_len);
+int galois_chunked_sealer_wipe(void *state);
+
+size_t galois_chunked_opener_statebytes(void);
+int galois_chunked_opener_init(void *state, const uint8_t *header, size_t header_len,
+                               const uint8_t *ctx, size_t ctx_len,
+                               const uint8_t *key, size_t key_len);
+int galois_chunked_opener_update(void *state, uint8_t *out, size_t out_cap, size_t *out_len,
+                                 const uint8_t *in, size_t in_len);
+int galois_chunked_opener_final(void *state, uint8_t *out, size_t out_cap, size_t *out_len);
+int galois_chunked_opener_wipe(void *state);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@
 # against the shared and the static library, once more under valgrind memcheck,
 # and in a second pass built with AddressSanitizer + UndefinedBehaviorSanitizer
 # (GALOIS_C_SANITIZE=0 skips that pass). Groups: vectors errors roundtrip threads state
-# wipe shared siv (openssl); see crates/galois-capi/tests-c/test_galois.c.
+# wipe shared siv chunked cstream (openssl); see crates/galois-capi/tests-c/test_galois.c.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"

@@ -41,6 +41,7 @@
 use core::ffi::{c_char, c_int, c_uint, c_void};
 use core::mem::{align_of, size_of};
 use core::ptr;
+use galois_aead::chunked::{PushOpener, PushSealer};
 use galois_aead::gcm::MAX_PLAINTEXT_BYTES;
 use galois_aead::poly1305::{Poly1305, Poly1305Aes};
 use galois_aead::{AesGcm, AesGmac, Error, Options, ShortTag};
@@ -98,6 +99,10 @@ pub const GALOIS_POLY1305AES_TAGBYTES: usize = 16;
 pub const GALOIS_POLY1305_KEYBYTES: usize = 32;
 /// Bytes of a one-time Poly1305 tag.
 pub const GALOIS_POLY1305_TAGBYTES: usize = 16;
+/// Plaintext bytes per chunk of chunked encryption.
+pub const GALOIS_CHUNKED_CHUNKBYTES: usize = galois_aead::chunked::CHUNK_SIZE;
+/// Header bytes of a chunked message (salt and commitment).
+pub const GALOIS_CHUNKED_HEADERBYTES: usize = galois_aead::chunked::HEADER_LEN;
 
 /// The return code of a library error. Every variant is listed: the arm
 /// `_` exists only because `Error` is `#[non_exhaustive]` (stable Rust
@@ -457,27 +462,37 @@ fn object_offset<T>(base: usize) -> usize {
     ((base + HEADER + a - 1) & !(a - 1)) - base
 }
 
-/// The three kinds of state.
+/// The kinds of state.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Gcm,
     Gmac,
     Poly,
+    ChunkSeal,
+    ChunkOpen,
 }
 
 impl Kind {
     fn magic(self) -> u64 {
         match self {
-            Kind::Gcm => 0x6761_6c6f_6973_4743,  // "galoisGC"
-            Kind::Gmac => 0x6761_6c6f_6973_4d41, // "galoisMA"
-            Kind::Poly => 0x6761_6c6f_6973_5031, // "galoisP1"
+            Kind::Gcm => 0x6761_6c6f_6973_4743,       // "galoisGC"
+            Kind::Gmac => 0x6761_6c6f_6973_4d41,      // "galoisMA"
+            Kind::Poly => 0x6761_6c6f_6973_5031,      // "galoisP1"
+            Kind::ChunkSeal => 0x6761_6c6f_6973_4353, // "galoisCS"
+            Kind::ChunkOpen => 0x6761_6c6f_6973_434f, // "galoisCO"
         }
     }
 
     fn of_magic(m: u64) -> Option<Kind> {
-        [Kind::Gcm, Kind::Gmac, Kind::Poly]
-            .into_iter()
-            .find(|k| k.magic() == m)
+        [
+            Kind::Gcm,
+            Kind::Gmac,
+            Kind::Poly,
+            Kind::ChunkSeal,
+            Kind::ChunkOpen,
+        ]
+        .into_iter()
+        .find(|k| k.magic() == m)
     }
 
     fn bytes(self) -> usize {
@@ -485,6 +500,8 @@ impl Kind {
             Kind::Gcm => statebytes_of::<AesGcm>(),
             Kind::Gmac => statebytes_of::<AesGmac>(),
             Kind::Poly => statebytes_of::<Poly1305Aes>(),
+            Kind::ChunkSeal => statebytes_of::<ChunkStream<PushSealer>>(),
+            Kind::ChunkOpen => statebytes_of::<ChunkStream<PushOpener>>(),
         }
     }
 
@@ -512,6 +529,8 @@ impl Kind {
                 Kind::Gcm => drop_t::<AesGcm>(base, home),
                 Kind::Gmac => drop_t::<AesGmac>(base, home),
                 Kind::Poly => drop_t::<Poly1305Aes>(base, home),
+                Kind::ChunkSeal => drop_t::<ChunkStream<PushSealer>>(base, home),
+                Kind::ChunkOpen => drop_t::<ChunkStream<PushOpener>>(base, home),
             }
         }
     }
@@ -617,6 +636,16 @@ unsafe fn init_state<T>(
 /// # Safety
 /// `state` is NULL or has `kind.bytes()` readable bytes.
 unsafe fn state_get<'a, T>(state: *const c_void, kind: Kind) -> Result<&'a T, c_int> {
+    // SAFETY: forwarded; the object is only read through this reference.
+    Ok(unsafe { &*state_ptr::<T>(state, kind)? })
+}
+
+/// The address of the object of a live state of this kind at its home
+/// address (derived from the caller's pointer, not from a reference).
+///
+/// # Safety
+/// `state` is NULL or has `kind.bytes()` readable bytes.
+unsafe fn state_ptr<T>(state: *const c_void, kind: Kind) -> Result<*mut T, c_int> {
     if state.is_null() {
         return Err(GALOIS_ERR_NULL_POINTER);
     }
@@ -629,7 +658,19 @@ unsafe fn state_get<'a, T>(state: *const c_void, kind: Kind) -> Result<&'a T, c_
     }
     // SAFETY: the id is live and the state sits at its home: init wrote a
     // T at this offset and it was not dropped (that ends the id).
-    Ok(unsafe { &*(base.add(object_offset::<T>(base as usize)) as *const T) })
+    Ok(unsafe { base.add(object_offset::<T>(base as usize)) } as *mut T)
+}
+
+/// The object of a live state of this kind at its home address, for a
+/// call that changes it (the streaming states: exclusive use, by contract).
+///
+/// # Safety
+/// `state` is NULL or has `kind.bytes()` writable bytes that no other
+/// thread uses during the call.
+unsafe fn state_get_mut<'a, T>(state: *mut c_void, kind: Kind) -> Result<&'a mut T, c_int> {
+    // SAFETY: forwarded: a live T in writable caller memory, used by this
+    // call only.
+    Ok(unsafe { &mut *state_ptr::<T>(state, kind)? })
 }
 
 /// Wipes a state (see the header): releases the live key object these
@@ -1254,6 +1295,296 @@ pub unsafe extern "C" fn galois_chunked_read_at(
         }
     }
     r
+}
+
+// ---------------------------------------------------------------------------
+// Chunked encryption: streaming (a sealer and an opener in caller memory)
+// ---------------------------------------------------------------------------
+
+/// A streaming chunked state's object: live, failed (every later update
+/// or final returns the code again), or finished by a final that
+/// succeeded (later calls: [`GALOIS_ERR_STATE`]).
+enum ChunkStream<T> {
+    Live(T),
+    Failed(c_int),
+    Done,
+}
+
+/// The library's push sealer and opener, seen alike by the C functions.
+trait Push: Sized {
+    const KIND: Kind;
+    fn update_len(&self, n: usize) -> Option<usize>;
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error>;
+    fn finish_len(&self) -> Result<usize, Error>;
+    fn finish(self, out: &mut [u8]) -> Result<usize, Error>;
+}
+
+impl Push for PushSealer {
+    const KIND: Kind = Kind::ChunkSeal;
+    fn update_len(&self, n: usize) -> Option<usize> {
+        PushSealer::update_len(self, n)
+    }
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        PushSealer::update(self, input, out)
+    }
+    fn finish_len(&self) -> Result<usize, Error> {
+        Ok(PushSealer::finish_len(self))
+    }
+    fn finish(self, out: &mut [u8]) -> Result<usize, Error> {
+        PushSealer::finish(self, out)
+    }
+}
+
+impl Push for PushOpener {
+    const KIND: Kind = Kind::ChunkOpen;
+    fn update_len(&self, n: usize) -> Option<usize> {
+        PushOpener::update_len(self, n)
+    }
+    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        PushOpener::update(self, input, out)
+    }
+    fn finish_len(&self) -> Result<usize, Error> {
+        PushOpener::finish_len(self)
+    }
+    fn finish(self, out: &mut [u8]) -> Result<usize, Error> {
+        PushOpener::finish(self, out)
+    }
+}
+
+/// The shared body of the update and final functions. `input` is `None`
+/// for final. Argument errors (NULL, overlap, a buffer too small, a state
+/// that is not live) leave the stream as it was; any error of the stream
+/// itself fails it for good. On any error `out[0..out_cap)` is zeroed
+/// (unless it overlaps the state) and `*out_len` is 0, except on
+/// [`GALOIS_ERR_BUFFER_TOO_SMALL`], where it has the size needed.
+///
+/// # Safety
+/// As the header documents for these functions.
+unsafe fn stream_call<T: Push>(
+    state: *mut c_void,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    input_: Option<(*const u8, usize)>,
+) -> c_int {
+    let st = state_range(state, T::KIND);
+    let (in_, in_len) = input_.unwrap_or((ptr::null(), 0));
+    let call = [(out as *const u8, out_cap), (in_, in_len), st];
+    let r = guard(|| {
+        // SAFETY (all blocks below): pointers and lengths as the header
+        // documents them; exclusive use of the state (contract); out is
+        // written only after the overlap checks.
+        let obj = unsafe { state_get_mut::<ChunkStream<T>>(state, T::KIND)? };
+        let s = match obj {
+            ChunkStream::Live(s) => s,
+            ChunkStream::Failed(c) => return Err(*c),
+            ChunkStream::Done => return Err(GALOIS_ERR_STATE),
+        };
+        let data = unsafe { input(in_, in_len)? };
+        let need = match input_ {
+            Some(_) => s.update_len(in_len).ok_or(GALOIS_ERR_TOO_LONG)?,
+            None => match s.finish_len() {
+                Ok(n) => n,
+                Err(e) => {
+                    let c = chunked_code(e);
+                    *obj = ChunkStream::Failed(c);
+                    return Err(c);
+                }
+            },
+        };
+        unsafe { set_out_len(out_len, need, &call)? };
+        if out_cap < need {
+            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
+        }
+        no_overlap(out, need, &call[1..])?;
+        let o = unsafe { output(out, need)? };
+        let res = match input_ {
+            Some(_) => s.update(data, o),
+            None => match core::mem::replace(obj, ChunkStream::Done) {
+                ChunkStream::Live(s) => s.finish(o),
+                _ => return Err(GALOIS_ERR_INTERNAL),
+            },
+        };
+        match res {
+            Ok(n) if n == need => Ok(()),
+            Ok(_) => Err(GALOIS_ERR_INTERNAL),
+            Err(e) => {
+                let c = chunked_code(e);
+                *obj = ChunkStream::Failed(c);
+                Err(c)
+            }
+        }
+    });
+    if r != GALOIS_OK {
+        // SAFETY: out has out_cap bytes (contract); never the state's.
+        unsafe { wipe_output(out, out_cap, Some(st)) };
+        if r != GALOIS_ERR_BUFFER_TOO_SMALL {
+            // SAFETY: a writable size_t (contract), refused if it overlaps
+            // out, the input or the state.
+            let _ = unsafe { set_out_len(out_len, 0, &call) };
+        }
+    }
+    r
+}
+
+/// Bytes of caller memory a streaming chunked sealer needs (any alignment).
+#[no_mangle]
+pub extern "C" fn galois_chunked_sealer_statebytes() -> usize {
+    statebytes_of::<ChunkStream<PushSealer>>()
+}
+
+/// Bytes of caller memory a streaming chunked opener needs (any alignment).
+#[no_mangle]
+pub extern "C" fn galois_chunked_opener_statebytes() -> usize {
+    statebytes_of::<ChunkStream<PushOpener>>()
+}
+
+/// Starts sealing a message with a fresh random salt: `header` (at least
+/// [`GALOIS_CHUNKED_HEADERBYTES`] bytes) gets its 56-byte header. On any
+/// error `header[0..header_len)` is zeroed and the state holds nothing.
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_sealer_init(
+    state: *mut c_void,
+    header: *mut u8,
+    header_len: usize,
+    ctx: *const u8,
+    ctx_len: usize,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    let st = state_range(state, Kind::ChunkSeal);
+    let mut h = zeroize::Zeroizing::new([0u8; GALOIS_CHUNKED_HEADERBYTES]);
+    // SAFETY (all blocks below): pointers and lengths as the header
+    // documents them; header is written only after the overlap checks.
+    let mut r = unsafe {
+        init_state(state, Kind::ChunkSeal, || {
+            if header.is_null() {
+                return Err(GALOIS_ERR_NULL_POINTER);
+            }
+            if header_len < GALOIS_CHUNKED_HEADERBYTES {
+                return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
+            }
+            no_overlap(
+                header,
+                GALOIS_CHUNKED_HEADERBYTES,
+                &[st, (ctx, ctx_len), (key, key_len)],
+            )?;
+            let k = input(key, key_len)?;
+            chunked_key(k)?;
+            let c = input(ctx, ctx_len)?;
+            let (s, hd) = PushSealer::new(k, c).map_err(chunked_code)?;
+            *h = hd;
+            Ok(ChunkStream::Live(s))
+        })
+    };
+    if r == GALOIS_OK {
+        r = guard(|| {
+            unsafe { output(header, GALOIS_CHUNKED_HEADERBYTES)? }.copy_from_slice(&*h);
+            Ok(())
+        });
+    }
+    if r != GALOIS_OK {
+        unsafe { wipe_output(header, header_len, Some(st)) };
+    }
+    r
+}
+
+/// Seals `in[0..in_len)`: `out` gets every chunk it completes (a multiple
+/// of 16400 bytes, at most ceil(in_len / 16384) chunks), `*out_len` the
+/// bytes written.
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_sealer_update(
+    state: *mut c_void,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    in_: *const u8,
+    in_len: usize,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { stream_call::<PushSealer>(state, out, out_cap, out_len, Some((in_, in_len))) }
+}
+
+/// Seals the final chunk (at most 16399 bytes) into `out`; the sealer is
+/// finished (later update and final: [`GALOIS_ERR_STATE`]).
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_sealer_final(
+    state: *mut c_void,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { stream_call::<PushSealer>(state, out, out_cap, out_len, None) }
+}
+
+/// Wipes a streaming sealer (any state, as the other wipe functions).
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_sealer_wipe(state: *mut c_void) -> c_int {
+    // SAFETY: the caller's state memory (contract).
+    unsafe { state_wipe(state, Kind::ChunkSeal) }
+}
+
+/// Starts opening a message: `header` is its first 56 bytes exactly; the
+/// key commitment is checked here ([`GALOIS_ERR_AUTH`] for a wrong key or
+/// context, or a header of another length).
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_opener_init(
+    state: *mut c_void,
+    header: *const u8,
+    header_len: usize,
+    ctx: *const u8,
+    ctx_len: usize,
+    key: *const u8,
+    key_len: usize,
+) -> c_int {
+    // SAFETY: pointers and lengths as the header documents them.
+    unsafe {
+        init_state(state, Kind::ChunkOpen, || {
+            let k = input(key, key_len)?;
+            chunked_key(k)?;
+            let c = input(ctx, ctx_len)?;
+            let h = input(header, header_len)?;
+            let o = PushOpener::new(k, c, h).map_err(chunked_code)?;
+            Ok(ChunkStream::Live(o))
+        })
+    }
+}
+
+/// Opens sealed bytes `in[0..in_len)`: `out` gets the plaintext of every
+/// chunk they complete, each after it verified (less than in_len + 16384
+/// bytes), `*out_len` the bytes written.
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_opener_update(
+    state: *mut c_void,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    in_: *const u8,
+    in_len: usize,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { stream_call::<PushOpener>(state, out, out_cap, out_len, Some((in_, in_len))) }
+}
+
+/// Verifies and opens the final chunk (at most 16383 bytes of plaintext)
+/// into `out`; a message without one fails here ([`GALOIS_ERR_AUTH`]).
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_opener_final(
+    state: *mut c_void,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { stream_call::<PushOpener>(state, out, out_cap, out_len, None) }
+}
+
+/// Wipes a streaming opener (any state, as the other wipe functions).
+#[no_mangle]
+pub unsafe extern "C" fn galois_chunked_opener_wipe(state: *mut c_void) -> c_int {
+    // SAFETY: the caller's state memory (contract).
+    unsafe { state_wipe(state, Kind::ChunkOpen) }
 }
 
 // ---------------------------------------------------------------------------
@@ -1887,6 +2218,14 @@ mod tests {
             (
                 "GALOIS_POLY1305AES_TAGBYTES",
                 GALOIS_POLY1305AES_TAGBYTES as i64,
+            ),
+            (
+                "GALOIS_CHUNKED_CHUNKBYTES",
+                GALOIS_CHUNKED_CHUNKBYTES as i64,
+            ),
+            (
+                "GALOIS_CHUNKED_HEADERBYTES",
+                GALOIS_CHUNKED_HEADERBYTES as i64,
             ),
         ];
         let mut defined = std::collections::HashMap::new();

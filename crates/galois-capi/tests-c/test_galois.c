@@ -12,8 +12,11 @@
  *   wipe      every error of every function with an output leaves it zeroed
  *   shared    a process watching open's output (shared memory) never sees
  *             unverified plaintext
+ *   cstream   streaming chunked sealer and opener: round trips against the one-shot
+ *             functions, every two-piece split, truncation, tampering, reordered
+ *             chunks, sticky errors, use after final, NULL and other bad arguments
  *   nomem     a message too big for memory: GALOIS_ERR_NO_MEMORY (not in "all")
- * usage: test_galois [vectors|errors|roundtrip|threads|state|wipe|shared|nomem|openssl|all]
+ * usage: test_galois [vectors|errors|roundtrip|threads|state|wipe|shared|siv|chunked|cstream|nomem|openssl|all]
  * Prints "N passed, M failed" and exits 1 if anything failed.
  */
 #define _DEFAULT_SOURCE
@@ -1032,6 +1035,340 @@ static void test_chunked(void) {
     CHECK(galois_chunked_sealed_len((size_t)-1) == 0, "sealed_len overflow");
 }
 
+/* ---- cstream: streaming chunked encryption -------------------------------- */
+
+/* Seals pt in pieces (cuts: ascending split points, ncuts of them) with a
+ * streaming sealer in unaligned memory; returns the sealed message (the
+ * caller frees it) and its length in *slen. Checks every out_len. */
+static uint8_t *stream_seal(const uint8_t *key, size_t kl, const uint8_t *ctx, size_t cl,
+                            const uint8_t *pt, size_t n, const size_t *cuts, size_t ncuts, size_t *slen) {
+    const size_t C = GALOIS_CHUNKED_CHUNKBYTES;
+    size_t sb = galois_chunked_sealer_statebytes(), cap = galois_chunked_sealed_len(n), at = 0, buffered = 0;
+    uint8_t *mem = xmalloc(sb + 7), *sealed = xmalloc(cap + 1);
+    void *st = mem + 3;
+    CHECK_RC(galois_chunked_sealer_init(st, sealed, GALOIS_CHUNKED_HEADERBYTES, ctx, cl, key, kl), GALOIS_OK,
+             "sealer init");
+    size_t w = GALOIS_CHUNKED_HEADERBYTES;
+    for (size_t i = 0; i <= ncuts; i++) {
+        size_t end = i < ncuts ? cuts[i] : n, len = end - at, got = 12345;
+        size_t want = (buffered + len) / C * (C + 16);
+        int rc = galois_chunked_sealer_update(st, sealed + w, cap - w, &got, pt + at, len);
+        CHECK_RC(rc, GALOIS_OK, "sealer update");
+        CHECK(got == want, "sealer update wrote %zu, want %zu", got, want);
+        if (rc != GALOIS_OK) break;
+        buffered = (buffered + len) % C;
+        w += got, at = end;
+    }
+    size_t got = 0;
+    CHECK_RC(galois_chunked_sealer_final(st, sealed + w, cap - w, &got), GALOIS_OK, "sealer final");
+    CHECK(got == buffered + 16, "sealer final wrote %zu, want %zu", got, buffered + 16);
+    w += got;
+    CHECK(w == cap, "streamed sealed length %zu, want %zu", w, cap);
+    CHECK_RC(galois_chunked_sealer_wipe(st), GALOIS_OK, "sealer wipe");
+    CHECK(all_zero(mem + 3, sb), "sealer wiped");
+    free(mem);
+    *slen = w;
+    return sealed;
+}
+
+/* Opens sealed[0..slen) with a streaming opener, the body fed in pieces cut
+ * at body offsets cuts[]; returns the first error (GALOIS_OK if the whole
+ * message opened) and the plaintext released so far in back (its length in *got). Every
+ * failing call must leave its out zeroed. */
+static int stream_open(const uint8_t *key, size_t kl, const uint8_t *ctx, size_t cl, const uint8_t *sealed,
+                       size_t slen, const size_t *cuts, size_t ncuts, uint8_t *back, size_t back_cap,
+                       size_t *got_total) {
+    size_t sb = galois_chunked_opener_statebytes(), body = slen - GALOIS_CHUNKED_HEADERBYTES, at = 0, w = 0;
+    uint8_t *mem = xmalloc(sb + 5), *tmp = xmalloc(body + 2 * GALOIS_CHUNKED_CHUNKBYTES);
+    void *st = mem + 1;
+    int rc = galois_chunked_opener_init(st, sealed, GALOIS_CHUNKED_HEADERBYTES, ctx, cl, key, kl);
+    int started = rc == GALOIS_OK;
+    for (size_t i = 0; rc == GALOIS_OK && i <= ncuts; i++) {
+        size_t end = i < ncuts ? cuts[i] : body, got = 777;
+        memset(tmp, 0x55, end - at + GALOIS_CHUNKED_CHUNKBYTES);
+        rc = galois_chunked_opener_update(st, tmp, end - at + GALOIS_CHUNKED_CHUNKBYTES, &got, sealed + GALOIS_CHUNKED_HEADERBYTES + at,
+                                          end - at);
+        if (rc != GALOIS_OK) {
+            CHECK(all_zero(tmp, end - at + GALOIS_CHUNKED_CHUNKBYTES) && got == 0, "opener update %d: out zeroed", rc);
+            break;
+        }
+        CHECK(got < end - at + GALOIS_CHUNKED_CHUNKBYTES && got % GALOIS_CHUNKED_CHUNKBYTES == 0, "opener update wrote %zu", got);
+        CHECK(w + got <= back_cap, "opener released more than the message");
+        if (w + got > back_cap) { rc = GALOIS_ERR_INTERNAL; break; }
+        memcpy(back + w, tmp, got);
+        w += got, at = end;
+    }
+    if (rc == GALOIS_OK) {
+        size_t got = 777;
+        memset(tmp, 0x55, GALOIS_CHUNKED_CHUNKBYTES);
+        rc = galois_chunked_opener_final(st, tmp, GALOIS_CHUNKED_CHUNKBYTES, &got);
+        if (rc == GALOIS_OK && w + got <= back_cap) {
+            memcpy(back + w, tmp, got);
+            w += got;
+        } else {
+            CHECK(all_zero(tmp, GALOIS_CHUNKED_CHUNKBYTES) && got == 0, "opener final %d: out zeroed", rc);
+        }
+    }
+    if (started && rc != GALOIS_OK) {
+        /* sticky: every later call gives the same code, out zeroed */
+        size_t got = 9;
+        uint8_t b[32];
+        memset(b, 0x55, sizeof b);
+        CHECK_RC(galois_chunked_opener_update(st, b, sizeof b, &got, sealed, 1), rc, "opener sticky update");
+        CHECK(all_zero(b, sizeof b) && got == 0, "opener sticky update: out zeroed");
+        memset(b, 0x55, sizeof b);
+        CHECK_RC(galois_chunked_opener_final(st, b, sizeof b, &got), rc, "opener sticky final");
+        CHECK(all_zero(b, sizeof b), "opener sticky final: out zeroed");
+    }
+    galois_chunked_opener_wipe(st);
+    CHECK(all_zero(mem + 1, sb), "opener wiped");
+    free(mem), free(tmp);
+    *got_total = w;
+    return rc;
+}
+
+static void test_cstream(void) {
+    const size_t C = GALOIS_CHUNKED_CHUNKBYTES, S = C + 16, H = GALOIS_CHUNKED_HEADERBYTES;
+    const size_t sizes[] = {0, 1, 15, 16383, 16384, 16385, 2 * 16384, 3 * 16384 + 77};
+    const uint8_t ctx[] = "stream ctx";
+    uint8_t key[32];
+    rnd_fill(key, 32);
+
+    /* Round trips against the one-shot functions: random pieces both ways. */
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        for (size_t kl = 16; kl <= 32; kl += 16) {
+            size_t n = sizes[si], slen, got, cuts[6];
+            uint8_t *pt = xmalloc(n + 1), *back = xmalloc(n + 1);
+            rnd_fill(pt, n);
+            for (int rep = 0; rep < 4; rep++) {
+                for (int i = 0; i < 6; i++) cuts[i] = n ? (size_t)(rnd() % (n + 1)) : 0;
+                for (int i = 0; i < 6; i++) /* sort */
+                    for (int j = i + 1; j < 6; j++)
+                        if (cuts[j] < cuts[i]) { size_t t = cuts[i]; cuts[i] = cuts[j]; cuts[j] = t; }
+                uint8_t *sealed = stream_seal(key, kl, ctx, 10, pt, n, cuts, rep ? 6 : 0, &slen);
+                CHECK_RC(galois_chunked_open(back, n, &got, sealed, slen, ctx, 10, key, kl), GALOIS_OK,
+                         "one-shot open of a streamed seal");
+                CHECK(got == n && (n == 0 || !memcmp(back, pt, n)), "streamed seal round trip %zu", n);
+                free(sealed);
+                sealed = xmalloc(galois_chunked_sealed_len(n));
+                CHECK_RC(galois_chunked_seal(sealed, galois_chunked_sealed_len(n), &slen, pt, n, ctx, 10, key, kl),
+                         GALOIS_OK, "one-shot seal");
+                size_t body = slen - H;
+                for (int i = 0; i < 6; i++) cuts[i] = body * (size_t)(i + 1) / 7 + (size_t)(rnd() % 3);
+                for (int i = 0; i < 6; i++) if (cuts[i] > body) cuts[i] = body;
+                memset(back, 0, n + 1);
+                CHECK_RC(stream_open(key, kl, ctx, 10, sealed, slen, cuts, rep ? 6 : 0, back, n, &got), GALOIS_OK,
+                         "streamed open of a one-shot seal");
+                CHECK(got == n && (n == 0 || !memcmp(back, pt, n)), "streamed open round trip %zu", n);
+                free(sealed);
+            }
+            free(pt), free(back);
+        }
+    }
+
+    /* Every split into two pieces, both ways, of a message of one full chunk
+     * and a final one (every byte position of the plaintext and of the body). */
+    {
+        size_t n = C + 300, slen, got;
+        uint8_t *pt = xmalloc(n), *back = xmalloc(n);
+        rnd_fill(pt, n);
+        unsigned long bad = 0;
+        unsigned long before = failed;
+        for (size_t k = 0; k <= n; k++) {
+            uint8_t *sealed = stream_seal(key, 16, ctx, 10, pt, n, &k, 1, &slen);
+            if (galois_chunked_open(back, n, &got, sealed, slen, ctx, 10, key, 16) != GALOIS_OK || got != n ||
+                memcmp(back, pt, n))
+                bad++;
+            free(sealed);
+        }
+        CHECK(bad == 0 && failed == before, "every split of the sealer's input: %lu bad", bad);
+        uint8_t *sealed = xmalloc(galois_chunked_sealed_len(n));
+        galois_chunked_seal(sealed, galois_chunked_sealed_len(n), &slen, pt, n, ctx, 10, key, 16);
+        bad = 0;
+        before = failed;
+        for (size_t k = 0; k <= slen - H; k++) {
+            memset(back, 0, n);
+            if (stream_open(key, 16, ctx, 10, sealed, slen, &k, 1, back, n, &got) != GALOIS_OK || got != n ||
+                memcmp(back, pt, n))
+                bad++;
+        }
+        CHECK(bad == 0 && failed == before, "every split of the opener's input: %lu bad", bad);
+        free(sealed), free(pt), free(back);
+    }
+
+    /* Truncation, tampering, reordering: nothing unverified comes out, the
+     * verified prefix only, and the error sticks. */
+    {
+        size_t n = 3 * C + 500, slen, got;
+        uint8_t *pt = xmalloc(n), *back = xmalloc(n), *sealed = xmalloc(galois_chunked_sealed_len(n) + 1);
+        rnd_fill(pt, n);
+        galois_chunked_seal(sealed, galois_chunked_sealed_len(n), &slen, pt, n, ctx, 10, key, 32);
+        size_t cuts[] = {100, S + 7, 2 * S + 1};
+        /* cut at each chunk boundary, inside the final chunk, by one byte, to the header */
+        size_t lens[] = {H, H + S, H + 2 * S, H + 3 * S, H + 3 * S + 10, H + 3 * S + 15, slen - 1};
+        for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+            int rc = stream_open(key, 32, ctx, 10, sealed, lens[i], cuts, 0, back, n, &got);
+            CHECK_RC(rc, GALOIS_ERR_AUTH, "truncated stream");
+            size_t whole = (lens[i] - H) / S;
+            CHECK(got == whole * C && (got == 0 || !memcmp(back, pt, got)),
+                  "truncated at %zu: released %zu, want the %zu verified chunks only", lens[i], got, whole);
+        }
+        sealed[slen] = 0x42; /* a byte appended */
+        CHECK_RC(stream_open(key, 32, ctx, 10, sealed, slen + 1, cuts, 3, back, n, &got), GALOIS_ERR_AUTH,
+                 "trailing byte");
+        /* a flipped byte in each chunk: released = the chunks before it */
+        for (size_t c = 0; c < 4; c++) {
+            size_t pos = H + c * S + (c == 3 ? 20 : 1000);
+            sealed[pos] ^= 0x10;
+            int rc = stream_open(key, 32, ctx, 10, sealed, slen, cuts, 3, back, n, &got);
+            CHECK_RC(rc, GALOIS_ERR_AUTH, "tampered chunk");
+            CHECK(got == c * C && (got == 0 || !memcmp(back, pt, got)), "tampered chunk %zu: released %zu", c, got);
+            sealed[pos] ^= 0x10;
+        }
+        /* the tag of the final chunk, and the header */
+        sealed[slen - 1] ^= 1;
+        CHECK_RC(stream_open(key, 32, ctx, 10, sealed, slen, cuts, 3, back, n, &got), GALOIS_ERR_AUTH, "final tag");
+        sealed[slen - 1] ^= 1;
+        sealed[30] ^= 1;
+        CHECK_RC(stream_open(key, 32, ctx, 10, sealed, slen, cuts, 3, back, n, &got), GALOIS_ERR_AUTH, "header");
+        CHECK(got == 0, "bad header: nothing released");
+        sealed[30] ^= 1;
+        /* chunks 0 and 1 swapped; chunk 1 dropped */
+        uint8_t *sw = xmalloc(slen);
+        memcpy(sw, sealed, slen);
+        memcpy(sw + H, sealed + H + S, S);
+        memcpy(sw + H + S, sealed + H, S);
+        CHECK_RC(stream_open(key, 32, ctx, 10, sw, slen, cuts, 3, back, n, &got), GALOIS_ERR_AUTH, "swapped chunks");
+        CHECK(got == 0, "swapped chunks: nothing released");
+        memcpy(sw, sealed, H + S);
+        memcpy(sw + H + S, sealed + H + 2 * S, slen - H - 2 * S);
+        size_t at_chunks[] = {S, 2 * S};
+        CHECK_RC(stream_open(key, 32, ctx, 10, sw, slen - S, at_chunks, 2, back, n, &got), GALOIS_ERR_AUTH,
+                 "dropped chunk");
+        CHECK(got == C && !memcmp(back, pt, C), "dropped chunk: the first chunk only");
+        free(sw);
+        /* wrong key, wrong context: init refuses, the state holds nothing */
+        size_t sb = galois_chunked_opener_statebytes();
+        uint8_t *mem = xmalloc(sb), b[64];
+        uint8_t key2[32];
+        memcpy(key2, key, 32);
+        key2[0] ^= 1;
+        CHECK_RC(galois_chunked_opener_init(mem, sealed, H, ctx, 10, key2, 32), GALOIS_ERR_AUTH, "opener wrong key");
+        CHECK(all_zero(mem, sb), "failed opener init: state zeroed");
+        CHECK_RC(galois_chunked_opener_update(mem, b, sizeof b, &got, sealed + H, 10), GALOIS_ERR_STATE,
+                 "update after failed init");
+        CHECK_RC(galois_chunked_opener_init(mem, sealed, H, ctx, 9, key, 32), GALOIS_ERR_AUTH, "opener wrong ctx");
+        CHECK_RC(galois_chunked_opener_init(mem, sealed, H - 1, ctx, 10, key, 32), GALOIS_ERR_AUTH,
+                 "opener short header");
+        CHECK_RC(galois_chunked_opener_init(mem, sealed, H + 1, ctx, 10, key, 32), GALOIS_ERR_AUTH,
+                 "opener long header");
+        CHECK_RC(galois_chunked_opener_init(mem, sealed, H, ctx, 10, key, 24), GALOIS_ERR_KEY_LENGTH,
+                 "opener 24-byte key");
+        galois_chunked_opener_wipe(mem);
+        free(mem);
+        free(pt), free(back), free(sealed);
+    }
+
+    /* Arguments: NULL, small buffers, overlap, use after final, copies,
+     * the wrong kind of state. None of these argument errors breaks the stream. */
+    {
+        size_t sb = galois_chunked_sealer_statebytes(), ob = galois_chunked_opener_statebytes(), got;
+        uint8_t *mem = xmalloc(sb + ob + 64), hdr[GALOIS_CHUNKED_HEADERBYTES + 8];
+        uint8_t *st = mem, *cp = mem + sb + 32, pt[100], out[2 * 16400];
+        rnd_fill(pt, sizeof pt);
+        CHECK_RC(galois_chunked_sealer_init(NULL, hdr, sizeof hdr, NULL, 0, key, 16), GALOIS_ERR_NULL_POINTER,
+                 "sealer init NULL state");
+        memset(hdr, 0x55, sizeof hdr);
+        CHECK_RC(galois_chunked_sealer_init(st, NULL, 56, NULL, 0, key, 16), GALOIS_ERR_NULL_POINTER,
+                 "sealer init NULL header");
+        CHECK_RC(galois_chunked_sealer_init(st, hdr, 55, NULL, 0, key, 16), GALOIS_ERR_BUFFER_TOO_SMALL,
+                 "sealer init small header");
+        CHECK(all_zero(hdr, 55), "sealer init error: header zeroed");
+        CHECK_RC(galois_chunked_sealer_init(st, hdr, sizeof hdr, NULL, 0, NULL, 16), GALOIS_ERR_NULL_POINTER,
+                 "sealer init NULL key");
+        CHECK_RC(galois_chunked_sealer_init(st, hdr, sizeof hdr, NULL, 5, key, 16), GALOIS_ERR_NULL_POINTER,
+                 "sealer init NULL ctx");
+        CHECK_RC(galois_chunked_sealer_init(st, hdr, sizeof hdr, NULL, 0, key, 17), GALOIS_ERR_KEY_LENGTH,
+                 "sealer init 17-byte key");
+        CHECK_RC(galois_chunked_sealer_init(st, hdr, sizeof hdr, hdr + 3, 4, key, 16), GALOIS_ERR_OVERLAP,
+                 "sealer init header overlaps ctx");
+        CHECK_RC(galois_chunked_sealer_init(st, st + 8, 56, NULL, 0, key, 16), GALOIS_ERR_OVERLAP,
+                 "sealer init header inside the state");
+        CHECK_RC(galois_chunked_sealer_init(st, hdr, sizeof hdr, NULL, 0, key, 16), GALOIS_OK, "sealer init");
+        CHECK_RC(galois_chunked_sealer_update(NULL, out, sizeof out, &got, pt, 10), GALOIS_ERR_NULL_POINTER,
+                 "update NULL state");
+        CHECK_RC(galois_chunked_sealer_update(st, out, sizeof out, &got, NULL, 10), GALOIS_ERR_NULL_POINTER,
+                 "update NULL in");
+        CHECK_RC(galois_chunked_sealer_update(st, NULL, 0, &got, pt, 10), GALOIS_OK, "update NULL out, nothing out");
+        CHECK(got == 0, "update of 10 bytes writes nothing");
+        /* 16374 more bytes complete the first chunk: out needs 16400 */
+        uint8_t *big = xmalloc(C);
+        memcpy(big, pt, 10);
+        rnd_fill(big + 10, C - 10);
+        memset(out, 0x55, sizeof out);
+        CHECK_RC(galois_chunked_sealer_update(st, out, S - 1, &got, big + 10, C - 10), GALOIS_ERR_BUFFER_TOO_SMALL,
+                 "update small out");
+        CHECK(got == S && all_zero(out, S - 1), "update small out: out_len = need, out zeroed");
+        CHECK_RC(galois_chunked_sealer_update(st, NULL, S, &got, big + 10, C - 10), GALOIS_ERR_NULL_POINTER,
+                 "update NULL out");
+        CHECK_RC(galois_chunked_sealer_update(st, big, C, &got, big + 10, C - 10), GALOIS_ERR_BUFFER_TOO_SMALL,
+                 "update out too small (and overlapping)");
+        memcpy(big, pt, 10); /* that call zeroed big */
+        uint8_t *ovl = xmalloc(2 * S);
+        memcpy(ovl + S, big + 10, C - 10);
+        CHECK_RC(galois_chunked_sealer_update(st, ovl + 20, S, &got, ovl + S, C - 10), GALOIS_ERR_OVERLAP,
+                 "update out overlaps in");
+        memcpy(cp, st, sb);
+        CHECK_RC(galois_chunked_sealer_update(cp, out, sizeof out, &got, big + 10, C - 10), GALOIS_ERR_STATE,
+                 "update on a copy");
+        memset(cp, 0, sb);
+        CHECK_RC(galois_chunked_opener_update(st, out, sizeof out, &got, big + 10, C - 10), GALOIS_ERR_STATE,
+                 "opener update on a sealer");
+        CHECK_RC(galois_chunked_sealer_update(st, out, sizeof out, &got, big + 10, C - 10), GALOIS_OK,
+                 "update after argument errors");
+        CHECK(got == S, "the first chunk");
+        size_t w = got;
+        CHECK_RC(galois_chunked_sealer_final(st, out + w, 15, &got), GALOIS_ERR_BUFFER_TOO_SMALL, "final small out");
+        CHECK(got == 16, "final needs 16 (an empty final chunk)");
+        CHECK_RC(galois_chunked_sealer_final(st, out + w, sizeof out - w, &got), GALOIS_OK, "final");
+        w += got;
+        memset(out + w, 0x55, 64);
+        CHECK_RC(galois_chunked_sealer_update(st, out + w, 64, &got, pt, 1), GALOIS_ERR_STATE, "update after final");
+        CHECK(all_zero(out + w, 64), "update after final: out zeroed");
+        CHECK_RC(galois_chunked_sealer_final(st, out + w, 64, &got), GALOIS_ERR_STATE, "final after final");
+        CHECK_RC(galois_chunked_sealer_wipe(st), GALOIS_OK, "wipe after final");
+        CHECK_RC(galois_chunked_sealer_update(st, out + w, 64, &got, pt, 1), GALOIS_ERR_STATE, "update after wipe");
+        /* the message opens: header then chunks */
+        uint8_t *msg = xmalloc(56 + w), back[16384];
+        memcpy(msg, hdr, 56);
+        memcpy(msg + 56, out, w);
+        CHECK_RC(galois_chunked_open(back, C, &got, msg, 56 + w, NULL, 0, key, 16), GALOIS_OK, "open streamed");
+        CHECK(got == C && !memcmp(back, big, C), "streamed content");
+        /* opener: use after final, NULL, small out */
+        uint8_t *os = mem + 7;
+        CHECK_RC(galois_chunked_opener_init(os, NULL, 56, NULL, 0, key, 16), GALOIS_ERR_NULL_POINTER,
+                 "opener init NULL header");
+        CHECK_RC(galois_chunked_opener_init(os, msg, 56, NULL, 0, key, 16), GALOIS_OK, "opener init");
+        CHECK_RC(galois_chunked_opener_update(os, out, C - 1, &got, msg + 56, S), GALOIS_ERR_BUFFER_TOO_SMALL,
+                 "opener small out");
+        CHECK(got == C, "opener: out_len = need");
+        CHECK_RC(galois_chunked_opener_update(os, out, sizeof out, &got, msg + 56, S), GALOIS_OK, "opener update");
+        CHECK_RC(galois_chunked_opener_final(os, NULL, 0, &got), GALOIS_ERR_AUTH, "opener final, nothing buffered");
+        CHECK_RC(galois_chunked_opener_update(os, out, sizeof out, &got, msg + 56 + S, 16), GALOIS_ERR_AUTH,
+                 "truncation sticks");
+        CHECK_RC(galois_chunked_opener_init(os, msg, 56, NULL, 0, key, 16), GALOIS_OK, "opener re-init");
+        CHECK_RC(galois_chunked_opener_update(os, out, sizeof out, &got, msg + 56, w), GALOIS_OK, "opener update all");
+        CHECK_RC(galois_chunked_opener_final(os, NULL, 0, &got), GALOIS_OK, "opener final (empty chunk, NULL out)");
+        CHECK(got == 0, "empty final chunk");
+        CHECK_RC(galois_chunked_opener_final(os, out, sizeof out, &got), GALOIS_ERR_STATE, "opener final after final");
+        CHECK_RC(galois_chunked_opener_update(os, out, sizeof out, &got, msg, 1), GALOIS_ERR_STATE,
+                 "opener update after final");
+        CHECK_RC(galois_chunked_sealer_wipe(os), GALOIS_ERR_STATE, "sealer wipe of an opener");
+        CHECK_RC(galois_chunked_opener_wipe(os), GALOIS_OK, "opener wipe of wiped memory");
+        free(msg), free(big), free(ovl), free(mem);
+    }
+}
+
 int main(int argc, char **argv) {
     const char *what = argc > 1 ? argv[1] : "all";
     int all = strcmp(what, "all") == 0, ran = 0;
@@ -1044,6 +1381,7 @@ int main(int argc, char **argv) {
     if (all || !strcmp(what, "shared")) test_shared(), ran = 1;
     if (all || !strcmp(what, "siv")) test_siv(), ran = 1;
     if (all || !strcmp(what, "chunked")) test_chunked(), ran = 1;
+    if (all || !strcmp(what, "cstream")) test_cstream(), ran = 1;
     if (!strcmp(what, "nomem")) test_nomem(), ran = 1;
 #ifdef GALOIS_TEST_OPENSSL
     if (all || !strcmp(what, "openssl")) test_openssl(), ran = 1;

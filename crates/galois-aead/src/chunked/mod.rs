@@ -34,6 +34,9 @@
 //! * [`Sealer`] (a `Write`) and [`Opener`] (a `Read`): one chunk at a time;
 //!   the opener releases a chunk only after it verified and, once it failed,
 //!   fails again on every later read;
+//! * [`PushSealer`] and [`PushOpener`]: pieces in, whole chunks out into
+//!   the caller's buffers (the shape of the C and Python streaming APIs),
+//!   each chunk released only after it verified;
 //! * [`RandomAccess`]: `Read + Seek` over a sealed file, opening only the
 //!   chunks a read touches (the final chunk is authenticated before any
 //!   seek relative to the end).
@@ -49,9 +52,11 @@
 //! ```
 
 mod pool;
+mod push;
 mod random;
 mod stream;
 
+pub use push::{PushOpener, PushSealer};
 pub use random::RandomAccess;
 pub use stream::{open_stream, seal_stream, Opener, Sealer};
 
