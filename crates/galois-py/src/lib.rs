@@ -2035,22 +2035,62 @@ fn exact_nonce<'py>(obj: &Bound<'py, PyAny>, len: usize) -> PyResult<In<'py>> {
     Ok(n)
 }
 
-/// Seals `data` into a new bytes object (ciphertext || 16-byte tag) with
-/// `seal`, which encrypts in place; the GIL stays held.
-fn seal_new<'py>(
+/// The AEADs with 16-byte tags and no options (AESGCMSIV, XAES256GCM): they
+/// seal and open in place with a detached tag, and are shared by threads.
+trait Fixed16: Sync {
+    fn seal_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8]) -> galois_aead::Result<galois_aead::Tag>;
+    fn open_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8], tag: &[u8]) -> galois_aead::Result<()>;
+}
+
+impl Fixed16 for galois_aead::AesGcmSiv {
+    fn seal_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8]) -> galois_aead::Result<galois_aead::Tag> {
+        self.seal_in_place_detached(n, a, buf)
+    }
+    fn open_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8], tag: &[u8]) -> galois_aead::Result<()> {
+        self.open_in_place_detached(n, a, buf, tag)
+    }
+}
+
+impl Fixed16 for galois_aead::XAes256Gcm {
+    fn seal_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8]) -> galois_aead::Result<galois_aead::Tag> {
+        self.seal_in_place_detached(n, a, buf)
+    }
+    fn open_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8], tag: &[u8]) -> galois_aead::Result<()> {
+        self.open_in_place_detached(n, a, buf, tag)
+    }
+}
+
+/// Seals `d` into a new bytes object (ciphertext || 16-byte tag), as
+/// AESGCM's encrypt: the object is private until returned, and inputs of
+/// [`GIL_RELEASE_BYTES`] or more are sealed without the GIL (from a copy
+/// made with the GIL held, unless they are immutable `bytes`).
+fn fixed_encrypt<'py, A: Fixed16>(
     py: Python<'py>,
-    data: &In<'_>,
-    seal: impl FnOnce(&mut [u8]) -> galois_aead::Result<galois_aead::Tag>,
+    aead: &A,
+    n: &In<'_>,
+    d: &In<'_>,
+    a: &In<'_>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, data.len() + 16, |out| {
-        let (c, t) = out.split_at_mut(data.len());
-        c.copy_from_slice(data.as_slice());
-        match seal(c) {
+    let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
+    PyBytes::new_with(py, d.len() + 16, |out| {
+        let (c, tag_out) = out.split_at_mut(d.len());
+        let p = Pending::copy(d, 0..d.len(), c, big);
+        let r = if big {
+            let (n, a) = (n.for_detach(), a.for_detach());
+            py.detach(move || {
+                p.finish(c);
+                aead.seal_ip(n.as_slice(), a.as_slice(), c)
+            })
+        } else {
+            aead.seal_ip(n.as_slice(), a.as_slice(), c)
+        };
+        match r {
             Ok(tag) => {
-                t.copy_from_slice(tag.as_bytes());
+                tag_out.copy_from_slice(tag.as_bytes());
                 Ok(())
             }
             Err(e) => {
+                // The object is freed unreturned: leave no plaintext in it.
                 out.zeroize();
                 Err(err(e))
             }
@@ -2058,31 +2098,116 @@ fn seal_new<'py>(
     })
 }
 
-/// Opens ciphertext || 16-byte tag into a new bytes object with `open`,
-/// which verifies and decrypts in place (wiping on failure).
-fn open_new<'py>(
+/// Opens ciphertext || 16-byte tag into a new bytes object, as AESGCM's
+/// decrypt: read once into the private object and opened in place there
+/// (without the GIL for long inputs), wiped on failure.
+fn fixed_decrypt<'py, A: Fixed16>(
     py: Python<'py>,
-    data: &In<'_>,
-    open: impl FnOnce(&mut [u8], &[u8]) -> galois_aead::Result<()>,
+    aead: &A,
+    n: &In<'_>,
+    d: &In<'_>,
+    a: &In<'_>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    if data.len() < 16 {
+    if d.len() < 16 {
         return Err(invalid_tag());
     }
-    let (c, tag) = data.as_slice().split_at(data.len() - 16);
-    PyBytes::new_with(py, c.len(), |out| {
-        out.copy_from_slice(c);
-        open(out, tag).map_err(|e| {
+    let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
+    PyBytes::new_with(py, d.len() - 16, |out| {
+        let tag = TagBuf::new(&d.as_slice()[d.len() - 16..]);
+        let p = Pending::copy(d, 0..d.len() - 16, out, big);
+        let r = if big {
+            let (n, a) = (n.for_detach(), a.for_detach());
+            let o = &mut *out;
+            py.detach(move || {
+                p.finish(o);
+                aead.open_ip(n.as_slice(), a.as_slice(), o, tag.get())
+            })
+        } else {
+            aead.open_ip(n.as_slice(), a.as_slice(), out, tag.get())
+        };
+        r.map_err(|e| {
             out.zeroize();
             err(e)
         })
     })
 }
 
+/// encrypt_into / decrypt_into of the [`Fixed16`] classes, as AESGCM's
+/// `buffer_call`: inputs read once (GIL held) into private scratch (wiped
+/// on every path), the work done there (without the GIL for long inputs),
+/// `out` written once with the GIL held, after the tag verified; the
+/// caller zeroes `out` on any error.
+fn fixed_into<A: Fixed16>(
+    py: Python<'_>,
+    aead: &A,
+    n: &In<'_>,
+    d: &In<'_>,
+    a: &In<'_>,
+    out: &Out,
+    seal: bool,
+) -> PyResult<usize> {
+    const T: usize = 16;
+    let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
+    let (mut scratch, tag, p) = if seal {
+        out.check_len(d.len() + T)?;
+        let mut s = Zeroizing::new(vec![0u8; d.len() + T]);
+        let p = Pending::copy(d, 0..d.len(), &mut s[..d.len()], big);
+        (s, TagBuf::new(&[]), p)
+    } else {
+        if d.len() < T {
+            return Err(invalid_tag());
+        }
+        out.check_len(d.len() - T)?;
+        let mut s = Zeroizing::new(vec![0u8; d.len() - T]);
+        let p = Pending::copy(d, 0..d.len() - T, &mut s, big);
+        (s, TagBuf::new(&d.as_slice()[d.len() - T..]), p)
+    };
+    let len = if seal { d.len() } else { d.len() - T };
+    let run = move |n: &[u8], a: &[u8], s: &mut [u8]| -> Result<(), Error> {
+        if seal {
+            let (c, tag_out) = s.split_at_mut(len);
+            let tag = aead.seal_ip(n, a, c)?;
+            tag_out.copy_from_slice(tag.as_bytes());
+            Ok(())
+        } else {
+            aead.open_ip(n, a, s, tag.get())
+        }
+    };
+    let s = &mut scratch[..];
+    if big {
+        let (n, a) = (n.for_detach(), a.for_detach());
+        py.detach(move || {
+            p.finish(&mut s[..len]);
+            run(n.as_slice(), a.as_slice(), s)
+        })
+    } else {
+        run(n.as_slice(), a.as_slice(), s)
+    }
+    .map_err(err)?;
+    out.fill_from(py, &scratch);
+    Ok(out.len())
+}
+
+/// Runs `f` (an `_into` call) and zeroes `buf` if it fails.
+fn into_call(
+    py: Python<'_>,
+    buf: &Bound<'_, PyAny>,
+    f: impl FnOnce(&Out) -> PyResult<usize>,
+) -> PyResult<usize> {
+    let out = output(buf)?;
+    let r = f(&out);
+    if r.is_err() {
+        out.wipe(py);
+    }
+    r
+}
+
 /// AES-GCM-SIV (RFC 8452), nonce-misuse resistant, with the call shapes and
 /// errors of cryptography's ``AESGCMSIV``: 16-, 24- or 32-byte keys (24:
 /// the AES-192 extension OpenSSL and cryptography make), 12-byte nonces,
 /// 16-byte tags. A repeated nonce reveals only whether two messages were
-/// equal. The GIL stays held.
+/// equal. Inputs of ``GIL_RELEASE_BYTES`` or more are processed with the
+/// GIL released; ``encrypt_into`` / ``decrypt_into`` as AESGCM's.
 ///
 /// >>> import galois_aead
 /// >>> aead = galois_aead.AESGCMSIV(galois_aead.AESGCMSIV.generate_key(256))
@@ -2135,10 +2260,7 @@ impl PyAesGcmSiv {
         let n = exact_nonce(nonce, 12)?;
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
-        seal_new(py, &d, |c| {
-            self.siv
-                .seal_in_place_detached(n.as_slice(), a.as_slice(), c)
-        })
+        fixed_encrypt(py, &self.siv, &n, &d, &a)
     }
 
     /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
@@ -2154,9 +2276,48 @@ impl PyAesGcmSiv {
         let n = exact_nonce(nonce, 12)?;
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
-        open_new(py, &d, |o, tag| {
-            self.siv
-                .open_in_place_detached(n.as_slice(), a.as_slice(), o, tag)
+        fixed_decrypt(py, &self.siv, &n, &d, &a)
+    }
+
+    /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
+    /// ``len(data) + 16`` bytes) as ciphertext || tag; returns the number of
+    /// bytes written. The result is computed in private memory and copied
+    /// into ``buf`` whole; on any error ``buf`` is zeroed.
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
+    fn encrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        into_call(py, buf, |out| {
+            let n = exact_nonce(nonce, 12)?;
+            let d = input(data, "data")?;
+            let a = input_opt(associated_data, "associated_data")?;
+            fixed_into(py, &self.siv, &n, &d, &a, out, true)
+        })
+    }
+
+    /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
+    /// ``len(data) - 16`` bytes); returns the number of bytes written.
+    /// ``buf`` receives the plaintext only after the tag verified, in one
+    /// copy; on any error (``InvalidTag`` included) it is zeroed.
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
+    fn decrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        into_call(py, buf, |out| {
+            let n = exact_nonce(nonce, 12)?;
+            let d = input(data, "data")?;
+            let a = input_opt(associated_data, "associated_data")?;
+            fixed_into(py, &self.siv, &n, &d, &a, out, false)
         })
     }
 }
@@ -2164,7 +2325,8 @@ impl PyAesGcmSiv {
 /// XAES-256-GCM (c2sp.org/XAES-256-GCM): AES-256-GCM with 24-byte nonces
 /// that may be random for about 2^80 messages per key (collision
 /// probability 2^-32). 32-byte keys, 16-byte tags; the call shapes of the
-/// other AEADs. The GIL stays held.
+/// other AEADs. Inputs of ``GIL_RELEASE_BYTES`` or more are processed with
+/// the GIL released; ``encrypt_into`` / ``decrypt_into`` as AESGCM's.
 ///
 /// >>> import galois_aead, os
 /// >>> aead = galois_aead.XAES256GCM(galois_aead.XAES256GCM.generate_key())
@@ -2208,9 +2370,7 @@ impl PyXAes256Gcm {
         let n = exact_nonce(nonce, 24)?;
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
-        seal_new(py, &d, |c| {
-            self.x.seal_in_place_detached(n.as_slice(), a.as_slice(), c)
-        })
+        fixed_encrypt(py, &self.x, &n, &d, &a)
     }
 
     /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
@@ -2226,9 +2386,48 @@ impl PyXAes256Gcm {
         let n = exact_nonce(nonce, 24)?;
         let d = input(data, "data")?;
         let a = input_opt(associated_data, "associated_data")?;
-        open_new(py, &d, |o, tag| {
-            self.x
-                .open_in_place_detached(n.as_slice(), a.as_slice(), o, tag)
+        fixed_decrypt(py, &self.x, &n, &d, &a)
+    }
+
+    /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
+    /// ``len(data) + 16`` bytes) as ciphertext || tag; returns the number of
+    /// bytes written. The result is computed in private memory and copied
+    /// into ``buf`` whole; on any error ``buf`` is zeroed.
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
+    fn encrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        into_call(py, buf, |out| {
+            let n = exact_nonce(nonce, 24)?;
+            let d = input(data, "data")?;
+            let a = input_opt(associated_data, "associated_data")?;
+            fixed_into(py, &self.x, &n, &d, &a, out, true)
+        })
+    }
+
+    /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
+    /// ``len(data) - 16`` bytes); returns the number of bytes written.
+    /// ``buf`` receives the plaintext only after the tag verified, in one
+    /// copy; on any error (``InvalidTag`` included) it is zeroed.
+    #[pyo3(signature = (nonce, data, associated_data, buf))]
+    fn decrypt_into(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        buf: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        into_call(py, buf, |out| {
+            let n = exact_nonce(nonce, 24)?;
+            let d = input(data, "data")?;
+            let a = input_opt(associated_data, "associated_data")?;
+            fixed_into(py, &self.x, &n, &d, &a, out, false)
         })
     }
 }

@@ -169,6 +169,14 @@ class AESGCMSIV:
         """Returns ciphertext || tag."""
     def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
         """Returns the plaintext; raises InvalidTag if the tag does not verify."""
+    def encrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes ciphertext || tag into ``buf`` (exactly len(data) + 16 bytes)."""
+    def decrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes the plaintext into ``buf`` (exactly len(data) - 16 bytes)."""
 
 @final
 class XAES256GCM:
@@ -183,6 +191,14 @@ class XAES256GCM:
         """Returns ciphertext || tag."""
     def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
         """Returns the plaintext; raises InvalidTag if the tag does not verify."""
+    def encrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes ciphertext || tag into ``buf`` (exactly len(data) + 16 bytes)."""
+    def decrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes the plaintext into ``buf`` (exactly len(data) - 16 bytes)."""
 
 def chunked_seal(key: Buffer, context: Buffer, data: Buffer) -> bytes: ...
 def chunked_open(key: Buffer, context: Buffer, data: Buffer) -> bytes: ...
