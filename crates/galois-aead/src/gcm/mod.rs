@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::gf128::{Acc, Backend, GhashKey};
 use zeroize::Zeroize;
 
+mod kernels;
 pub mod online;
 pub mod precompute;
 
@@ -651,11 +652,11 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     /// The stitched kernel and the AES-NI round keys, where both exist.
-    fn stitched(&self) -> Option<(&dyn crate::gf128::Stitched, &crate::aes::keys::AesRoundKeys)> {
+    fn stitched(&self) -> Option<(kernels::Kernel<'_>, &crate::aes::keys::AesRoundKeys)> {
         let keys = self
             .cipher
             .aesni_round_keys(crate::block::sealed::Token(()))?;
-        Some((self.ghash.stitched()?, keys))
+        Some((kernels::Kernel::for_ghash(&self.ghash)?, keys))
     }
 
     pub(crate) fn make_tag(&self, t: u128) -> Tag {
@@ -1090,7 +1091,7 @@ mod tests {
     fn kernels_wrap_the_counter_like_the_generic_path() {
         for backend in Backend::available() {
             let g = AesGcm::with_options(&[0x24; 16], Options::new().backend(backend)).unwrap();
-            let Some(k) = g.ghash.stitched() else {
+            let Some(k) = kernels::Kernel::for_ghash(&g.ghash) else {
                 continue;
             };
             let rk = g

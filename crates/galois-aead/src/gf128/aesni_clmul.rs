@@ -1,12 +1,13 @@
-//! AES-NI + PCLMULQDQ on 128-bit vectors: eight blocks per batch, the AES
-//! rounds of a batch interleaved with the Karatsuba multiplications of the
-//! previous batch's ciphertext, the products summed unreduced across batches
-//! with powers up to H^256: one reduction per 4 KiB.
-//! The math and the loop structure are in `wide.rs`; this file instantiates
-//! them for `__m128i` (one block per vector).
+//! GHASH with PCLMULQDQ on 128-bit vectors (one block per vector): blocks
+//! multiplied by powers of H with Karatsuba and summed unreduced, one
+//! reduction per group (the representation and the reduction: `wide/` and
+//! the module doc of `gf128`). Its key is the powers of H; the AEAD
+//! layer's stitched AES-NI kernel (`gcm::kernels`, 8-block batches) uses
+//! them through `GhashBackend::wide`.
 
-super::wide::wide_backend!(
-    __m128i,
-    "aes,pclmulqdq,sse2,ssse3,sse4.1",
-    crate::detect::has_aesni_clmul
-);
+super::wide::wide_backend! {
+    vector: __m128i,
+    features: "aes,pclmulqdq,sse2,ssse3,sse4.1",
+    detect: crate::detect::has_aesni_clmul,
+    backend: super::Backend::AesniClmul,
+}

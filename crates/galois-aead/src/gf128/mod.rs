@@ -12,7 +12,7 @@
 //! # The bit-reflected reduction
 //!
 //! Every backend that multiplies with a carry-less multiplier (PCLMULQDQ,
-//! the integer trick of `ctmul64`, the vector kernels of `wide.rs`) rests
+//! the integer trick of `ctmul64`, the vector kernels of `wide/`) rests
 //! on this derivation; the others point here.
 //!
 //! Read as a polynomial in z (bit i = coefficient of z^i), the integer of an
@@ -42,7 +42,6 @@ use zeroize::Zeroize;
 
 // The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
 // the edition-2021 rule (no inner `unsafe` blocks).
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod aesni_clmul;
 mod bitserial;
@@ -58,15 +57,11 @@ mod shoup4_vartime;
 mod shoup8_vartime;
 mod table4_vartime;
 mod table8_vartime;
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod vaes_avx2;
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod vaes_avx512;
-#[allow(unsafe_op_in_unsafe_fn)]
-#[cfg(target_arch = "x86_64")]
-mod wide;
+pub(crate) mod wide;
 
 pub(crate) use bitserial::mul as mul_reference;
 
@@ -109,8 +104,9 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
     /// Returns x * H.
     fn mul_h(&self, x: u128) -> u128;
 
-    /// The stitched AES-GCM of this backend, if it has one.
-    fn stitched(&self) -> Option<&dyn Stitched> {
+    /// The powers of H of a wide (vector) backend, which the AEAD layer's
+    /// stitched AES-GCM kernels take; `None` for the others.
+    fn wide(&self) -> Option<wide::WideKey<'_>> {
         None
     }
 
@@ -122,44 +118,6 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
         }
         y
     }
-}
-
-/// A backend that also runs AES-CTR itself, interleaved with GHASH. Both
-/// functions take AES-NI round keys (11, 13 or 15) and return the full tag
-/// GHASH(H, A, C) xor E(K, Y0) as an element.
-pub(crate) trait Stitched {
-    /// Encrypts `src` (same length as `buf`) into `buf`, or `buf` in place
-    /// if `src` is `None`, under counters Y0+1, Y0+2, ... `y0_public`:
-    /// whether Y0 is public (IV || 1 from a 96-bit IV) rather than
-    /// GHASH(H, IV); only public counters may steer a branch.
-    fn seal(
-        &self,
-        rk: &crate::aes::keys::AesRoundKeys,
-        y0: &[u8; 16],
-        y0_public: bool,
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> u128;
-    /// Decrypts `src` into `buf` (or `buf` in place); the caller compares
-    /// the tag and wipes `buf` if it does not verify.
-    fn open(
-        &self,
-        rk: &crate::aes::keys::AesRoundKeys,
-        y0: &[u8; 16],
-        y0_public: bool,
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> u128;
-    /// Encrypts many packets (12-byte nonces) in place, writing each full
-    /// tag into `tags`.
-    fn seal_batch(
-        &self,
-        rk: &crate::aes::keys::AesRoundKeys,
-        packets: &mut [crate::gcm::BatchPacket<'_>],
-        tags: &mut [u128],
-    );
 }
 
 macro_rules! backends {
@@ -250,8 +208,8 @@ macro_rules! backends {
             }
 
             #[inline]
-            pub(crate) fn stitched(&self) -> Option<&dyn Stitched> {
-                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.stitched(), )* }
+            pub(crate) fn wide(&self) -> Option<wide::WideKey<'_>> {
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.wide(), )* }
             }
 
             #[inline]

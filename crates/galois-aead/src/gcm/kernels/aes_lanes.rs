@@ -1,0 +1,100 @@
+//! The AES side of a vector of blocks: the [`Lanes`] of the field layer
+//! (lanes of elements in integer form; see `gf128::wide`) extended with
+//! the AES round instructions, the 32-bit counter addition and the
+//! scheduling fence the stitched loop needs, and the round keys as the
+//! kernels load them. No instruction set here; `x86.rs` implements it.
+
+use super::tuning::BATCH_VECTORS;
+use crate::gf128::wide::Lanes;
+
+/// AES rounds and counters on a vector of blocks.
+///
+/// # Safety
+///
+/// As [`Lanes`]: every method runs only in a function that enabled the
+/// implementing type's features, AES included (the stitched kernels are
+/// reached only through a `WideKey`, whose backend's detection proved
+/// them, and AES-NI round keys, which exist only where AES-NI was found).
+pub(crate) trait AesLanes: Lanes {
+    /// One AES round on each lane, round key k.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn aesenc(a: Self, k: Self) -> Self;
+    /// The last AES round on each lane, round key k.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn aesenclast(a: Self, k: Self) -> Self;
+    /// Adds the 32-bit words of b to those of a, modulo 2^32 each.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn add32(a: Self, b: Self) -> Self;
+    /// One AES round on a single block (E(K, Y0) beside the batch).
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn block_aesenc(a: Self::Block, k: Self::Block) -> Self::Block;
+    /// The last AES round on a single block.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn block_aesenclast(a: Self::Block, k: Self::Block) -> Self::Block;
+    /// [`AesLanes::add32`] on a single block.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn block_add32(a: Self::Block, b: Self::Block) -> Self::Block;
+    /// Emits nothing, but makes the compiler treat the AES states and `x`
+    /// as rewritten here: instructions using them cannot move across it.
+    /// `batch` puts one after each round so that each vector's multiplies
+    /// stay between the rounds they were written between (left alone, LLVM
+    /// hoists all of a batch's multiplies together, and the core's window
+    /// then sees long runs of one kind).
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self);
+}
+
+/// AES round keys, loaded (and broadcast to every lane) where used; in
+/// the long loops the compiler keeps them in registers. Indexing is
+/// checked; the length check in `new` lets the compiler drop the checks
+/// for the constant round numbers of the unrolled loops.
+pub(crate) struct RoundKeys<'a, V> {
+    rk: &'a [[u8; 16]],
+    _v: core::marker::PhantomData<V>,
+}
+
+impl<'a, V: AesLanes> RoundKeys<'a, V> {
+    /// The NR + 1 keys of an NR-round AES.
+    #[inline(always)]
+    pub(crate) fn new<const NR: usize>(rk: &'a [[u8; 16]]) -> Self {
+        assert_eq!(rk.len(), NR + 1, "round keys for {NR} rounds");
+        RoundKeys {
+            rk,
+            _v: core::marker::PhantomData,
+        }
+    }
+
+    /// Round key r as one block.
+    ///
+    /// # Safety
+    /// V's features are enabled.
+    #[inline(always)]
+    pub(crate) unsafe fn k1(&self, r: usize) -> V::Block {
+        // SAFETY: a round key is 16 bytes, one block; features per the caller.
+        unsafe { V::Block::load(self.rk[r].as_ptr()) }
+    }
+
+    /// Round key r in every lane.
+    ///
+    /// # Safety
+    /// V's features are enabled.
+    #[inline(always)]
+    pub(crate) unsafe fn k(&self, r: usize) -> V {
+        // SAFETY: per the caller.
+        unsafe { V::broadcast(self.k1(r)) }
+    }
+}

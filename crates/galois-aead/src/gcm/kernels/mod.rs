@@ -1,0 +1,171 @@
+//! The stitched AES-GCM kernels: AES-CTR and GHASH interleaved in one loop,
+//! on vectors of 1, 2 or 4 blocks, for the keys whose GHASH backend is a
+//! wide one (`gf128::wide`: lanes of field elements in integer form, powers
+//! of H premultiplied by x^-1; the bit-reflected reduction is derived once
+//! in the `gf128` module doc). This is the AEAD layer: it imports the field
+//! layer (`gf128::wide`) and the cipher's round keys, never the reverse.
+//!
+//! One file per job, generic over the vector (`aes_lanes::AesLanes`):
+//! - `tuning.rs`: the Zen 4 tuning numbers, each with its measurement;
+//! - `aes_lanes.rs`: the AES rounds, counter addition and scheduling fence
+//!   on a vector, and the round keys;
+//! - `counters.rs`: GCM's 32-bit counter blocks, a vector at a time;
+//! - `stitched.rs`: the stitched seal and open loops, their head, tail and
+//!   tiny-message paths;
+//! - `multibuffer.rs`: many short packets sealed in shared AES batches;
+//! - `x86.rs`: the x86-64 instruction set, and the three backends' entry
+//!   points with their target features.
+//!
+//! [`Kernel`] picks the entry points for the backend a key's GHASH has.
+
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
+mod aes_lanes;
+mod counters;
+mod multibuffer;
+mod stitched;
+mod tuning;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use crate::aes::keys::AesRoundKeys;
+use crate::gcm::BatchPacket;
+use crate::gf128::wide::Powers;
+use crate::gf128::GhashKey;
+
+/// The instruction sets with a stitched kernel. Empty on targets without
+/// one, so every match on it is exhaustive there with no arm.
+#[derive(Clone, Copy)]
+enum Isa {
+    /// AES-NI + PCLMULQDQ, 128-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    Xmm,
+    /// VAES + VPCLMULQDQ, 256-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    Ymm,
+    /// VAES + VPCLMULQDQ, 512-bit vectors.
+    #[cfg(target_arch = "x86_64")]
+    Zmm,
+}
+
+/// The stitched AES-GCM of a key whose GHASH backend has one. All three
+/// functions take AES-NI round keys (11, 13 or 15) and return the full tag
+/// GHASH(H, A, C) xor E(K, Y0) as an element.
+#[derive(Clone, Copy)]
+pub(crate) struct Kernel<'a> {
+    pw: &'a Powers,
+    /// Proven: the CPU features of the GHASH backend this came from
+    /// (see `gf128::wide::WideKey`).
+    isa: Isa,
+}
+
+impl<'a> Kernel<'a> {
+    /// The stitched kernel for `ghash`'s backend, if it has one.
+    pub(crate) fn for_ghash(ghash: &'a GhashKey) -> Option<Self> {
+        let wide = ghash.wide()?;
+        // A WideKey proves its backend's CPU features, which include those
+        // of the kernel named here for it.
+        let isa = match wide.backend() {
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::AesniClmul => Isa::Xmm,
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::VaesAvx2 => Isa::Ymm,
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::VaesAvx512 => Isa::Zmm,
+            _ => return None,
+        };
+        Some(Kernel {
+            pw: wide.powers(),
+            isa,
+        })
+    }
+
+    /// Encrypts `src` (same length as `buf`) into `buf`, or `buf` in place
+    /// if `src` is `None`, under counters Y0+1, Y0+2, ... `y0_public`:
+    /// whether Y0 is public (IV || 1 from a 96-bit IV) rather than
+    /// GHASH(H, IV); only public counters may steer a branch.
+    #[allow(unused_variables)]
+    pub(crate) fn seal(
+        &self,
+        rk: &AesRoundKeys,
+        y0: &[u8; 16],
+        y0_public: bool,
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+    ) -> u128 {
+        assert!(
+            src.is_none_or(|s| s.len() == buf.len()),
+            "src and buf differ in length"
+        );
+        let pw = self.pw;
+        // SAFETY: the features of the width were proven for this key (see
+        // `isa`), AES-NI by the existence of an AesRoundKeys
+        // (aes::aesni::AesNi::new); src has buf's length (asserted).
+        unsafe {
+            match self.isa {
+                #[cfg(target_arch = "x86_64")]
+                Isa::Xmm => x86::xmm::seal(pw, rk, y0, y0_public, aad, src, buf),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Ymm => x86::ymm::seal(pw, rk, y0, y0_public, aad, src, buf),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Zmm => x86::zmm::seal(pw, rk, y0, y0_public, aad, src, buf),
+            }
+        }
+    }
+
+    /// Decrypts `src` into `buf` (or `buf` in place); the caller compares
+    /// the tag and wipes `buf` if it does not verify.
+    #[allow(unused_variables)]
+    pub(crate) fn open(
+        &self,
+        rk: &AesRoundKeys,
+        y0: &[u8; 16],
+        y0_public: bool,
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+    ) -> u128 {
+        assert!(
+            src.is_none_or(|s| s.len() == buf.len()),
+            "src and buf differ in length"
+        );
+        let pw = self.pw;
+        // SAFETY: as in `seal`.
+        unsafe {
+            match self.isa {
+                #[cfg(target_arch = "x86_64")]
+                Isa::Xmm => x86::xmm::open(pw, rk, y0, y0_public, aad, src, buf),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Ymm => x86::ymm::open(pw, rk, y0, y0_public, aad, src, buf),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Zmm => x86::zmm::open(pw, rk, y0, y0_public, aad, src, buf),
+            }
+        }
+    }
+
+    /// Encrypts many packets (12-byte nonces) in place, writing each full
+    /// tag into `tags` (as long as `packets`).
+    #[allow(unused_variables)]
+    pub(crate) fn seal_batch(
+        &self,
+        rk: &AesRoundKeys,
+        packets: &mut [BatchPacket<'_>],
+        tags: &mut [u128],
+    ) {
+        assert_eq!(packets.len(), tags.len(), "one tag per packet");
+        let pw = self.pw;
+        // SAFETY: the features as in `seal`; tags has a slot per packet
+        // (asserted).
+        unsafe {
+            match self.isa {
+                #[cfg(target_arch = "x86_64")]
+                Isa::Xmm => x86::xmm::seal_batch(pw, rk, packets, tags),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Ymm => x86::ymm::seal_batch(pw, rk, packets, tags),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Zmm => x86::zmm::seal_batch(pw, rk, packets, tags),
+            }
+        }
+    }
+}

@@ -1,0 +1,686 @@
+//! The stitched AES-GCM loop: AES-CTR on BATCH_VECTORS vectors of counter
+//! blocks runs round by round, and between rounds the GHASH of one vector
+//! of ciphertext is multiplied in (Karatsuba against the powers of H of
+//! `gf128::wide`, whose representation and reduction are described there
+//! and derived in the `gf128` module doc). Encryption hashes the previous
+//! batch's ciphertext (its own is not ready yet); decryption hashes the
+//! batch it is decrypting. The two chains are independent, so the
+//! out-of-order core overlaps AES and the carry-less multiplies. The
+//! unreduced sums are carried across batches and reduced once per
+//! `MAX_BATCH` blocks (4 KiB at every width).
+
+use super::aes_lanes::{AesLanes, RoundKeys};
+use super::counters::Ctr;
+use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES, MERGE_MAX};
+use crate::gf128::wide::{
+    absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, Lanes, Powers, Sums,
+    MAX_BATCH,
+};
+use core::mem::MaybeUninit;
+
+/// Runs `$body` for `$r` = 1, 2, ... while below `$nr` (at most 13),
+/// each copy with `$r` a constant.
+macro_rules! unroll_rounds {
+    ($r:ident, $nr:expr, $body:block) => {
+        unroll_rounds!(@ $r, $nr, $body, 1 2 3 4 5 6 7 8 9 10 11 12 13)
+    };
+    (@ $r:ident, $nr:expr, $body:block, $($n:literal)*) => {
+        $(
+            if $n < $nr {
+                let $r: usize = $n;
+                $body
+            }
+        )*
+    };
+}
+
+/// Where a batch's GHASH input sits in its reduction group: whole chunks
+/// of BATCH_VECTORS vectors are hashed in order, and every
+/// `MAX_BATCH / (BATCH_VECTORS L)` of them (fewer for the last group)
+/// share one reduction.
+#[derive(Clone, Copy)]
+pub(crate) struct HashStep {
+    p: *const u8,
+    /// Index in `Powers` of the power for the chunk's first block.
+    base: usize,
+    /// First of its group: starts the sums and takes in y.
+    first: bool,
+    /// Last of its group: reduces the sums into y.
+    last: bool,
+    /// Blocks in the chunk: BATCH_VECTORS L, or fewer for a message's head
+    /// chunk, whose powers are then shifted so it ends where a whole chunk
+    /// would.
+    blocks: usize,
+}
+
+impl HashStep {
+    /// The step for chunk `c` (at p, `blocks` blocks) of `n` chunks hashed
+    /// in order; only chunk 0 may be short.
+    #[inline(always)]
+    fn new<V: Lanes>(p: *const u8, c: usize, n: usize, blocks: usize) -> Self {
+        let chunk = BATCH_VECTORS * V::L;
+        let per = MAX_BATCH / chunk;
+        let start = c - c % per;
+        let size = per.min(n - start);
+        let pos = c - start;
+        HashStep {
+            p,
+            base: MAX_BATCH - chunk * (size - pos) + (chunk - blocks),
+            first: pos == 0,
+            last: pos + 1 == size,
+            blocks,
+        }
+    }
+}
+
+/// One batch: AES-CTR keystream for `NV` (0..=BATCH_VECTORS) vectors, with
+/// the GHASH of the vectors at `hash` (if any) multiplied in between the
+/// rounds into `sums` (reduced into y at the end of a group), and E(K, Y0)
+/// for `ek` (if any: Y0 in, E(K, Y0) out) in the same rounds. With `io`
+/// (src, dst) the keystream is also XORed into src's NV vectors and stored
+/// at dst. Returns the keystream (or output).
+///
+/// # Safety
+/// V's features are enabled; `hash`'s pointer is valid for its blocks
+/// (whole vectors: a head chunk's vectors may read past its blocks into
+/// the next chunk), `io`'s pointers for NV vectors each, and the powers
+/// `hash` uses are computed (`Powers::ensure_high` where needed).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn batch<V: AesLanes, const NR: usize, const NV: usize>(
+    rk: &RoundKeys<V>,
+    ctr: &mut Ctr<V>,
+    pw: &Powers,
+    hash: Option<HashStep>,
+    sums: &mut Sums<V>,
+    y: &mut V::Block,
+    ek: Option<&mut V::Block>,
+    io: Option<(*const u8, *mut u8)>,
+) -> [V; BATCH_VECTORS] {
+    let nv = NV;
+    // SAFETY: per the caller's contract; the loads of `hash` and `io` stay
+    // within the vectors it promises.
+    unsafe {
+        let mut s = [V::zero(); BATCH_VECTORS];
+        ctr.take_n::<NV>(&mut s);
+        let k0 = rk.k(0);
+        for v in s[..nv].iter_mut() {
+            *v = V::xor(*v, k0);
+        }
+        let mut e = ek.as_ref().map(|b| V::Block::xor(**b, rk.k1(0)));
+        if hash.is_some_and(|h| h.first) {
+            *sums = Sums::zero();
+        }
+        // Rounds 1..NR, unrolled (a `for` loop stays rolled around the fences).
+        unroll_rounds!(r, NR, {
+            let k = rk.k(r);
+            for v in s[..nv].iter_mut() {
+                *v = V::aesenc(*v, k);
+            }
+            if let Some(b) = e.as_mut() {
+                *b = V::block_aesenc(*b, rk.k1(r));
+            }
+            if let Some(st) = hash {
+                // Vector g is hashed in round 1 + g (NR-1) / BATCH_VECTORS:
+                // spread evenly over the rounds (rounds 1..=8 for AES-128).
+                let g = ((r - 1) * BATCH_VECTORS).div_ceil(NR - 1);
+                // Blocks of this chunk in vector g (L but in a head chunk).
+                let nb = st.blocks.saturating_sub(V::L * g).min(V::L);
+                if g < BATCH_VECTORS && 1 + g * (NR - 1) / BATCH_VECTORS == r && nb > 0 {
+                    let mut x = V::load(st.p.add(16 * V::L * g));
+                    if nb < V::L {
+                        // The lanes after a head chunk's end hold the next
+                        // chunk, not yet processed.
+                        x = V::keep(x, 16 * nb);
+                    }
+                    V::fence(&mut s, &mut x);
+                    let mut x = V::bswap(x);
+                    if g == 0 && st.first {
+                        x = V::xor(x, V::low(*y));
+                    }
+                    let (h, hk) = pw.h::<V>(st.base + V::L * g);
+                    sums.mul_add(x, h, hk);
+                }
+            }
+        });
+        let k = rk.k(NR);
+        if let Some((src, dst)) = io {
+            // The input XORed into the last round key: AESENCLAST's own final
+            // XOR then produces the output, which goes straight to memory (to
+            // `dst`, which is `src` in place).
+            for (j, v) in s[..nv].iter_mut().enumerate() {
+                let at = 16 * V::L * j;
+                *v = V::aesenclast(*v, V::xor(k, V::load(src.add(at))));
+                V::store(dst.add(at), *v);
+            }
+        } else {
+            for v in s[..nv].iter_mut() {
+                *v = V::aesenclast(*v, k);
+            }
+        }
+        if let (Some(out), Some(b)) = (ek, e) {
+            *out = V::block_aesenclast(b, rk.k1(NR));
+        }
+        if hash.is_some_and(|h| h.last) {
+            *y = sums.fold().reduce();
+        }
+        s
+    }
+}
+
+/// The final batch: keystream for `nv` vectors (rounded up to 0, 1, 2, 4
+/// or 8, so each count is straight-line code) and E(K, Y0).
+///
+/// # Safety
+/// As [`batch`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn last_batch<V: AesLanes, const NR: usize>(
+    rk: &RoundKeys<V>,
+    ctr: &mut Ctr<V>,
+    pw: &Powers,
+    hash: Option<HashStep>,
+    sums: &mut Sums<V>,
+    y: &mut V::Block,
+    nv: usize,
+    ek: &mut V::Block,
+) -> [V; BATCH_VECTORS] {
+    const _: () = assert!(BATCH_VECTORS == 8, "last_batch's rounding assumes 8");
+    // SAFETY: per the caller.
+    unsafe {
+        match nv {
+            0 => batch::<V, NR, 0>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+            1 => batch::<V, NR, 1>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+            2 => batch::<V, NR, 2>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+            3 | 4 => batch::<V, NR, 4>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+            _ => batch::<V, NR, BATCH_VECTORS>(rk, ctr, pw, hash, sums, y, Some(ek), None),
+        }
+    }
+}
+
+/// XORs the keystream into `data` (under BATCH_VECTORS vectors) in place
+/// and returns the result as vectors, zero past its end, for callers that
+/// hash it from registers (the others drop it, and the compiler with it).
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+unsafe fn xor_keep<V: Lanes>(data: &mut [u8], ks: &[V; BATCH_VECTORS]) -> [V; BATCH_VECTORS] {
+    let vb = 16 * V::L;
+    let p = data.as_mut_ptr();
+    let whole = data.len() / vb;
+    // SAFETY: whole vectors and the partial one stay within `data`;
+    // features per the caller.
+    unsafe {
+        let mut out = [V::zero(); BATCH_VECTORS];
+        for (j, (k, o)) in ks.iter().zip(out.iter_mut()).enumerate().take(whole) {
+            let q = p.add(vb * j);
+            *o = V::xor(V::load(q), *k);
+            V::store(q, *o);
+        }
+        let rest = data.len() - whole * vb;
+        if rest > 0 {
+            let q = p.add(vb * whole);
+            out[whole] = V::keep(V::xor(V::load_partial(q, rest), ks[whole]), rest);
+            V::store_partial(q, rest, out[whole]);
+        }
+        out
+    }
+}
+
+/// Bytes of the stack copy that ends a message: MERGE_MAX + 1 blocks, and
+/// room for `seal_tail`'s last whole-vector store past them.
+const FINAL_BYTES: usize = 16 * (MERGE_MAX + 1) + 64;
+
+/// Copies `src` into `b` at `at`, zero-padded to whole blocks; returns the
+/// end.
+#[inline(always)]
+fn put_padded(b: &mut [MaybeUninit<u8>; FINAL_BYTES], at: usize, src: &[u8]) -> usize {
+    let end = at + src.len();
+    for (d, s) in b[at..end].iter_mut().zip(src) {
+        d.write(*s);
+    }
+    let padded = at + src.len().div_ceil(16) * 16;
+    for d in b[end..padded].iter_mut() {
+        d.write(0);
+    }
+    padded
+}
+
+/// The length block len(A) || len(C) in bytes.
+#[inline(always)]
+fn len_bytes(aad_len: usize, ct_len: usize) -> [u8; 16] {
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&((aad_len as u64) * 8).to_be_bytes());
+    lens[8..].copy_from_slice(&((ct_len as u64) * 8).to_be_bytes());
+    lens
+}
+
+/// Writes the last GHASH input into `b`: the AAD (when `with_aad`), the
+/// ciphertext tail, each zero-padded, and len(A) || len(C). Returns the
+/// number of bytes written (whole blocks).
+#[inline(always)]
+fn final_blocks(
+    b: &mut [MaybeUninit<u8>; FINAL_BYTES],
+    aad: &[u8],
+    with_aad: bool,
+    tail: &[u8],
+    ct_len: usize,
+) -> usize {
+    let mut at = 0;
+    if with_aad {
+        at = put_padded(b, at, aad);
+    }
+    at = put_padded(b, at, tail);
+    put_padded(b, at, &len_bytes(aad.len(), ct_len))
+}
+
+/// Encrypts `tail` with the keystream `ks` and absorbs the last GHASH input
+/// (as [`absorb_final`]) into y. The ciphertext is hashed from a copy made
+/// from the registers, not read back from `tail`: a load of bytes a masked
+/// store has just written waits for that store to retire (a one-block
+/// tail cost 17 ns here that way).
+///
+/// # Safety
+/// V's features are enabled; with `with_aad` the AAD and tail together
+/// are under MERGE_MAX blocks, and the tail is under BATCH_VECTORS vectors.
+#[inline(always)]
+unsafe fn seal_tail<V: Lanes>(
+    pw: &Powers,
+    y: V::Block,
+    aad: &[u8],
+    with_aad: bool,
+    tail: &mut [u8],
+    ks: &[V; BATCH_VECTORS],
+    ct_len: usize,
+) -> V::Block {
+    let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
+    let mut at = if with_aad {
+        put_padded(&mut fb, 0, aad)
+    } else {
+        0
+    };
+    let vb = 16 * V::L;
+    // SAFETY: features per the caller. The tail (under BATCH_VECTORS L
+    // blocks) starts at most MERGE_MAX - 1 blocks in, and its last
+    // whole-vector store ends within FINAL_BYTES.
+    unsafe {
+        let ct = xor_keep::<V>(tail, ks);
+        let dst = fb.as_mut_ptr().cast::<u8>().add(at);
+        for (j, c) in ct.iter().enumerate().take(tail.len().div_ceil(vb)) {
+            V::store(dst.add(vb * j), *c);
+        }
+        at += tail.len().div_ceil(16) * 16;
+        let n = put_padded(&mut fb, at, &len_bytes(aad.len(), ct_len));
+        // Bytes before n are initialized: the AAD and length block by
+        // put_padded, the tail's blocks by the vector stores (zero past it).
+        ghash::<V>(
+            pw,
+            y,
+            core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n),
+        )
+    }
+}
+
+/// Absorbs the last GHASH input (see [`final_blocks`]) into y.
+///
+/// # Safety
+/// V's features are enabled; with `with_aad` the AAD and tail together
+/// are under MERGE_MAX blocks, and the tail is under BATCH_VECTORS vectors.
+#[inline(always)]
+pub(super) unsafe fn absorb_final<V: Lanes>(
+    pw: &Powers,
+    y: V::Block,
+    aad: &[u8],
+    with_aad: bool,
+    tail: &[u8],
+    ct_len: usize,
+) -> V::Block {
+    let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
+    let n = final_blocks(&mut fb, aad, with_aad, tail, ct_len);
+    // SAFETY: final_blocks initialized the first n bytes; features per the
+    // caller.
+    unsafe {
+        ghash::<V>(
+            pw,
+            y,
+            core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n),
+        )
+    }
+}
+
+/// GHASH xor E(K, Y0) as an element (E(K, Y0) given as the AES output block).
+///
+/// # Safety
+/// B's features are enabled.
+#[inline(always)]
+unsafe fn full_tag<B: Lanes>(y: B, ek: B) -> u128 {
+    // SAFETY: per the caller.
+    unsafe { block_to_u128(B::xor(y, B::bswap(ek))) }
+}
+
+/// How many whole blocks (0..BATCH_VECTORS L) the message's head chunk
+/// takes, for messages of at least HEAD_MIN_BATCHES chunks. The head goes
+/// through AES on its own (the first batch, which has nothing to hash yet)
+/// and is hashed stitched into the next one, so the partial chunk costs
+/// nothing extra there, while at the end it would be hashed alone after the
+/// last keystream. It takes the whole blocks beyond a multiple of a chunk,
+/// and one block fewer (leaving one at the end) where that is needed for
+/// the chunks to start on a BATCH_ALIGN boundary. The address is public.
+fn head_blocks<V: Lanes>(p: *const u8, len: usize) -> usize {
+    let per = BATCH_VECTORS * V::L;
+    let blocks = len / 16;
+    if blocks < HEAD_MIN_BATCHES * per {
+        return 0;
+    }
+    let h = blocks % per;
+    if V::L == 1 || p as usize % 16 != 0 || (p as usize + 16 * h) % BATCH_ALIGN == 0 {
+        h
+    } else if h == 0 {
+        per - 1
+    } else {
+        h - 1
+    }
+}
+
+/// How a message splits: bytes per batch, whole batches, vectors in the
+/// tail, and whether the AAD fits in the final GHASH input (short packets:
+/// one reduction for everything).
+#[inline(always)]
+fn plan<V: Lanes>(aad: &[u8], len: usize) -> (usize, usize, usize, bool) {
+    let bb = 16 * BATCH_VECTORS * V::L;
+    let full = len / bb;
+    let rest = len - full * bb;
+    let nv = rest.div_ceil(16 * V::L);
+    let merged = full == 0 && aad.len().div_ceil(16) + rest.div_ceil(16) < MERGE_MAX;
+    (bb, full, nv, merged)
+}
+
+/// The length block len(A) || len(C) in integer form.
+///
+/// # Safety
+/// B's features are enabled.
+#[inline(always)]
+unsafe fn len_block<B: Lanes>(aad_len: usize, ct_len: usize) -> B {
+    let v = ((aad_len as u128 * 8) << 64) | (ct_len as u128 * 8);
+    // SAFETY: per the caller.
+    unsafe { u128_to_block(v) }
+}
+
+/// Messages of at most L-1 blocks with no AAD: one vector of keystream
+/// (and E(K, Y0) beside it), and the GHASH of the ciphertext lanes and the
+/// length block in the next lane straight from registers, one reduction.
+///
+/// # Safety
+/// V's features are enabled; `buf` is under L blocks.
+#[inline(always)]
+unsafe fn seal_tiny<V: AesLanes, const NR: usize>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y0: &[u8; 16],
+    y0_public: bool,
+    buf: &mut [u8],
+) -> u128 {
+    let n = buf.len();
+    let nb = n.div_ceil(16);
+    // SAFETY: the partial load and store cover buf's n bytes; lane nb < L;
+    // features per the caller.
+    unsafe {
+        let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
+        let mut ek = V::Block::load(y0.as_ptr());
+        let mut y = V::Block::zero();
+        let ks = batch::<V, NR, 1>(
+            rk,
+            &mut ctr,
+            pw,
+            None,
+            &mut Sums::zero(),
+            &mut y,
+            Some(&mut ek),
+            None,
+        );
+        let c = V::keep(V::xor(V::load_partial(buf.as_ptr(), n), ks[0]), n);
+        V::store_partial(buf.as_mut_ptr(), n, c);
+        let g = V::with_lane(V::bswap(c), nb, len_block(0, n));
+        let y = absorb_vector::<V>(pw, y, g, nb + 1);
+        full_tag(y, ek)
+    }
+}
+
+/// The decrypting twin of [`seal_tiny`].
+///
+/// # Safety
+/// As [`seal_tiny`].
+#[inline(always)]
+unsafe fn open_tiny<V: AesLanes, const NR: usize>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y0: &[u8; 16],
+    y0_public: bool,
+    buf: &mut [u8],
+) -> u128 {
+    let n = buf.len();
+    let nb = n.div_ceil(16);
+    // SAFETY: as in seal_tiny.
+    unsafe {
+        let c = V::load_partial(buf.as_ptr(), n);
+        let g = V::with_lane(V::bswap(c), nb, len_block(0, n));
+        let mut y = absorb_vector::<V>(pw, V::Block::zero(), g, nb + 1);
+        let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
+        let mut ek = V::Block::load(y0.as_ptr());
+        let ks = batch::<V, NR, 1>(
+            rk,
+            &mut ctr,
+            pw,
+            None,
+            &mut Sums::zero(),
+            &mut y,
+            Some(&mut ek),
+            None,
+        );
+        V::store_partial(buf.as_mut_ptr(), n, V::xor(c, ks[0]));
+        full_tag(y, ek)
+    }
+}
+
+/// Encrypts `src` (if given, of `buf`'s length; else `buf` in place) into
+/// `buf` under counters Y0+1, Y0+2, ... and returns the full tag
+/// GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds. Out of
+/// place, the whole batches read `src` and write `buf` directly; the head
+/// and tail (under a batch each) are copied first and done in place.
+///
+/// # Safety
+/// V's features (AES included) are enabled, and `src`, if given, has
+/// `buf`'s length.
+#[inline(always)]
+pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
+    pw: &Powers,
+    rk: &[[u8; 16]],
+    y0: &[u8; 16],
+    y0_public: bool,
+    aad: &[u8],
+    src: Option<&[u8]>,
+    buf: &mut [u8],
+) -> u128 {
+    let rk = RoundKeys::<V>::new::<NR>(rk);
+    if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
+        }
+        // SAFETY: buf is under L blocks; features per the caller.
+        return unsafe { seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf) };
+    }
+    let head = head_blocks::<V>(buf.as_ptr(), buf.len());
+    let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
+    let ct_len = buf.len();
+    // Chunks are hashed in order: the head chunk (if any), then the full ones.
+    let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
+    // Every pointer below comes from this one, and `buf` is not touched
+    // again: a reborrow of `buf` would invalidate the pointers the hash
+    // steps still hold.
+    let base = buf.as_mut_ptr();
+    let input = src.map_or(base as *const u8, |s| s.as_ptr());
+    let split = input != base as *const u8;
+    // SAFETY: features per the caller. Pointers: src and buf have ct_len
+    // bytes each and do not overlap (a shared and an exclusive borrow);
+    // the head (16 head bytes), the full batches (bb bytes each) and the
+    // tail partition them, and every access below stays in its part. The
+    // hash steps read batches already written, and the high powers are in
+    // before a group needs them (ensure_high).
+    unsafe {
+        let mut y = if merged {
+            V::Block::zero()
+        } else {
+            ghash_padded::<V>(pw, V::Block::zero(), aad)
+        };
+        let mut sums = Sums::zero();
+        if Powers::needs_high(chunks, BATCH_VECTORS * V::L) {
+            pw.ensure_high::<V>();
+        }
+        let mut prev = None;
+        if head > 0 {
+            if split {
+                core::ptr::copy_nonoverlapping(input, base, 16 * head);
+            }
+            let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
+            let ks = batch::<V, NR, BATCH_VECTORS>(
+                &rk, &mut hctr, pw, None, &mut sums, &mut y, None, None,
+            );
+            // Hashed from the buffer in the next batch. (Hashing the returned
+            // copy instead measured slower here, unlike for the tail.)
+            xor_keep::<V>(core::slice::from_raw_parts_mut(base, 16 * head), &ks);
+            prev = Some(HashStep::new::<V>(base, 0, chunks, head));
+        }
+        let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
+        let p = base.add(16 * head);
+        let sp = input.add(16 * head);
+        for i in 0..full {
+            let chunk = p.add(i * bb);
+            batch::<V, NR, BATCH_VECTORS>(
+                &rk,
+                &mut ctr,
+                pw,
+                prev,
+                &mut sums,
+                &mut y,
+                None,
+                Some((sp.add(i * bb), chunk)),
+            );
+            prev = Some(HashStep::new::<V>(
+                chunk,
+                first + i,
+                chunks,
+                BATCH_VECTORS * V::L,
+            ));
+        }
+        // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
+        let mut ek = V::Block::load(y0.as_ptr());
+        let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
+        let tail_len = ct_len - 16 * head - full * bb;
+        if split {
+            core::ptr::copy_nonoverlapping(sp.add(full * bb), p.add(full * bb), tail_len);
+        }
+        let tail = core::slice::from_raw_parts_mut(p.add(full * bb), tail_len);
+        y = if tail.is_empty() {
+            absorb_final::<V>(pw, y, aad, merged, tail, ct_len)
+        } else {
+            seal_tail::<V>(pw, y, aad, merged, tail, &ks, ct_len)
+        };
+        full_tag(y, ek)
+    }
+}
+
+/// Decrypts `src` (if given; else `buf` in place) into `buf`, hashing
+/// each batch of ciphertext before it is overwritten, and returns the
+/// expected full tag. The caller compares and wipes `buf` on mismatch.
+/// Out of place as in [`seal`].
+///
+/// # Safety
+/// As [`seal`].
+#[inline(always)]
+pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
+    pw: &Powers,
+    rk: &[[u8; 16]],
+    y0: &[u8; 16],
+    y0_public: bool,
+    aad: &[u8],
+    src: Option<&[u8]>,
+    buf: &mut [u8],
+) -> u128 {
+    let rk = RoundKeys::<V>::new::<NR>(rk);
+    if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
+        }
+        // SAFETY: buf is under L blocks; features per the caller.
+        return unsafe { open_tiny::<V, NR>(pw, &rk, y0, y0_public, buf) };
+    }
+    let head = head_blocks::<V>(buf.as_ptr(), buf.len());
+    let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
+    let ct_len = buf.len();
+    let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
+    // As in `seal`: every pointer from this one, `buf` not touched again.
+    let base = buf.as_mut_ptr();
+    let input = src.map_or(base as *const u8, |s| s.as_ptr());
+    let split = input != base as *const u8;
+    // SAFETY: as in `seal`; here each batch's hash step reads the
+    // ciphertext it decrypts, before the batch overwrites it (in place) or
+    // from src (out of place).
+    unsafe {
+        let mut y = if merged {
+            V::Block::zero()
+        } else {
+            ghash_padded::<V>(pw, V::Block::zero(), aad)
+        };
+        let mut sums = Sums::zero();
+        if Powers::needs_high(chunks, BATCH_VECTORS * V::L) {
+            pw.ensure_high::<V>();
+        }
+        if head > 0 {
+            if split {
+                core::ptr::copy_nonoverlapping(input, base, 16 * head);
+            }
+            let step = HashStep::new::<V>(base, 0, chunks, head);
+            let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
+            let ks = batch::<V, NR, BATCH_VECTORS>(
+                &rk,
+                &mut hctr,
+                pw,
+                Some(step),
+                &mut sums,
+                &mut y,
+                None,
+                None,
+            );
+            xor_keep::<V>(core::slice::from_raw_parts_mut(base, 16 * head), &ks);
+        }
+        let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
+        let p = base.add(16 * head);
+        let sp = input.add(16 * head);
+        for i in 0..full {
+            let chunk = p.add(i * bb);
+            // The ciphertext is hashed where it is read from.
+            let step = HashStep::new::<V>(sp.add(i * bb), first + i, chunks, BATCH_VECTORS * V::L);
+            batch::<V, NR, BATCH_VECTORS>(
+                &rk,
+                &mut ctr,
+                pw,
+                Some(step),
+                &mut sums,
+                &mut y,
+                None,
+                Some((sp.add(i * bb), chunk)),
+            );
+        }
+        let tail_len = ct_len - 16 * head - full * bb;
+        if split {
+            core::ptr::copy_nonoverlapping(sp.add(full * bb), p.add(full * bb), tail_len);
+        }
+        let tail = core::slice::from_raw_parts_mut(p.add(full * bb), tail_len);
+        y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
+        let mut ek = V::Block::load(y0.as_ptr());
+        let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
+        xor_keep::<V>(tail, &ks);
+        full_tag(y, ek)
+    }
+}

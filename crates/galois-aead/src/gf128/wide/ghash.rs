@@ -1,0 +1,245 @@
+//! Karatsuba products, their reduction, and the GHASH-only loop.
+//!
+//! A block times a power is carry-less Karatsuba (three 64x64 products per
+//! lane, the XOR of each power's halves precomputed in `Powers`). The
+//! 256-bit [X3:X2:X1:X0] is reduced by folding its low 128 bits (degree
+//! x^128 and up, in the reflected order the `gf128` module doc derives) in
+//! two 64-bit steps, each a multiplication by C = 0xC2 << 56, the reflected
+//! x^7 + x^2 + x + 1 shifted for the powers' x^-1: T = X0*C, X1 ^= T0,
+//! X2 ^= T1 ^ X0; then U = X1*C, X2 ^= U0, X3 ^= U1 ^ X1; the result is
+//! [X3:X2] (the same folds as the shift-and-XOR reduction, `ctmul64::reduce`).
+//!
+//! Aggregation: n blocks X_1..X_n are absorbed as
+//! Y' = (Y^X_1) H^n ^ X_2 H^(n-1) ^ ... ^ X_n H: all n products are summed
+//! unreduced, lane-wise ([`Sums`]), folded across lanes and reduced once.
+
+use super::lanes::{u128_to_block, Lanes};
+use super::powers::{Powers, LOW_POWERS, MAX_BATCH};
+
+/// Vectors per reduction in the GHASH-only loop ([`ghash`]): 8 vectors is
+/// 32 blocks on 512-bit vectors, within [`LOW_POWERS`], so hashing alone
+/// never needs the high powers.
+pub(crate) const GHASH_GROUP_VECTORS: usize = 8;
+
+/// Unreduced Karatsuba sums.
+#[derive(Clone, Copy)]
+pub(crate) struct Sums<V> {
+    lo: V,
+    hi: V,
+    mid: V,
+}
+
+impl<V: Lanes> Sums<V> {
+    /// Empty sums.
+    ///
+    /// # Safety
+    /// V's features are enabled (the `Lanes` contract).
+    #[inline(always)]
+    pub(crate) unsafe fn zero() -> Self {
+        // SAFETY: per the caller.
+        unsafe {
+            Sums {
+                lo: V::zero(),
+                hi: V::zero(),
+                mid: V::zero(),
+            }
+        }
+    }
+
+    /// Adds x * h (hk: the XOR of h's halves).
+    ///
+    /// # Safety
+    /// V's features are enabled.
+    #[inline(always)]
+    pub(crate) unsafe fn mul_add(&mut self, x: V, h: V, hk: V) {
+        // SAFETY: per the caller.
+        unsafe {
+            self.lo = V::xor(self.lo, V::clmul00(x, h));
+            self.hi = V::xor(self.hi, V::clmul11(x, h));
+            self.mid = V::xor(self.mid, V::clmul00(halves_xor(x), hk));
+        }
+    }
+
+    /// The sums of all lanes, in one block.
+    ///
+    /// # Safety
+    /// V's features are enabled.
+    #[inline(always)]
+    pub(crate) unsafe fn fold(self) -> Sums<V::Block> {
+        // SAFETY: per the caller.
+        unsafe {
+            Sums {
+                lo: V::fold(self.lo),
+                hi: V::fold(self.hi),
+                mid: V::fold(self.mid),
+            }
+        }
+    }
+
+    /// Karatsuba recombination and the two-fold reduction, in every lane.
+    ///
+    /// # Safety
+    /// V's features are enabled.
+    #[inline(always)]
+    pub(crate) unsafe fn reduce(self) -> V {
+        // SAFETY: per the caller.
+        unsafe {
+            let mid = V::xor(self.mid, V::xor(self.lo, self.hi));
+            let hi = V::xor(self.hi, V::shr64(mid));
+            let lo = V::xor(self.lo, V::shl64(mid));
+            let c = V::broadcast(u128_to_block(0xC200_0000_0000_0000));
+            let t = V::clmul00(lo, c);
+            let v = V::xor(V::swap64(lo), t);
+            let u = V::clmul00(v, c);
+            V::xor(hi, V::xor(V::swap64(v), u))
+        }
+    }
+
+    /// The lane-wise sum of two sums.
+    ///
+    /// # Safety
+    /// V's features are enabled.
+    #[inline(always)]
+    pub(crate) unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: per the caller.
+        unsafe {
+            Sums {
+                lo: V::xor(self.lo, o.lo),
+                hi: V::xor(self.hi, o.hi),
+                mid: V::xor(self.mid, o.mid),
+            }
+        }
+    }
+}
+
+/// The XOR of each lane's halves, in both halves: the Karatsuba middle
+/// operand of a power.
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(super) unsafe fn halves_xor<V: Lanes>(v: V) -> V {
+    // SAFETY: per the caller.
+    unsafe { V::xor(v, V::swap64(v)) }
+}
+
+/// x * y in every lane, for y given premultiplied by x^-1.
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(super) unsafe fn mul<V: Lanes>(x: V, yx: V) -> V {
+    // SAFETY: per the caller.
+    unsafe {
+        let k = halves_xor(yx);
+        let mut s = Sums::<V>::zero();
+        s.mul_add(x, yx, k);
+        s.reduce()
+    }
+}
+
+/// Absorbs n (1..=LOW_POWERS) whole blocks at `p` into y with one
+/// reduction.
+///
+/// # Safety
+/// V's features are enabled and `p` is valid for 16 n bytes.
+#[inline(always)]
+pub(crate) unsafe fn absorb<V: Lanes>(
+    pw: &Powers,
+    y: V::Block,
+    p: *const u8,
+    n: usize,
+) -> V::Block {
+    debug_assert!((1..=LOW_POWERS).contains(&n));
+    let base = MAX_BATCH - n;
+    // SAFETY: loads stay within the 16 n bytes at p (whole vectors while
+    // L blocks remain, single blocks after); the powers used are H^n..H^1,
+    // all low powers; features per the caller.
+    unsafe {
+        let mut s = Sums::<V>::zero();
+        let full = n / V::L * V::L;
+        let mut i = 0;
+        while i < full {
+            let mut x = V::bswap(V::load(p.add(16 * i)));
+            if i == 0 {
+                x = V::xor(x, V::low(y));
+            }
+            let (h, hk) = pw.h::<V>(base + i);
+            s.mul_add(x, h, hk);
+            i += V::L;
+        }
+        let mut t = s.fold();
+        while i < n {
+            let mut x = V::Block::bswap(V::Block::load(p.add(16 * i)));
+            if i == 0 {
+                x = V::Block::xor(x, y);
+            }
+            let (h, hk) = pw.h::<V::Block>(base + i);
+            let mut one = Sums::<V::Block>::zero();
+            one.mul_add(x, h, hk);
+            t = t.add(one);
+            i += 1;
+        }
+        t.reduce()
+    }
+}
+
+/// Absorbs the first `n` (1..=L) lanes of `v` (blocks already in integer
+/// form, unused lanes zero) into y with one reduction.
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(crate) unsafe fn absorb_vector<V: Lanes>(pw: &Powers, y: V::Block, v: V, n: usize) -> V::Block {
+    // SAFETY: H^n..H^1 (n <= L <= LOW_POWERS) are low powers, and a vector
+    // read from MAX_BATCH - n ends within the tables' padding.
+    unsafe {
+        let (h, hk) = pw.h::<V>(MAX_BATCH - n);
+        let mut s = Sums::<V>::zero();
+        s.mul_add(V::xor(v, V::low(y)), h, hk);
+        s.fold().reduce()
+    }
+}
+
+/// Absorbs any number of whole blocks, GHASH_GROUP_VECTORS vectors per
+/// reduction.
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, mut y: V::Block, data: &[u8]) -> V::Block {
+    debug_assert_eq!(data.len() % 16, 0);
+    let group = GHASH_GROUP_VECTORS * V::L;
+    let mut chunks = data.chunks_exact(16 * group);
+    // SAFETY: each call reads the whole blocks of one slice; features per
+    // the caller.
+    unsafe {
+        for c in &mut chunks {
+            y = absorb::<V>(pw, y, c.as_ptr(), group);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            y = absorb::<V>(pw, y, rest.as_ptr(), rest.len() / 16);
+        }
+    }
+    y
+}
+
+/// Absorbs `data` zero-padded to whole blocks.
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(crate) unsafe fn ghash_padded<V: Lanes>(pw: &Powers, y: V::Block, data: &[u8]) -> V::Block {
+    let whole = data.len() & !15;
+    // SAFETY: `last` is one whole block; features per the caller.
+    unsafe {
+        let mut y = ghash::<V>(pw, y, &data[..whole]);
+        if whole < data.len() {
+            let mut last = [0u8; 16];
+            last[..data.len() - whole].copy_from_slice(&data[whole..]);
+            y = absorb::<V::Block>(pw, y, last.as_ptr(), 1);
+        }
+        y
+    }
+}

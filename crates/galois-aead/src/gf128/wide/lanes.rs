@@ -1,0 +1,178 @@
+//! A vector of L = 1, 2 or 4 blocks, each 128-bit lane one field element
+//! in integer form (`u128::from_be_bytes(block)`, bit 127 = x^0; the
+//! carry-less product of two lanes is their reflected product shifted by
+//! one, derived in the `gf128` module doc). `Block` is the single-lane
+//! type of the same instruction set (`__m128i` on x86-64; a NEON backend
+//! would use `uint8x16_t`), which carries the running GHASH value and
+//! single keys. This file names no instruction set; `x86.rs` implements it.
+
+use super::powers::Powers;
+
+/// The vector operations the GHASH loop and the stitched kernels need.
+///
+/// # Safety
+///
+/// Every method is `unsafe` for the same two reasons: it may only run in
+/// a function that enabled the CPU features of the implementing type (see
+/// its impl; the backends prove them by CPU detection at key setup), and
+/// a pointer argument must be valid for the bytes the method names
+/// (16 L unless it says otherwise).
+pub(crate) trait Lanes: Copy {
+    /// One lane of this instruction set (a vector with L = 1).
+    type Block: Lanes<Block = Self::Block>;
+    /// Blocks per vector.
+    const L: usize;
+    /// All lanes zero.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn zero() -> Self;
+    /// Loads 16 L bytes at `p` (unaligned).
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn load(p: *const u8) -> Self;
+    /// Stores 16 L bytes at `p` (unaligned).
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn store(p: *mut u8, v: Self);
+    /// a ^ b.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn xor(a: Self, b: Self) -> Self;
+    /// Per lane: the carry-less product of the low 64-bit halves.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn clmul00(a: Self, b: Self) -> Self;
+    /// Per lane: the carry-less product of the high 64-bit halves.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn clmul11(a: Self, b: Self) -> Self;
+    /// Reverses the bytes of each 128-bit lane.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn bswap(a: Self) -> Self;
+    /// Swaps the 64-bit halves of each lane.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn swap64(a: Self) -> Self;
+    /// Shifts each lane left (towards its high half) by 64 bits.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn shl64(a: Self) -> Self;
+    /// Shifts each lane right by 64 bits.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn shr64(a: Self) -> Self;
+    /// `x` in every lane.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn broadcast(x: Self::Block) -> Self;
+    /// `x` in lane 0, zeros elsewhere.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn low(x: Self::Block) -> Self;
+    /// XOR of all lanes.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    unsafe fn fold(a: Self) -> Self::Block;
+    /// Computes the powers above H^LOW_POWERS: a function with the type's
+    /// features enabled, for `Powers::ensure_high` to call from its
+    /// initializer closure (a closure does not inherit target features,
+    /// and the vector code in it would not be inlined).
+    ///
+    /// # Safety
+    /// The trait's contract; only from `Powers::ensure_high`.
+    unsafe fn fill_high(pw: &Powers);
+    /// Keeps the first n (< 16 L) bytes of v, zeros after.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    #[inline(always)]
+    unsafe fn keep(v: Self, n: usize) -> Self {
+        let mut t = [0u8; 64];
+        // SAFETY: t holds 64 >= 16 L bytes; features per the contract.
+        unsafe {
+            Self::store(t.as_mut_ptr(), v);
+            t[n..].fill(0);
+            Self::load(t.as_ptr())
+        }
+    }
+    /// v with lane `l` (< L) replaced by x.
+    ///
+    /// # Safety
+    /// The trait's contract.
+    #[inline(always)]
+    unsafe fn with_lane(v: Self, l: usize, x: Self::Block) -> Self {
+        let mut t = [0u8; 64];
+        // SAFETY: t holds 64 >= 16 L bytes and lane l ends within them
+        // (l < L); features per the contract.
+        unsafe {
+            Self::store(t.as_mut_ptr(), v);
+            Self::Block::store(t.as_mut_ptr().add(16 * l), x);
+            Self::load(t.as_ptr())
+        }
+    }
+    /// Loads the first n (< 16 L) bytes at p, zeros after.
+    ///
+    /// # Safety
+    /// The trait's contract, with `p` valid for n bytes.
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        let mut t = [0u8; 64];
+        // SAFETY: p is valid for n bytes (contract), t for 64 > n.
+        unsafe {
+            core::ptr::copy_nonoverlapping(p, t.as_mut_ptr(), n);
+            Self::load(t.as_ptr())
+        }
+    }
+    /// Stores the first n (< 16 L) bytes of v at p.
+    ///
+    /// # Safety
+    /// The trait's contract, with `p` valid for n bytes.
+    #[inline(always)]
+    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+        let mut t = [0u8; 64];
+        // SAFETY: p is valid for n bytes (contract), t for 64 > n.
+        unsafe {
+            Self::store(t.as_mut_ptr(), v);
+            core::ptr::copy_nonoverlapping(t.as_ptr(), p, n);
+        }
+    }
+}
+
+/// The element `v` as a block (the integer in the lane, as loaded from its
+/// native-endian bytes: both targets here are little-endian).
+///
+/// # Safety
+/// B's features are enabled (the `Lanes` contract).
+#[inline(always)]
+pub(crate) unsafe fn u128_to_block<B: Lanes>(v: u128) -> B {
+    debug_assert_eq!(B::L, 1);
+    // SAFETY: v is 16 readable bytes, a block's size; features per the caller.
+    unsafe { B::load((&v as *const u128).cast()) }
+}
+
+/// The block `v` as an element (the inverse of [`u128_to_block`]).
+///
+/// # Safety
+/// B's features are enabled (the `Lanes` contract).
+#[inline(always)]
+pub(crate) unsafe fn block_to_u128<B: Lanes>(v: B) -> u128 {
+    debug_assert_eq!(B::L, 1);
+    let mut o = 0u128;
+    // SAFETY: o is 16 writable bytes, a block's size; features per the caller.
+    unsafe { B::store((&mut o as *mut u128).cast(), v) };
+    o
+}

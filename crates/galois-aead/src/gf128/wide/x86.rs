@@ -1,0 +1,277 @@
+//! [`Lanes`] for x86-64: `__m128i` (SSE2, SSSE3, SSE4.1, PCLMULQDQ; one
+//! block), `__m256i` (AVX2 + VPCLMULQDQ; two) and `__m512i` (AVX-512 F/BW
+//! + VPCLMULQDQ; four). A lane holds an element in integer form (see
+//! `lanes.rs`; the reduction is derived in the `gf128` module doc); the
+//! single-lane type of all three is `__m128i`. Written out per width so
+//! each intrinsic is named where it is used.
+//!
+//! Every method body is one intrinsic (or a few) under the `Lanes`
+//! contract: the caller enabled the width's features, and pointers are
+//! valid for the bytes the method names.
+
+use super::lanes::Lanes;
+use super::powers::Powers;
+use core::arch::x86_64::*;
+
+/// The PSHUFB mask that reverses 16 bytes.
+///
+/// # Safety
+/// SSE2 is enabled (always true on x86-64).
+#[inline(always)]
+unsafe fn bswap_mask() -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
+}
+
+impl Lanes for __m128i {
+    type Block = __m128i;
+    const L: usize = 1;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: the Lanes contract (SSE2).
+        unsafe { _mm_setzero_si128() }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the Lanes contract: p valid for 16 bytes.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: the Lanes contract: p valid for 16 bytes.
+        unsafe { _mm_storeu_si128(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (SSE2).
+        unsafe { _mm_xor_si128(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn clmul00(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (PCLMULQDQ).
+        unsafe { _mm_clmulepi64_si128::<0x00>(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn clmul11(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (PCLMULQDQ).
+        unsafe { _mm_clmulepi64_si128::<0x11>(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn bswap(a: Self) -> Self {
+        // SAFETY: the Lanes contract (SSSE3).
+        unsafe { _mm_shuffle_epi8(a, bswap_mask()) }
+    }
+    #[inline(always)]
+    unsafe fn swap64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (SSE2).
+        unsafe { _mm_shuffle_epi32::<0x4e>(a) }
+    }
+    #[inline(always)]
+    unsafe fn shl64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (SSE2).
+        unsafe { _mm_slli_si128::<8>(a) }
+    }
+    #[inline(always)]
+    unsafe fn shr64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (SSE2).
+        unsafe { _mm_srli_si128::<8>(a) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast(x: __m128i) -> Self {
+        x
+    }
+    #[inline(always)]
+    unsafe fn low(x: __m128i) -> Self {
+        x
+    }
+    #[inline(always)]
+    unsafe fn fold(a: Self) -> __m128i {
+        a
+    }
+    #[target_feature(enable = "pclmulqdq,sse2,ssse3,sse4.1")]
+    unsafe fn fill_high(pw: &Powers) {
+        // SAFETY: this function enables the width's features.
+        unsafe { pw.fill_high::<Self>() }
+    }
+}
+
+impl Lanes for __m256i {
+    type Block = __m128i;
+    const L: usize = 2;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: the Lanes contract (AVX).
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the Lanes contract: p valid for 32 bytes.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: the Lanes contract: p valid for 32 bytes.
+        unsafe { _mm256_storeu_si256(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe { _mm256_xor_si256(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn clmul00(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (VPCLMULQDQ).
+        unsafe { _mm256_clmulepi64_epi128::<0x00>(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn clmul11(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (VPCLMULQDQ).
+        unsafe { _mm256_clmulepi64_epi128::<0x11>(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn bswap(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe { _mm256_shuffle_epi8(a, _mm256_broadcastsi128_si256(bswap_mask())) }
+    }
+    #[inline(always)]
+    unsafe fn swap64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe { _mm256_shuffle_epi32::<0x4e>(a) }
+    }
+    #[inline(always)]
+    unsafe fn shl64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe { _mm256_bslli_epi128::<8>(a) }
+    }
+    #[inline(always)]
+    unsafe fn shr64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe { _mm256_bsrli_epi128::<8>(a) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast(x: __m128i) -> Self {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe { _mm256_broadcastsi128_si256(x) }
+    }
+    #[inline(always)]
+    unsafe fn low(x: __m128i) -> Self {
+        // SAFETY: the Lanes contract (AVX).
+        unsafe { _mm256_zextsi128_si256(x) }
+    }
+    #[inline(always)]
+    unsafe fn fold(a: Self) -> __m128i {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe { _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)) }
+    }
+    #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2,ssse3,sse4.1")]
+    unsafe fn fill_high(pw: &Powers) {
+        // SAFETY: this function enables the width's features.
+        unsafe { pw.fill_high::<Self>() }
+    }
+}
+
+impl Lanes for __m512i {
+    type Block = __m128i;
+    const L: usize = 4;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: the Lanes contract (AVX-512 F).
+        unsafe { _mm512_setzero_si512() }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the Lanes contract: p valid for 64 bytes.
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self) {
+        // SAFETY: the Lanes contract: p valid for 64 bytes.
+        unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 F).
+        unsafe { _mm512_xor_si512(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn clmul00(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (VPCLMULQDQ).
+        unsafe { _mm512_clmulepi64_epi128::<0x00>(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn clmul11(a: Self, b: Self) -> Self {
+        // SAFETY: the Lanes contract (VPCLMULQDQ).
+        unsafe { _mm512_clmulepi64_epi128::<0x11>(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn bswap(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 BW).
+        unsafe { _mm512_shuffle_epi8(a, _mm512_broadcast_i32x4(bswap_mask())) }
+    }
+    #[inline(always)]
+    unsafe fn swap64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 F).
+        unsafe { _mm512_shuffle_epi32::<0x4e>(a) }
+    }
+    #[inline(always)]
+    unsafe fn shl64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 BW).
+        unsafe { _mm512_bslli_epi128::<8>(a) }
+    }
+    #[inline(always)]
+    unsafe fn shr64(a: Self) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 BW).
+        unsafe { _mm512_bsrli_epi128::<8>(a) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast(x: __m128i) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 F).
+        unsafe { _mm512_broadcast_i32x4(x) }
+    }
+    #[inline(always)]
+    unsafe fn low(x: __m128i) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 F).
+        unsafe { _mm512_zextsi128_si512(x) }
+    }
+    #[inline(always)]
+    unsafe fn fold(a: Self) -> __m128i {
+        // SAFETY: the Lanes contract (AVX-512 F).
+        unsafe {
+            _mm_xor_si128(
+                _mm_xor_si128(_mm512_castsi512_si128(a), _mm512_extracti32x4_epi32::<1>(a)),
+                _mm_xor_si128(
+                    _mm512_extracti32x4_epi32::<2>(a),
+                    _mm512_extracti32x4_epi32::<3>(a),
+                ),
+            )
+        }
+    }
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,avx2,vpclmulqdq,pclmulqdq,sse2,ssse3,sse4.1"
+    )]
+    unsafe fn fill_high(pw: &Powers) {
+        // SAFETY: this function enables the width's features.
+        unsafe { pw.fill_high::<Self>() }
+    }
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        // SAFETY: the Lanes contract: p valid for the n bytes the mask
+        // selects (masked-off bytes are not accessed).
+        unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+        // SAFETY: as in load_partial.
+        unsafe { _mm512_mask_storeu_epi8(p.cast(), (1u64 << n) - 1, v) }
+    }
+    #[inline(always)]
+    unsafe fn keep(v: Self, n: usize) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 BW).
+        unsafe { _mm512_maskz_mov_epi8((1u64 << n) - 1, v) }
+    }
+    #[inline(always)]
+    unsafe fn with_lane(v: Self, l: usize, x: __m128i) -> Self {
+        // SAFETY: the Lanes contract (AVX-512 F).
+        unsafe { _mm512_mask_broadcast_i32x4(v, 0xf << (4 * l), x) }
+    }
+}
