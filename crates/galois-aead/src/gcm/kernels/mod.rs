@@ -48,6 +48,23 @@ enum Isa {
     Zmm,
 }
 
+impl Isa {
+    /// The kernel for a wide GHASH backend. A `WideKey` proves its
+    /// backend's CPU features, which include those of the kernel named
+    /// here for it.
+    fn for_backend(b: crate::Backend) -> Option<Isa> {
+        match b {
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::AesniClmul => Some(Isa::Xmm),
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::VaesAvx2 => Some(Isa::Ymm),
+            #[cfg(target_arch = "x86_64")]
+            crate::Backend::VaesAvx512 => Some(Isa::Zmm),
+            _ => None,
+        }
+    }
+}
+
 /// The stitched AES-GCM of a key whose GHASH backend has one. All three
 /// functions take AES-NI round keys (11, 13 or 15) and return the full tag
 /// GHASH(H, A, C) xor E(K, Y0) as an element.
@@ -63,20 +80,9 @@ impl<'a> Kernel<'a> {
     /// The stitched kernel for `ghash`'s backend, if it has one.
     pub(crate) fn for_ghash(ghash: &'a GhashKey) -> Option<Self> {
         let wide = ghash.wide()?;
-        // A WideKey proves its backend's CPU features, which include those
-        // of the kernel named here for it.
-        let isa = match wide.backend() {
-            #[cfg(target_arch = "x86_64")]
-            crate::Backend::AesniClmul => Isa::Xmm,
-            #[cfg(target_arch = "x86_64")]
-            crate::Backend::VaesAvx2 => Isa::Ymm,
-            #[cfg(target_arch = "x86_64")]
-            crate::Backend::VaesAvx512 => Isa::Zmm,
-            _ => return None,
-        };
         Some(Kernel {
             pw: wide.powers(),
-            isa,
+            isa: Isa::for_backend(wide.backend())?,
         })
     }
 
@@ -84,7 +90,7 @@ impl<'a> Kernel<'a> {
     /// if `src` is `None`, under counters Y0+1, Y0+2, ... `y0_public`:
     /// whether Y0 is public (IV || 1 from a 96-bit IV) rather than
     /// GHASH(H, IV); only public counters may steer a branch.
-    #[allow(unused_variables)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn seal(
         &self,
         rk: &AesRoundKeys,
@@ -99,24 +105,24 @@ impl<'a> Kernel<'a> {
             "src and buf differ in length"
         );
         let pw = self.pw;
-        // SAFETY: the features of the width were proven for this key (see
-        // `isa`), AES-NI by the existence of an AesRoundKeys
-        // (aes::aesni::AesNi::new); src has buf's length (asserted).
-        unsafe {
-            match self.isa {
-                #[cfg(target_arch = "x86_64")]
-                Isa::Xmm => x86::xmm::seal(pw, rk, y0, y0_public, aad, src, buf),
-                #[cfg(target_arch = "x86_64")]
-                Isa::Ymm => x86::ymm::seal(pw, rk, y0, y0_public, aad, src, buf),
-                #[cfg(target_arch = "x86_64")]
-                Isa::Zmm => x86::zmm::seal(pw, rk, y0, y0_public, aad, src, buf),
-            }
+        match self.isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the features of the width were proven for this key (see
+            // `isa`), AES-NI by the existence of an AesRoundKeys
+            // (aes::aesni::AesNi::new); src has buf's length (asserted).
+            Isa::Xmm => unsafe { x86::xmm::seal(pw, rk, y0, y0_public, aad, src, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for the first arm.
+            Isa::Ymm => unsafe { x86::ymm::seal(pw, rk, y0, y0_public, aad, src, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for the first arm.
+            Isa::Zmm => unsafe { x86::zmm::seal(pw, rk, y0, y0_public, aad, src, buf) },
         }
     }
 
     /// Decrypts `src` into `buf` (or `buf` in place); the caller compares
     /// the tag and wipes `buf` if it does not verify.
-    #[allow(unused_variables)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn open(
         &self,
         rk: &AesRoundKeys,
@@ -131,22 +137,22 @@ impl<'a> Kernel<'a> {
             "src and buf differ in length"
         );
         let pw = self.pw;
-        // SAFETY: as in `seal`.
-        unsafe {
-            match self.isa {
-                #[cfg(target_arch = "x86_64")]
-                Isa::Xmm => x86::xmm::open(pw, rk, y0, y0_public, aad, src, buf),
-                #[cfg(target_arch = "x86_64")]
-                Isa::Ymm => x86::ymm::open(pw, rk, y0, y0_public, aad, src, buf),
-                #[cfg(target_arch = "x86_64")]
-                Isa::Zmm => x86::zmm::open(pw, rk, y0, y0_public, aad, src, buf),
-            }
+        match self.isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `seal`.
+            Isa::Xmm => unsafe { x86::xmm::open(pw, rk, y0, y0_public, aad, src, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for the first arm.
+            Isa::Ymm => unsafe { x86::ymm::open(pw, rk, y0, y0_public, aad, src, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for the first arm.
+            Isa::Zmm => unsafe { x86::zmm::open(pw, rk, y0, y0_public, aad, src, buf) },
         }
     }
 
     /// Encrypts many packets (12-byte nonces) in place, writing each full
     /// tag into `tags` (as long as `packets`).
-    #[allow(unused_variables)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn seal_batch(
         &self,
         rk: &AesRoundKeys,
@@ -155,17 +161,17 @@ impl<'a> Kernel<'a> {
     ) {
         assert_eq!(packets.len(), tags.len(), "one tag per packet");
         let pw = self.pw;
-        // SAFETY: the features as in `seal`; tags has a slot per packet
-        // (asserted).
-        unsafe {
-            match self.isa {
-                #[cfg(target_arch = "x86_64")]
-                Isa::Xmm => x86::xmm::seal_batch(pw, rk, packets, tags),
-                #[cfg(target_arch = "x86_64")]
-                Isa::Ymm => x86::ymm::seal_batch(pw, rk, packets, tags),
-                #[cfg(target_arch = "x86_64")]
-                Isa::Zmm => x86::zmm::seal_batch(pw, rk, packets, tags),
-            }
+        match self.isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the features as in `seal`; tags has a slot per packet
+            // (asserted).
+            Isa::Xmm => unsafe { x86::xmm::seal_batch(pw, rk, packets, tags) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for the first arm.
+            Isa::Ymm => unsafe { x86::ymm::seal_batch(pw, rk, packets, tags) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for the first arm.
+            Isa::Zmm => unsafe { x86::zmm::seal_batch(pw, rk, packets, tags) },
         }
     }
 }

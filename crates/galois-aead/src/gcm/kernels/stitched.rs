@@ -374,7 +374,10 @@ fn head_blocks<V: Lanes>(p: *const u8, len: usize) -> usize {
         return 0;
     }
     let h = blocks % per;
-    if V::L == 1 || p as usize % 16 != 0 || (p as usize + 16 * h) % BATCH_ALIGN == 0 {
+    if V::L == 1
+        || !(p as usize).is_multiple_of(16)
+        || (p as usize + 16 * h).is_multiple_of(BATCH_ALIGN)
+    {
         h
     } else if h == 0 {
         per - 1
@@ -520,7 +523,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     // steps still hold.
     let base = buf.as_mut_ptr();
     let input = src.map_or(base as *const u8, |s| s.as_ptr());
-    let split = input != base as *const u8;
+    let split = !core::ptr::eq(input, base);
     // SAFETY: features per the caller. Pointers: src and buf have ct_len
     // bytes each and do not overlap (a shared and an exclusive borrow);
     // the head (16 head bytes), the full batches (bb bytes each) and the
@@ -622,7 +625,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
     // As in `seal`: every pointer from this one, `buf` not touched again.
     let base = buf.as_mut_ptr();
     let input = src.map_or(base as *const u8, |s| s.as_ptr());
-    let split = input != base as *const u8;
+    let split = !core::ptr::eq(input, base);
     // SAFETY: as in `seal`; here each batch's hash step reads the
     // ciphertext it decrypts, before the batch overwrites it (in place) or
     // from src (out of place).

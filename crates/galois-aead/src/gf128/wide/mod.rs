@@ -71,6 +71,7 @@ impl<'a> WideKey<'a> {
 /// enable `features`; `detect` proves those features at key setup, and
 /// `backend` names the backend in the [`WideKey`] the AEAD layer's
 /// stitched kernels take.
+#[cfg(target_arch = "x86_64")]
 macro_rules! wide_backend {
     (
         vector: $v:ty,

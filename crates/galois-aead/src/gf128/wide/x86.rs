@@ -1,6 +1,6 @@
 //! [`Lanes`] for x86-64: `__m128i` (SSE2, SSSE3, SSE4.1, PCLMULQDQ; one
-//! block), `__m256i` (AVX2 + VPCLMULQDQ; two) and `__m512i` (AVX-512 F/BW
-//! + VPCLMULQDQ; four). A lane holds an element in integer form (see
+//! block), `__m256i` (AVX2 and VPCLMULQDQ; two) and `__m512i` (AVX-512 F
+//! and BW, VPCLMULQDQ; four). A lane holds an element in integer form (see
 //! `lanes.rs`; the reduction is derived in the `gf128` module doc); the
 //! single-lane type of all three is `__m128i`. Written out per width so
 //! each intrinsic is named where it is used.
