@@ -17,11 +17,6 @@ const PENDING: &[(&str, &str, &str)] = &[
         "BlockCipher128's sealed `aesni_round_keys` hook names aes::keys::AesRoundKeys",
     ),
     (
-        "gf128",
-        "gcm",
-        "gf128/wide.rs (stitched kernels, BatchPacket) moves to gcm/kernels/",
-    ),
-    (
         "detect",
         "aes",
         "detect.rs keeps only feature probes (one backend registry)",
