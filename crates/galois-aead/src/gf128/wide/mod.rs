@@ -116,8 +116,8 @@ macro_rules! wide_backend {
                 if !$detect() {
                     return None;
                 }
-                // SAFETY: $detect proved the features `powers` enables.
                 Some(Key {
+                    // SAFETY: $detect proved the features `powers` enables.
                     pw: Box::new(unsafe { powers(h) }),
                 })
             }
