@@ -4,7 +4,8 @@
 # (issue 17): the equivalence tests (every backend against the bit-serial
 # reference over all lengths and splits), the Poly1305 and GCM-64 tests, and
 # every vector file through `galois kat --all-backends`. aarch64 runs twice:
-# `-cpu max` (AES, PMULL, SHA3) and `-cpu cortex-a72` (AES, PMULL, no SHA3).
+# `-cpu max` (AES, PMULL, SHA3) and `-cpu cortex-a72` (AES, PMULL, no SHA3),
+# both with the armv8 AES and the stitched AES-GCM kernels (gcm/kernels/pmull_aes.rs).
 # Emulated time means nothing: no timing here.
 #
 # Usage: bash scripts/cross.sh [aarch64|s390x ...]   (default: both)
@@ -39,6 +40,8 @@ VEC="${GALOIS_VECTORS_DIR:-$PWD/../shared/vectors}"
 [ -d "$VEC" ] || { echo "cross: no vector directory $VEC (set GALOIS_VECTORS_DIR)"; exit 1; }
 vector_files=("$VEC"/*.json crates/galois-cli/vectors/*.json)
 tests=(--test ghash_equivalence --test gcm_equivalence --test poly1305 --test gcm64)
+# plus the library's unit tests (--lib: the stitched kernels' counter wrap)
+nbins=$((1 + 1 + ${#tests[@]} / 2))
 
 # One profile (test: opt-level 2 with debug assertions) for the CLI and the
 # tests, so std and the dependencies build once per target.
@@ -46,13 +49,13 @@ build() { # target -> prints the executables, CLI first
   local t=$1
   cargo +nightly build -q --locked -Zbuild-std --target "$t" --profile test -p galois-cli --bin galois
   echo "target/$t/debug/galois"
-  cargo +nightly test --no-run --locked -Zbuild-std --target "$t" -p galois-aead "${tests[@]}" 2>&1 |
+  cargo +nightly test --no-run --locked -Zbuild-std --target "$t" -p galois-aead --lib "${tests[@]}" 2>&1 |
     sed -n 's/.*Executable .* (\(.*\))$/\1/p'
 }
 
-run() { # expected-auto-ghash-backend qemu command... -- executables
-  local want=$1 q=() bins=() seen=0
-  shift
+run() { # expected-auto-aes-backend expected-auto-ghash-backend qemu command... -- executables
+  local aes=$1 want=$2 q=() bins=() seen=0
+  shift 2
   for a in "$@"; do
     if [ "$a" = "--" ]; then seen=1; elif [ $seen = 0 ]; then q+=("$a"); else bins+=("$a"); fi
   done
@@ -61,8 +64,8 @@ run() { # expected-auto-ghash-backend qemu command... -- executables
   out=$("${q[@]}" "${bins[0]}" selftest)
   echo "$out"
   # The backend this CPU model must pick (so a missing backend is a failure).
-  grep -q "^AES-GCM: aes=portable ghash=$want\$" <<<"$out" ||
-    { echo "cross: expected ghash=$want under ${q[*]}"; exit 1; }
+  grep -q "^AES-GCM: aes=$aes ghash=$want\$" <<<"$out" ||
+    { echo "cross: expected aes=$aes ghash=$want under ${q[*]}"; exit 1; }
   "${q[@]}" "${bins[0]}" kat --all-backends "${vector_files[@]}"
   for b in "${bins[@]:1}"; do
     echo "cross: ${q[*]} $(basename "$b")"
@@ -74,18 +77,18 @@ for arch in "${arches[@]}"; do
   case "$arch" in
     aarch64)
       mapfile -t bins < <(build aarch64-unknown-linux-gnu)
-      [ ${#bins[@]} -eq $((1 + ${#tests[@]} / 2)) ] || { echo "cross: missing binaries: ${bins[*]}"; exit 1; }
+      [ ${#bins[@]} -eq $nbins ] || { echo "cross: missing binaries: ${bins[*]}"; exit 1; }
       export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
-      run pmull_eor3 qemu-aarch64 -cpu max -- "${bins[@]}"
+      run armv8 pmull_eor3 qemu-aarch64 -cpu max -- "${bins[@]}"
       # No SHA3: pmull_eor3 is listed but not available, which the tests
       # must be told; the selftest check above still requires pmull.
-      GALOIS_ALLOW_MISSING_CPU_FEATURES=1 run pmull qemu-aarch64 -cpu cortex-a72 -- "${bins[@]}"
+      GALOIS_ALLOW_MISSING_CPU_FEATURES=1 run armv8 pmull qemu-aarch64 -cpu cortex-a72 -- "${bins[@]}"
       ;;
     s390x)
       mapfile -t bins < <(build s390x-unknown-linux-gnu)
-      [ ${#bins[@]} -eq $((1 + ${#tests[@]} / 2)) ] || { echo "cross: missing binaries: ${bins[*]}"; exit 1; }
+      [ ${#bins[@]} -eq $nbins ] || { echo "cross: missing binaries: ${bins[*]}"; exit 1; }
       export QEMU_LD_PREFIX=/usr/s390x-linux-gnu
-      run ctmul64 qemu-s390x -- "${bins[@]}"
+      run portable ctmul64 qemu-s390x -- "${bins[@]}"
       ;;
     *) echo "cross: unknown architecture $arch"; exit 2 ;;
   esac

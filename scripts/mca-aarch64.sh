@@ -3,10 +3,16 @@
 # build first with
 #   RUSTFLAGS="--cfg galois_cross" cargo +nightly build --release -Zbuild-std \
 #     --target aarch64-unknown-linux-gnu -p galois-aead
-# needs llvm-16 (apt-get install llvm-16). See docs/speed.md.
+# needs llvm-mca: llvm-19 where the distribution has it (apt-get install
+# llvm-19; its Neoverse V1 model has the V1's four vector pipes), else
+# llvm-16 (whose neoverse-v1 is the N2 model). MCA=llvm-mca-16 to choose.
+# See docs/speed.md.
 set -e
+MCA=${MCA:-$(command -v llvm-mca-19 || command -v llvm-mca-16)}
+echo "# $($MCA --version | grep -m1 -o 'LLVM version [0-9.]*')"
+
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$T"' EXIT
 R=$(ls -t target/aarch64-unknown-linux-gnu/release/deps/libgalois_aead-*.rlib | head -1)
 for v in eor3 neon; do
   llvm-objdump-16 -d --no-show-raw-insn "$R" 2>/dev/null |
@@ -30,7 +36,7 @@ open(f"{T}/loop-{v}.s", "w").write("".join(t + "\n" for a, t in ins if s <= a < 
 PY
   for c in neoverse-n1 neoverse-v1 apple-m1; do
     printf "%-5s %-12s %4s instr " "$v" "$c" "$(wc -l < "$T/loop-$v.s")"
-    llvm-mca-16 -mtriple=aarch64-linux-gnu -mcpu=$c -mattr=+aes,+sha3 -iterations=400 "$T/loop-$v.s" |
+    $MCA -mtriple=aarch64-linux-gnu -mcpu=$c -mattr=+aes,+sha3 -iterations=400 "$T/loop-$v.s" |
       awk '/Total Cycles/{c=$3} /Block RThroughput/{r=$3} END{printf "cycles/8 blocks %.1f  cycles/block %.2f  (resource bound %.1f/8 blocks)\n", c/400, c/400/8, r}'
   done
 done
@@ -59,9 +65,52 @@ PY
 mca() { # name file blocks-per-iteration
   for c in neoverse-n1 neoverse-v1 apple-m1; do
     printf "%-14s %-12s %4s instr " "$1" "$c" "$(wc -l < "$2")"
-    llvm-mca-16 -mtriple=aarch64-linux-gnu -mcpu=$c -mattr=+aes,+sha3 -iterations=400 "$2" |
+    $MCA -mtriple=aarch64-linux-gnu -mcpu=$c -mattr=+aes,+sha3 -iterations=400 "$2" |
       awk -v n="$3" '/Total Cycles/{c=$3} /Block RThroughput/{r=$3} END{printf "cycles/block %.2f  cycles/byte %.2f  (resource bound %.2f cycles/block)\n", c/400/n, c/400/n/16, r/n}'
   done
 }
 loop_of 'Poly130516mac_with_backend>' "$T/p1305-portable.s" && mca poly1305-port "$T/p1305-portable.s" 1
 loop_of '4neon11blocks_neon' "$T/p1305-neon.s" && mca poly1305-neon "$T/p1305-neon.s" 4
+
+# Stitched AES-128-GCM (gf128/pmull_aes.rs, seal::<10>): the loop holding
+# both AESE and PMULL (8 blocks per iteration), beside the pipe bound of
+# its AES and PMULL instructions on each model (llvm-mca's per-instruction
+# reciprocal throughputs; see docs/speed.md for how the bound is formed).
+stitched_loop() { # variant(neon|eor3) out
+  llvm-objdump-16 -d -C --no-show-raw-insn "$R" 2>/dev/null |
+    awk -v re="pmull_aes::$1::seal::<10>" 'index($0, re) && /^[0-9a-f]+ </ {p=1; next} p && /^[0-9a-f]+ </ {exit} p' > "$T/fn.s"
+  python3 - "$T/fn.s" "$2" <<'PY'
+import re, sys
+ins = []
+for l in open(sys.argv[1]):
+    m = re.match(r"\s*([0-9a-f]+):\s*(.*)", l)
+    if m:
+        ins.append((int(m.group(1), 16), re.sub(r"\s*<.*>\s*$", "", m.group(2)).strip()))
+best = None
+for a, t in ins:
+    m = re.match(r"(b\.\w+|cbnz|cbz|b)\s+(?:\w+,\s*)?0x([0-9a-f]+)", t)
+    if m and int(m.group(2), 16) < a:
+        body = [x for b, x in ins if int(m.group(2), 16) <= b < a]
+        if any(x.startswith("aese") for x in body) and any(x.startswith("pmull") for x in body):
+            best = body
+            break
+assert best and not any(x.startswith("bl") for x in best), "no call-free stitched loop found"
+open(sys.argv[2], "w").write("".join(t + "\n" for t in best))
+PY
+}
+bound() { # file model: AES and PMULL pipe-cycles per block from the model's throughputs
+  $MCA -mtriple=aarch64-linux-gnu -mcpu=$2 -mattr=+aes,+sha3 -iterations=1 -instruction-info "$1" |
+    awk '/\[1\]/ {hdr=1; next} hdr && NF > 5 && $0 ~ /(aese|aesmc|pmull)/ {
+      split($0, f, /[ \t]+/); rt = $3; if ($0 ~ /aese|aesmc/) a += rt; else p += rt }
+      END { printf "AES %.2f + PMULL %.2f pipe-cycles/block", a/8, p/8 }'
+}
+for v in neon eor3; do
+  stitched_loop $v "$T/gcm-$v.s"
+  for c in neoverse-n1 neoverse-v1 apple-m1; do
+    printf "aes128-gcm-%-4s %-12s %4s instr " "$v" "$c" "$(wc -l < "$T/gcm-$v.s")"
+    $MCA -mtriple=aarch64-linux-gnu -mcpu=$c -mattr=+aes,+sha3 -iterations=400 "$T/gcm-$v.s" |
+      awk '/Total Cycles/{c=$3} /Block RThroughput/{r=$3} END{printf "cycles/block %.2f  (resource bound %.2f) ", c/400/8, r/8}'
+    bound "$T/gcm-$v.s" $c
+    echo
+  done
+done

@@ -82,6 +82,24 @@ pub fn has_pmull() -> bool {
     }
 }
 
+/// FEAT_AES (`AESE`/`AESMC`, with NEON) is present (aarch64).
+///
+/// ```
+/// #[cfg(not(target_arch = "aarch64"))]
+/// assert!(!galois_aead::detect::has_aes_armv8());
+/// ```
+pub fn has_aes_armv8() -> bool {
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("neon")
+            && std::arch::is_aarch64_feature_detected!("aes")
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    {
+        false
+    }
+}
+
 /// FEAT_SHA3 (for its three-way XOR, EOR3) is present (aarch64).
 ///
 /// ```
@@ -193,8 +211,9 @@ pub fn poly1305_backend() -> crate::poly1305::Backend {
             return Backend::Avx2;
         }
     }
-    // aarch64: `Backend::Neon` is not picked; llvm-mca estimates it slower
-    // than the portable code on Neoverse N1 and V1 (docs/speed.md).
+    // aarch64: `Backend::Neon` is not picked: llvm-mca's estimates put it
+    // behind portable on Neoverse V1 and ahead on N1 (docs/speed.md, an
+    // estimate only; no ARM machine to measure).
     Backend::Portable
 }
 
@@ -229,6 +248,10 @@ pub fn aes_backend() -> AesBackend {
     #[cfg(target_arch = "x86_64")]
     if has_aesni() {
         return AesBackend::AesNi;
+    }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if has_aes_armv8() {
+        return AesBackend::Armv8;
     }
     AesBackend::Portable
 }

@@ -1,9 +1,12 @@
 //! AES-128/192/256 for GCM and Poly1305-AES: our own AES-NI path (the
 //! stitched GCM kernels need the round keys and `aesenc` in our hands) and
-//! the portable constant-time path of the `aes` crate.
+//! the portable constant-time path of the `aes` crate; on aarch64 our own
+//! ARMv8 AES path (`armv8.rs`), for the same reason.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub(crate) mod armv8;
 pub(crate) mod keys;
 mod portable;
 
@@ -25,6 +28,9 @@ pub enum AesBackend {
     /// exist on other targets).
     #[cfg(target_arch = "x86_64")]
     AesNi,
+    /// Our ARMv8 AES code (`AESE`/`AESMC`; aarch64 only).
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Armv8,
     /// The `aes` crate: bitsliced (fixsliced) constant-time software on CPUs
     /// without AES instructions; where the CPU has them (AES-NI, ARMv8 AES)
     /// the crate detects and uses them.
@@ -36,6 +42,8 @@ impl AesBackend {
     pub const ALL: &'static [AesBackend] = &[
         #[cfg(target_arch = "x86_64")]
         AesBackend::AesNi,
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        AesBackend::Armv8,
         AesBackend::Portable,
     ];
 
@@ -50,6 +58,8 @@ impl AesBackend {
         match self {
             #[cfg(target_arch = "x86_64")]
             AesBackend::AesNi => "aesni",
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            AesBackend::Armv8 => "armv8",
             AesBackend::Portable => "portable",
         }
     }
@@ -77,6 +87,8 @@ impl AesBackend {
         match self {
             #[cfg(target_arch = "x86_64")]
             AesBackend::AesNi => crate::detect::has_aesni(),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            AesBackend::Armv8 => crate::detect::has_aes_armv8(),
             AesBackend::Portable => true,
         }
     }
@@ -85,6 +97,8 @@ impl AesBackend {
 enum Imp {
     #[cfg(target_arch = "x86_64")]
     Ni(aesni::AesNi),
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Armv8(armv8::Armv8),
     Portable(portable::Portable),
 }
 
@@ -140,6 +154,10 @@ impl Aes {
             AesBackend::AesNi => Imp::Ni(
                 aesni::AesNi::new(key).ok_or(Error::BackendUnavailable { backend: "aesni" })?,
             ),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            AesBackend::Armv8 => Imp::Armv8(
+                armv8::Armv8::new(key).ok_or(Error::BackendUnavailable { backend: "armv8" })?,
+            ),
             AesBackend::Portable => Imp::Portable(portable::Portable::new(key)),
         };
         Ok(Aes { imp })
@@ -157,6 +175,8 @@ impl Aes {
         match self.imp {
             #[cfg(target_arch = "x86_64")]
             Imp::Ni(_) => AesBackend::AesNi,
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Imp::Armv8(_) => AesBackend::Armv8,
             Imp::Portable(_) => AesBackend::Portable,
         }
     }
@@ -171,6 +191,8 @@ impl Aes {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]
             Imp::Ni(k) => k.key_len(),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Imp::Armv8(k) => k.key_len(),
             Imp::Portable(k) => k.key_len(),
         }
     }
@@ -193,6 +215,8 @@ impl BlockCipher128 for Aes {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]
             Imp::Ni(k) => k.encrypt_block(block),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Imp::Armv8(k) => k.encrypt_block(block),
             Imp::Portable(k) => k.encrypt_block(block),
         }
     }
@@ -202,6 +226,8 @@ impl BlockCipher128 for Aes {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]
             Imp::Ni(k) => k.encrypt_blocks(blocks),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Imp::Armv8(k) => k.encrypt_blocks(blocks),
             Imp::Portable(k) => k.encrypt_blocks(blocks),
         }
     }
@@ -210,6 +236,8 @@ impl BlockCipher128 for Aes {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]
             Imp::Ni(k) => Some(k.keys()),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Imp::Armv8(k) => Some(k.keys()),
             Imp::Portable(_) => None,
         }
     }
@@ -222,6 +250,12 @@ impl BlockCipher128 for Aes {
             (24, AesBackend::AesNi) => "aes-192/aesni",
             #[cfg(target_arch = "x86_64")]
             (_, AesBackend::AesNi) => "aes-256/aesni",
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            (16, AesBackend::Armv8) => "aes-128/armv8",
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            (24, AesBackend::Armv8) => "aes-192/armv8",
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            (_, AesBackend::Armv8) => "aes-256/armv8",
             (16, AesBackend::Portable) => "aes-128/portable",
             (24, AesBackend::Portable) => "aes-192/portable",
             (_, AesBackend::Portable) => "aes-256/portable",

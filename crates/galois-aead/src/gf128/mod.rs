@@ -50,7 +50,7 @@ mod clmul;
 mod ctmul64;
 #[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-mod pmull;
+pub(crate) mod pmull;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 use pmull::pmull_eor3;
 mod shoup4_vartime;
@@ -609,6 +609,20 @@ mod tests {
                 // SAFETY: PCLMULQDQ was detected just above.
                 assert_eq!(unsafe { clmul::mul(a, b) }, want);
             }
+        }
+    }
+}
+
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+impl GhashKey {
+    /// The PMULL powers of H, and whether FEAT_SHA3 (EOR3) was proven, for
+    /// the aarch64 stitched AES-GCM kernels (`gcm::kernels::pmull_aes`);
+    /// `None` for the other backends. The key's existence proves PMULL.
+    pub(crate) fn pmull(&self) -> Option<(&pmull::Powers, bool)> {
+        match self {
+            GhashKey::Pmull(k) => Some((&k.0, false)),
+            GhashKey::PmullEor3(k) => Some((&k.0, true)),
+            _ => None,
         }
     }
 }

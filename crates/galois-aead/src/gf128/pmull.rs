@@ -46,10 +46,10 @@ use core::arch::aarch64::*;
 use zeroize::Zeroize;
 
 /// Blocks per aggregated reduction.
-const N: usize = 8;
+pub(crate) const N: usize = 8;
 
 /// The Montgomery constant y^57 + y^62 + y^63.
-const K: u64 = 0xC2 << 56;
+pub(crate) const K: u64 = 0xC2 << 56;
 
 /// H y mod P' (see the module documentation), in constant time.
 fn twist(p: u128) -> u128 {
@@ -61,18 +61,18 @@ fn twist(p: u128) -> u128 {
 #[derive(Zeroize)]
 pub(crate) struct Powers {
     /// tw[i] = twist(H^(i+1)).
-    tw: [u128; N],
+    pub(crate) tw: [u128; N],
     /// kar[i] = high half ^ low half of tw[i], in both lanes.
-    kar: [u128; N],
+    pub(crate) kar: [u128; N],
 }
 
 /// The TBL index that reverses the 16 bytes of a block.
-const REV: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
+pub(crate) const REV: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
 
 /// Two-input XOR spelled like EOR3 with a third operand, for the plain
 /// NEON variant.
 #[inline(always)]
-fn xor3(a: uint8x16_t, b: uint8x16_t, c: uint8x16_t) -> uint8x16_t {
+pub(crate) fn xor3(a: uint8x16_t, b: uint8x16_t, c: uint8x16_t) -> uint8x16_t {
     // SAFETY: NEON is part of the aarch64 baseline.
     unsafe { veorq_u8(veorq_u8(a, b), c) }
 }
@@ -150,6 +150,10 @@ macro_rules! absorb8 {
 }
 
 /// `n` = 1..=7 blocks at `blocks` absorbed into `yv` with one reduction.
+// The stitched AES-GCM kernels (gcm/kernels/pmull_aes.rs) interleave these
+// with AES rounds.
+pub(crate) use {absorb8, block_products, pair, reduce};
+
 macro_rules! absorb_n {
     ($pw:expr, $yv:expr, $blocks:expr, $n:expr, $rev:expr, $xor3:path) => {{
         let n: usize = $n;
@@ -181,7 +185,7 @@ macro_rules! absorb_fn {
         /// (checked when the key was made).
         $(#[$attr])*
         #[inline]
-        unsafe fn $name(pw: &Powers, y: u128, blocks: &[u8]) -> u128 {
+        pub(crate) unsafe fn $name(pw: &Powers, y: u128, blocks: &[u8]) -> u128 {
             debug_assert_eq!(blocks.len() % 16, 0);
             let rev = vld1q_u8(REV.as_ptr());
             let mut yv = vld1q_u8((&y as *const u128).cast());
@@ -235,7 +239,7 @@ impl Powers {
 
 /// H for the plain NEON + PMULL path.
 #[derive(Zeroize)]
-pub(crate) struct Key(Powers);
+pub(crate) struct Key(pub(crate) Powers);
 
 impl GhashBackend for Key {
     const KEY_BYTES: usize = 2 * N * 16;
@@ -270,7 +274,7 @@ pub(crate) mod pmull_eor3 {
 
     /// H for the PMULL + EOR3 path.
     #[derive(Zeroize)]
-    pub(crate) struct Key(Powers);
+    pub(crate) struct Key(pub(crate) Powers);
 
     impl GhashBackend for Key {
         const KEY_BYTES: usize = 2 * N * 16;

@@ -39,8 +39,8 @@
 //!   arithmetic on four lanes (r^1..r^4 only).
 //! - `Backend::Neon` (`neon.rs`, aarch64 only): the AVX2 arithmetic
 //!   (radix 2^26) on two NEON lanes with `UMULL/UMLAL`, r^1..r^4, from 256
-//!   bytes on; pinned only (llvm-mca estimates it slower than portable on
-//!   Neoverse, see `neon.rs`).
+//!   bytes on; pinned only (llvm-mca's estimates point both ways, see
+//!   `neon.rs`).
 //!
 //! Key agility (paper, section 1): setting up a key computes nothing but r
 //! in two words and 5 r1 / 4, and short messages use r alone. Powers of r
@@ -107,7 +107,7 @@ impl Backend {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2,
         Backend::Portable,
-        // After portable: estimated slower on Neoverse (neon.rs).
+        // After portable: not picked automatically (neon.rs).
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         Backend::Neon,
     ];

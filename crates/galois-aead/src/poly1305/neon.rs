@@ -18,14 +18,15 @@
 //!
 //! # Not picked automatically
 //!
-//! No ARM machine is available; llvm-mca (LLVM 16, `scripts/mca-aarch64.sh`)
-//! estimates this loop at 27.0 / 22.3 / 18.3 cycles per block on its
-//! Neoverse N1 / V1 / Apple M1 models against 21.0 / 20.0 / 25.0 for the
-//! portable radix-2^64 loop (`MUL`/`UMULH`, one dependent chain per block).
-//! Both are latency-bound (resource bounds 12.5 / 11.3 / 8.7 here, 12 / 10 /
-//! 11 portable): LLVM chains each of the five sums through ten dependent
-//! `UMLAL`s. So automatic selection keeps `portable` on aarch64 and this
-//! backend runs only when pinned (`neon`); estimates, not measurements.
+//! No ARM machine is available; llvm-mca (`scripts/mca-aarch64.sh`,
+//! docs/speed.md) estimates this loop, per block, at 22.5 / 19.5 / 18.3
+//! cycles on LLVM 19's Neoverse N1 / V1 / Apple M1 models against 40.0 /
+//! 14.0 / 25.0 for the portable radix-2^64 loop (`MUL`/`UMULH`, one
+//! dependent chain per block); LLVM 16's models put portable ahead on N1
+//! too. Both loops are latency-bound: LLVM chains each of the five sums
+//! through ten dependent `UMLAL`s. With estimates pointing both ways, the
+//! automatic choice stays `portable` and this backend runs only when pinned
+//! (`neon`); a per-core choice needs a measurement on hardware.
 //!
 //! Constant time: the same instructions run for every key and message; no
 //! branch or memory index depends on secrets (the loop count depends on the

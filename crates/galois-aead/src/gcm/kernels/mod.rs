@@ -14,7 +14,10 @@
 //!   tiny-message paths;
 //! - `multibuffer.rs`: many short packets sealed in shared AES batches;
 //! - `x86.rs`: the x86-64 instruction set, and the three backends' entry
-//!   points with their target features.
+//!   points with their target features;
+//! - `pmull_aes.rs` (aarch64): AESE/AESMC with the PMULL GHASH of
+//!   `gf128::pmull`, written for that field code (8 blocks per batch), for
+//!   the `pmull` and `pmull_eor3` keys.
 //!
 //! [`Kernel`] picks the entry points for the backend a key's GHASH has.
 
@@ -23,6 +26,8 @@
 mod aes_lanes;
 mod counters;
 mod multibuffer;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod pmull_aes;
 mod stitched;
 mod tuning;
 #[cfg(target_arch = "x86_64")]
@@ -30,7 +35,11 @@ mod x86;
 
 use crate::aes::keys::AesRoundKeys;
 use crate::gcm::BatchPacket;
+#[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
 use crate::gf128::wide::Powers;
+/// The powers of H a kernel takes: the PMULL ones on aarch64.
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+type Powers = crate::gf128::pmull::Powers;
 use crate::gf128::GhashKey;
 
 /// The instruction sets with a stitched kernel. Empty on targets without
@@ -46,6 +55,12 @@ enum Isa {
     /// VAES + VPCLMULQDQ, 512-bit vectors.
     #[cfg(target_arch = "x86_64")]
     Zmm,
+    /// AESE/AESMC + PMULL (aarch64), 8 blocks per batch.
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Pmull,
+    /// The same with EOR3 (FEAT_SHA3).
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    PmullEor3,
 }
 
 impl Isa {
@@ -79,11 +94,24 @@ pub(crate) struct Kernel<'a> {
 impl<'a> Kernel<'a> {
     /// The stitched kernel for `ghash`'s backend, if it has one.
     pub(crate) fn for_ghash(ghash: &'a GhashKey) -> Option<Self> {
-        let wide = ghash.wide()?;
-        Some(Kernel {
-            pw: wide.powers(),
-            isa: Isa::for_backend(wide.backend())?,
-        })
+        // A pmull key proves PMULL (and a pmull_eor3 key SHA3 too).
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        {
+            // No wide (x86) backend exists on aarch64.
+            debug_assert!(ghash.wide().is_none());
+            ghash.pmull().map(|(pw, eor3)| Kernel {
+                pw,
+                isa: if eor3 { Isa::PmullEor3 } else { Isa::Pmull },
+            })
+        }
+        #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+        {
+            let wide = ghash.wide()?;
+            Some(Kernel {
+                pw: wide.powers(),
+                isa: Isa::for_backend(wide.backend())?,
+            })
+        }
     }
 
     /// Encrypts `src` (same length as `buf`) into `buf`, or `buf` in place
@@ -117,6 +145,13 @@ impl<'a> Kernel<'a> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for the first arm.
             Isa::Zmm => unsafe { x86::zmm::seal(pw, rk, y0, y0_public, aad, src, buf) },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            // SAFETY: a pmull key proved PMULL (see `isa`), an AesRoundKeys
+            // FEAT_AES (aes::armv8::Armv8::new is its only builder here).
+            Isa::Pmull => unsafe { pmull_aes::seal(pw, false, rk, y0, aad, src, buf) },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            // SAFETY: as for the Pmull arm, and a pmull_eor3 key proved SHA3.
+            Isa::PmullEor3 => unsafe { pmull_aes::seal(pw, true, rk, y0, aad, src, buf) },
         }
     }
 
@@ -147,6 +182,12 @@ impl<'a> Kernel<'a> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for the first arm.
             Isa::Zmm => unsafe { x86::zmm::open(pw, rk, y0, y0_public, aad, src, buf) },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            // SAFETY: as in `seal`.
+            Isa::Pmull => unsafe { pmull_aes::open(pw, false, rk, y0, aad, src, buf) },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            // SAFETY: as in `seal`.
+            Isa::PmullEor3 => unsafe { pmull_aes::open(pw, true, rk, y0, aad, src, buf) },
         }
     }
 
@@ -172,6 +213,12 @@ impl<'a> Kernel<'a> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for the first arm.
             Isa::Zmm => unsafe { x86::zmm::seal_batch(pw, rk, packets, tags) },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            // SAFETY: as in `seal`.
+            Isa::Pmull => unsafe { pmull_aes::seal_batch(pw, false, rk, packets, tags) },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            // SAFETY: as in `seal`.
+            Isa::PmullEor3 => unsafe { pmull_aes::seal_batch(pw, true, rk, packets, tags) },
         }
     }
 }
