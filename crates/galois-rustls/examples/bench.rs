@@ -6,7 +6,8 @@
 //! taskset -c 1 cargo run --release -p galois-rustls --example bench -- [--rounds 7] [--mib 64] [--quick]
 //! ```
 //!
-//! For each suite (TLS13_AES_128_GCM_SHA256, TLS13_AES_256_GCM_SHA384) and
+//! For each suite (TLS13_AES_128_GCM_SHA256, TLS13_AES_256_GCM_SHA384, and
+//! TLS 1.2 TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256) and
 //! record size (16384 and 1500 bytes of plaintext per record), one client
 //! and one server of the same implementation send data client -> server:
 //! `seal` times the sender (rustls writer + record encryption + write_tls
@@ -87,17 +88,24 @@ fn certs() -> Certs {
 }
 
 fn configs(c: &Certs, imp: Imp, suite: CipherSuite) -> (Arc<ClientConfig>, Arc<ServerConfig>) {
+    // The version the suite belongs to.
+    let version: &'static rustls::SupportedProtocolVersion =
+        if format!("{suite:?}").starts_with("TLS13_") {
+            &rustls::version::TLS13
+        } else {
+            &rustls::version::TLS12
+        };
     let mut roots = RootCertStore::empty();
     roots.add(c.ca.clone()).unwrap();
     let mut cc = ClientConfig::builder_with_provider(imp.provider(suite))
-        .with_protocol_versions(&[&rustls::version::TLS13])
+        .with_protocol_versions(&[version])
         .unwrap()
         .with_root_certificates(roots)
         .with_no_client_auth();
     cc.resumption = rustls::client::Resumption::disabled();
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(c.key.clone()));
     let mut sc = ServerConfig::builder_with_provider(imp.provider(suite))
-        .with_protocol_versions(&[&rustls::version::TLS13])
+        .with_protocol_versions(&[version])
         .unwrap()
         .with_no_client_auth()
         .with_single_cert(c.chain.clone(), key)
@@ -234,6 +242,7 @@ fn main() {
     let suites = [
         CipherSuite::TLS13_AES_128_GCM_SHA256,
         CipherSuite::TLS13_AES_256_GCM_SHA384,
+        CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
     ];
     let mut wire = Vec::with_capacity(3 << 20);
 

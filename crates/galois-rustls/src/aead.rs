@@ -28,6 +28,20 @@ impl GcmKey {
         tag.as_bytes().try_into().ok()
     }
 
+    /// Encrypts `src` into `out` (`src.len() + 16` bytes: ciphertext, then
+    /// the tag) in one pass, out of place: the plaintext is read where the
+    /// caller has it, not copied into `out` first.
+    #[inline]
+    pub(crate) fn seal_into(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        src: &[u8],
+        out: &mut [u8],
+    ) -> Option<()> {
+        self.0.as_ref()?.seal_into(nonce, aad, src, out).ok()
+    }
+
     /// Decrypts `buf` in place if `tag` verifies; otherwise `buf` is wiped
     /// (galois never releases unverified plaintext) and `None` returned.
     #[inline]

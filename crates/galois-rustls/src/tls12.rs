@@ -3,8 +3,9 @@
 
 use rustls::crypto::cipher::{
     make_tls12_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, KeyBlockShape,
-    MessageDecrypter, MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage,
-    PrefixedPayload, Tls12AeadAlgorithm, UnsupportedOperationError, NONCE_LEN,
+    MessageDecrypter, MessageEncrypter, Nonce, OutboundChunks, OutboundOpaqueMessage,
+    OutboundPlainMessage, PrefixedPayload, Tls12AeadAlgorithm, UnsupportedOperationError,
+    NONCE_LEN,
 };
 use rustls::crypto::CipherSuiteCommon;
 use rustls::{
@@ -169,12 +170,26 @@ impl MessageEncrypter for Tls12Encrypter {
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
         payload.extend_from_slice(&nonce[FIXED_IV_LEN..]);
-        payload.extend_from_chunks(&msg.payload);
-        let tag = self
-            .key
-            .seal(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_NONCE_LEN..])
-            .ok_or(Error::EncryptError)?;
-        payload.extend_from_slice(&tag);
+        if let OutboundChunks::Single(src) = msg.payload {
+            // One contiguous plaintext: sealed straight from it into the
+            // record (zero-filled, not filled with a copy of the plaintext).
+            payload.extend(core::iter::repeat_n(&0u8, src.len() + TAG_LEN));
+            self.key
+                .seal_into(
+                    &nonce,
+                    &aad,
+                    src,
+                    &mut payload.as_mut()[EXPLICIT_NONCE_LEN..],
+                )
+                .ok_or(Error::EncryptError)?;
+        } else {
+            payload.extend_from_chunks(&msg.payload);
+            let tag = self
+                .key
+                .seal(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_NONCE_LEN..])
+                .ok_or(Error::EncryptError)?;
+            payload.extend_from_slice(&tag);
+        }
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 
@@ -211,5 +226,65 @@ impl MessageDecrypter for Tls12Decrypter {
             return Err(Error::PeerSentOversizedRecord);
         }
         Ok(msg.into_plain_message_range(EXPLICIT_NONCE_LEN..EXPLICIT_NONCE_LEN + plain_len))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustls::{ContentType, ProtocolVersion};
+
+    /// A record sealed from one contiguous plaintext (out of place) equals
+    /// one sealed from pieces (copy, then in place) and aws-lc-rs's record,
+    /// byte for byte, and opens again.
+    #[test]
+    fn out_of_place_records_equal_copied_ones_and_aws_lc_rs() {
+        let key = [7u8; 32];
+        let (iv, extra) = ([1u8, 2, 3, 4], [9u8; 8]);
+        let mut ours = GCM_256.encrypter(AeadKey::from(key), &iv, &extra);
+        let mut theirs = AWS_ECDSA_256
+            .aead_alg
+            .encrypter(AeadKey::from(key), &iv, &extra);
+        let mut dec = GCM_256.decrypter(AeadKey::from(key), &iv);
+        for (seq, len) in [0usize, 1, 15, 16, 17, 255, 1500, 4097, 16384]
+            .into_iter()
+            .enumerate()
+        {
+            let pt: Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
+            let cut = len / 3;
+            let pieces: [&[u8]; 2] = [&pt[..cut], &pt[cut..]];
+            let msg = |payload| OutboundPlainMessage {
+                typ: ContentType::ApplicationData,
+                version: ProtocolVersion::TLSv1_2,
+                payload,
+            };
+            let seq = seq as u64;
+            let single = ours
+                .encrypt(msg(OutboundChunks::Single(&pt)), seq)
+                .unwrap()
+                .encode();
+            let multi = ours
+                .encrypt(msg(OutboundChunks::new(&pieces)), seq)
+                .unwrap()
+                .encode();
+            let aws = theirs
+                .encrypt(msg(OutboundChunks::Single(&pt)), seq)
+                .unwrap()
+                .encode();
+            assert!(matches!(
+                OutboundChunks::new(&pieces),
+                OutboundChunks::Multiple { .. }
+            ));
+            assert_eq!(single, multi, "{len} bytes");
+            assert_eq!(single, aws, "{len} bytes");
+            let mut body = single[5..].to_vec();
+            let inbound = InboundOpaqueMessage::new(
+                ContentType::ApplicationData,
+                ProtocolVersion::TLSv1_2,
+                &mut body,
+            );
+            let plain = dec.decrypt(inbound, seq).unwrap();
+            assert_eq!(plain.payload, &pt[..]);
+        }
     }
 }
