@@ -20,6 +20,14 @@ use rustls::crypto::aws_lc_rs::cipher_suite as aws;
 const EXPLICIT_NONCE_LEN: usize = 8;
 const FIXED_IV_LEN: usize = 4;
 const OVERHEAD: usize = EXPLICIT_NONCE_LEN + TAG_LEN;
+/// Plaintexts from this length on are sealed out of place. Measured with
+/// `examples/tls12_seal.rs` on a loaded machine: 0-4% faster at 16 KiB; at
+/// 1500 B 2-9% slower in three runs (the copy costs ~30 ns there), so
+/// short records keep copy + in place.
+const OUT_OF_PLACE_MIN: usize = 4096;
+/// Zeros to size a record buffer before an out-of-place seal: the largest
+/// TLS 1.2 fragment (rustls's limit for one plaintext record) and a tag.
+static ZEROS: [u8; MAX_FRAGMENT_LEN + TAG_LEN] = [0; MAX_FRAGMENT_LEN + TAG_LEN];
 /// Largest TLSPlaintext fragment (RFC 5246 section 6.2.1).
 const MAX_FRAGMENT_LEN: usize = 16384;
 
@@ -170,10 +178,16 @@ impl MessageEncrypter for Tls12Encrypter {
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
         payload.extend_from_slice(&nonce[FIXED_IV_LEN..]);
-        if let OutboundChunks::Single(src) = msg.payload {
+        let single = match msg.payload {
+            OutboundChunks::Single(src) if src.len() >= OUT_OF_PLACE_MIN => {
+                ZEROS.get(..src.len() + TAG_LEN).map(|z| (src, z))
+            }
+            _ => None,
+        };
+        if let Some((src, zeros)) = single {
             // One contiguous plaintext: sealed straight from it into the
             // record (zero-filled, not filled with a copy of the plaintext).
-            payload.extend(core::iter::repeat_n(&0u8, src.len() + TAG_LEN));
+            payload.extend_from_slice(zeros);
             self.key
                 .seal_into(
                     &nonce,
