@@ -68,6 +68,13 @@ pub struct PushSealer {
 impl PushSealer {
     /// Starts a message under a 16- or 32-byte key with a fresh random
     /// salt; returns the sealer and the message's header.
+    ///
+    /// ```
+    /// let (_s, header) = galois_aead::chunked::PushSealer::new(&[1u8; 32], b"ctx")?;
+    /// assert_eq!(header.len(), 56);
+    /// assert!(galois_aead::chunked::PushSealer::new(&[1u8; 24], b"").is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn new(key: &[u8], context: &[u8]) -> Result<(Self, [u8; HEADER_LEN])> {
         let (keys, header) = Keys::seal_random(key, context)?;
         Ok((
@@ -97,6 +104,14 @@ impl PushSealer {
     }
 
     /// The bytes [`finish`](Self::finish) writes: the final chunk.
+    ///
+    /// ```
+    /// let (mut s, _) = galois_aead::chunked::PushSealer::new(&[1u8; 16], b"")?;
+    /// assert_eq!(s.finish_len(), 16);
+    /// s.update(b"abc", &mut [])?;
+    /// assert_eq!(s.finish_len(), 3 + 16);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn finish_len(&self) -> usize {
         self.buf.len() + TAG_LEN
     }
@@ -104,6 +119,15 @@ impl PushSealer {
     /// Takes `pt` and writes every chunk it completes to `out` (at least
     /// [`update_len`](Self::update_len)`(pt.len())` bytes); returns the
     /// bytes written. On any error `out` is wiped.
+    ///
+    /// ```
+    /// let (mut s, _) = galois_aead::chunked::PushSealer::new(&[1u8; 16], b"")?;
+    /// let mut out = vec![0u8; 16400];
+    /// assert_eq!(s.update(&[5u8; 10_000], &mut out)?, 0); // buffered
+    /// assert_eq!(s.update(&[5u8; 10_000], &mut out)?, 16400); // one chunk out
+    /// assert!(s.update(&[5u8; 20_000], &mut [0u8; 10]).is_err()); // too small: retry
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn update(&mut self, pt: &[u8], out: &mut [u8]) -> Result<usize> {
         let r = self.update_inner(pt, out);
         if r.is_err() {
@@ -181,6 +205,16 @@ impl PushSealer {
     /// `out` (at least [`finish_len`](Self::finish_len) bytes; check first:
     /// the sealer is used up either way); returns the bytes written. On
     /// any error `out` is wiped.
+    ///
+    /// ```
+    /// let (mut s, header) = galois_aead::chunked::PushSealer::new(&[1u8; 16], b"")?;
+    /// s.update(b"hi", &mut [])?;
+    /// let mut last = [0u8; 18];
+    /// assert_eq!(s.finish(&mut last)?, 18);
+    /// let sealed = [&header[..], &last[..]].concat();
+    /// assert_eq!(galois_aead::chunked::open(&[1u8; 16], b"", &sealed)?, b"hi");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn finish(mut self, out: &mut [u8]) -> Result<usize> {
         let need = self.finish_len();
         let r = match self.poison {
@@ -282,6 +316,14 @@ impl PushOpener {
     /// The bytes [`update`](Self::update) writes for `in_len` more sealed
     /// bytes: the plaintext of the full chunks they complete (less than
     /// `in_len + 16384`; `None` if the count overflows).
+    ///
+    /// ```
+    /// let sealed = galois_aead::chunked::seal(&[1u8; 16], b"", &[0u8; 20_000])?;
+    /// let o = galois_aead::chunked::PushOpener::new(&[1u8; 16], b"", &sealed[..56])?;
+    /// assert_eq!(o.update_len(16399), Some(0));
+    /// assert_eq!(o.update_len(16400), Some(16384));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn update_len(&self, in_len: usize) -> Option<usize> {
         let total = self.ct.len().checked_add(in_len)?;
         Some(total / SEALED_CHUNK_SIZE * CHUNK_SIZE)
@@ -291,6 +333,16 @@ impl PushOpener {
     /// plaintext; an error if what is buffered cannot be a final chunk
     /// (shorter than a tag: [`Error::StreamTruncated`]) or the opener
     /// failed before.
+    ///
+    /// ```
+    /// use galois_aead::{chunked, Error};
+    /// let sealed = chunked::seal(&[1u8; 16], b"", b"abc")?;
+    /// let mut o = chunked::PushOpener::new(&[1u8; 16], b"", &sealed[..56])?;
+    /// assert_eq!(o.finish_len(), Err(Error::StreamTruncated)); // nothing yet
+    /// o.update(&sealed[56..], &mut [])?;
+    /// assert_eq!(o.finish_len(), Ok(3));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn finish_len(&self) -> Result<usize> {
         if let Some(e) = self.poison {
             return Err(e);
@@ -306,6 +358,18 @@ impl PushOpener {
     /// [`update_len`](Self::update_len)`(input.len())` bytes), each only
     /// after it verified; returns the bytes written. On any error `out`
     /// is wiped (also the chunks of this call that verified).
+    ///
+    /// ```
+    /// use galois_aead::{chunked, Error};
+    /// let mut sealed = chunked::seal(&[1u8; 16], b"", &[7u8; 20_000])?;
+    /// sealed[100] ^= 1; // inside the first chunk
+    /// let mut o = chunked::PushOpener::new(&[1u8; 16], b"", &sealed[..56])?;
+    /// let mut out = vec![0x55u8; 16384];
+    /// assert_eq!(o.update(&sealed[56..], &mut out), Err(Error::AuthenticationFailed));
+    /// assert!(out.iter().all(|&b| b == 0));
+    /// assert_eq!(o.update(&[], &mut out), Err(Error::AuthenticationFailed)); // sticky
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize> {
         let r = self.update_inner(input, out);
         if r.is_err() {
@@ -371,6 +435,17 @@ impl PushOpener {
     /// least [`finish_len`](Self::finish_len) bytes; check first: the
     /// opener is used up either way), only after it verified; returns the
     /// bytes written. On any error `out` is wiped.
+    ///
+    /// ```
+    /// use galois_aead::chunked;
+    /// let sealed = chunked::seal(&[1u8; 16], b"", b"abc")?;
+    /// let mut o = chunked::PushOpener::new(&[1u8; 16], b"", &sealed[..56])?;
+    /// o.update(&sealed[56..], &mut [])?;
+    /// let mut pt = [0u8; 3];
+    /// assert_eq!(o.finish(&mut pt)?, 3);
+    /// assert_eq!(&pt, b"abc");
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
     pub fn finish(mut self, out: &mut [u8]) -> Result<usize> {
         let r = self.finish_inner(out);
         if r.is_err() {
