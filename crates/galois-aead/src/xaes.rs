@@ -19,8 +19,21 @@ use crate::block::BlockCipher128;
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gcm::{AesGcm, Options, Tag};
-use crate::gf128::Backend;
+use crate::gf128::{Backend, MessageTable};
 use zeroize::Zeroize;
+
+/// One message's AES-256-GCM key. On AES-NI with a stitched GHASH backend:
+/// the subkey's AES-NI schedule and a GHASH key with only the powers of H
+/// the message can use (`gf128::MessageKey`), no allocation; elsewhere a
+/// whole [`AesGcm`]. Both wipe themselves on drop.
+enum MessageGcm<'t> {
+    #[cfg(target_arch = "x86_64")]
+    Lean {
+        aes: crate::aes::aesni::AesNi,
+        hash: crate::gf128::MessageKey<'t>,
+    },
+    Gcm(AesGcm),
+}
 
 /// The key length (32 bytes).
 pub const KEY_BYTES: usize = 32;
@@ -149,12 +162,21 @@ impl XAes256Gcm {
         self.aes.backend()
     }
 
-    /// Steps 3 to 6: the AES-256-GCM key for this nonce (checked), and
-    /// its last 12 bytes as the GCM nonce.
-    fn derive<'n>(&self, nonce: &'n [u8]) -> Result<(AesGcm, &'n [u8])> {
+    fn check_nonce(nonce: &[u8]) -> Result<()> {
         if nonce.len() != NONCE_BYTES {
             return Err(Error::InvalidNonceLength { got: nonce.len() });
         }
+        Ok(())
+    }
+
+    /// Steps 3 to 6: the AES-256-GCM key for this (checked) nonce and a
+    /// message of `len` bytes of AAD and text.
+    fn derive<'t>(
+        &self,
+        nonce: &[u8],
+        len: usize,
+        table: &'t mut MessageTable,
+    ) -> Result<MessageGcm<'t>> {
         let mut m = [[0u8; 16]; 2];
         for (i, b) in m.iter_mut().enumerate() {
             b[1] = i as u8 + 1;
@@ -169,12 +191,132 @@ impl XAes256Gcm {
         kx[..16].copy_from_slice(&m[0]);
         kx[16..].copy_from_slice(&m[1]);
         m.zeroize();
+        let backend = self.backend();
+        #[cfg(target_arch = "x86_64")]
+        if self.aes.backend() == AesBackend::AesNi
+            && matches!(
+                backend,
+                Backend::VaesAvx512 | Backend::VaesAvx2 | Backend::AesniClmul
+            )
+        {
+            if let Some(aes) = crate::aes::aesni::AesNi::new(&kx) {
+                kx.zeroize();
+                let mut h = [0u8; 16];
+                aes.encrypt_block(&mut h);
+                let mut hv = u128::from_be_bytes(h);
+                h.zeroize();
+                let hash = crate::gf128::MessageKey::new(table, hv, backend, len);
+                hv.zeroize();
+                let hash = hash?;
+                if hash
+                    .wide()
+                    .and_then(crate::gcm::kernels::Kernel::for_wide)
+                    .is_some()
+                {
+                    return Ok(MessageGcm::Lean { aes, hash });
+                }
+                // Not reached: these backends' message keys are stitched.
+                return Err(Error::BackendUnavailable {
+                    backend: backend.name(),
+                });
+            }
+        }
+        let _ = &table;
         let opts = Options::new()
-            .backend(self.backend())
+            .backend(backend)
             .aes_backend(self.aes.backend());
         let gcm = AesGcm::with_options(&kx, opts);
         kx.zeroize();
-        Ok((gcm?, &nonce[12..]))
+        Ok(MessageGcm::Gcm(gcm?))
+    }
+
+    /// The GCM counter block Y0 of a (checked) nonce: its last 12 bytes || 1.
+    #[cfg(target_arch = "x86_64")]
+    fn y0(nonce: &[u8]) -> [u8; 16] {
+        let mut y0 = [0u8; 16];
+        y0[..12].copy_from_slice(&nonce[12..]);
+        y0[15] = 1;
+        y0
+    }
+
+    /// Seals `src` into `buf` (same length), or `buf` in place: every check
+    /// before any work.
+    fn seal_core(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+    ) -> Result<Tag> {
+        Self::check_nonce(nonce)?;
+        AesGcm::check_lengths(aad, buf.len())?;
+        let mut table = MessageTable::new();
+        match self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table)? {
+            #[cfg(target_arch = "x86_64")]
+            MessageGcm::Lean { aes, hash } => {
+                let k = hash
+                    .wide()
+                    .and_then(crate::gcm::kernels::Kernel::for_wide)
+                    .expect("derive keeps only keys with a stitched kernel");
+                let t = k.seal(aes.keys(), &Self::y0(nonce), true, aad, src, buf);
+                Ok(Tag::full(t.to_be_bytes()))
+            }
+            MessageGcm::Gcm(g) => match src {
+                Some(pt) => g.seal_detached_into(&nonce[12..], aad, pt, buf),
+                None => g.seal_in_place_detached(&nonce[12..], aad, buf),
+            },
+        }
+    }
+
+    /// Opens `src` into `buf` (same length), or `buf` in place, if `tag`
+    /// verifies; on any error `buf` is wiped.
+    fn open_core(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<()> {
+        let mut table = MessageTable::new();
+        let checked = Self::check_nonce(nonce)
+            .and_then(|_| {
+                if tag.len() != TAG_BYTES {
+                    return Err(Error::InvalidTagLength { got: tag.len() });
+                }
+                AesGcm::check_lengths(aad, buf.len())
+            })
+            .and_then(|_| self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table));
+        let key = match checked {
+            Ok(k) => k,
+            Err(e) => {
+                ct::wipe(buf);
+                return Err(e);
+            }
+        };
+        match key {
+            #[cfg(target_arch = "x86_64")]
+            MessageGcm::Lean { aes, hash } => {
+                let k = hash
+                    .wide()
+                    .and_then(crate::gcm::kernels::Kernel::for_wide)
+                    .expect("derive keeps only keys with a stitched kernel");
+                let mut t = k
+                    .open(aes.keys(), &Self::y0(nonce), true, aad, src, buf)
+                    .to_be_bytes();
+                let ok = ct::eq(&t, tag);
+                t.zeroize();
+                if !ok {
+                    ct::wipe(buf);
+                    return Err(Error::AuthenticationFailed);
+                }
+                Ok(())
+            }
+            MessageGcm::Gcm(g) => match src {
+                Some(c) => g.open_detached_into(&nonce[12..], aad, c, tag, buf),
+                None => g.open_in_place_detached(&nonce[12..], aad, buf, tag),
+            },
+        }
     }
 
     /// Encrypts `buf` in place and returns the 16-byte tag.
@@ -188,8 +330,7 @@ impl XAes256Gcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
-        let (gcm, n) = self.derive(nonce)?;
-        gcm.seal_in_place_detached(n, aad, buf)
+        self.seal_core(nonce, aad, None, buf)
     }
 
     /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
@@ -212,13 +353,7 @@ impl XAes256Gcm {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<()> {
-        match self.derive(nonce) {
-            Ok((gcm, n)) => gcm.open_in_place_detached(n, aad, buf, tag),
-            Err(e) => {
-                ct::wipe(buf);
-                Err(e)
-            }
-        }
+        self.open_core(nonce, aad, None, buf, tag)
     }
 
     /// Encrypts `pt` into `out` (same length) and returns the tag.
@@ -239,8 +374,20 @@ impl XAes256Gcm {
         pt: &[u8],
         out: &mut [u8],
     ) -> Result<Tag> {
-        let (gcm, n) = self.derive(nonce)?;
-        gcm.seal_detached_into(n, aad, pt, out)
+        let checked = Self::check_nonce(nonce).and_then(|_| {
+            if out.len() != pt.len() {
+                return Err(Error::BufferLength {
+                    expected: pt.len(),
+                    got: out.len(),
+                });
+            }
+            Ok(())
+        });
+        if let Err(e) = checked {
+            ct::wipe(out);
+            return Err(e);
+        }
+        self.seal_core(nonce, aad, Some(pt), out)
     }
 
     /// Decrypts `ct` into `out` (same length) if `tag` verifies; on
@@ -264,13 +411,18 @@ impl XAes256Gcm {
         tag: &[u8],
         out: &mut [u8],
     ) -> Result<()> {
-        match self.derive(nonce) {
-            Ok((gcm, n)) => gcm.open_detached_into(n, aad, ct_, tag, out),
-            Err(e) => {
-                ct::wipe(out);
-                Err(e)
-            }
+        if let Err(e) = Self::check_nonce(nonce) {
+            ct::wipe(out);
+            return Err(e);
         }
+        if out.len() != ct_.len() {
+            ct::wipe(out);
+            return Err(Error::BufferLength {
+                expected: ct_.len(),
+                got: out.len(),
+            });
+        }
+        self.open_core(nonce, aad, Some(ct_), out, tag)
     }
 
     /// Encrypts `pt` into `out`, which must hold `pt.len() + 16` bytes:
@@ -284,8 +436,32 @@ impl XAes256Gcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
-        let (gcm, n) = self.derive(nonce)?;
-        gcm.seal_into(n, aad, pt, out)
+        let need = pt.len().saturating_add(TAG_BYTES);
+        let checked = Self::check_nonce(nonce).and_then(|_| {
+            if out.len() != need {
+                return Err(Error::BufferLength {
+                    expected: need,
+                    got: out.len(),
+                });
+            }
+            Ok(())
+        });
+        if let Err(e) = checked {
+            ct::wipe(out);
+            return Err(e);
+        }
+        let (c, t) = out.split_at_mut(pt.len());
+        match self.seal_core(nonce, aad, Some(pt), c) {
+            Ok(tag) => {
+                t.copy_from_slice(tag.as_bytes());
+                Ok(())
+            }
+            Err(e) => {
+                ct::wipe(c);
+                ct::wipe(t);
+                Err(e)
+            }
+        }
     }
 
     /// Opens ciphertext-then-tag `input` into `out`, which must hold
@@ -300,13 +476,19 @@ impl XAes256Gcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
-        match self.derive(nonce) {
-            Ok((gcm, n)) => gcm.open_into(n, aad, input, out),
-            Err(e) => {
-                ct::wipe(out);
-                Err(e)
-            }
+        if let Err(e) = Self::check_nonce(nonce) {
+            ct::wipe(out);
+            return Err(e);
         }
+        if input.len() < TAG_BYTES {
+            ct::wipe(out);
+            return Err(Error::CiphertextTooShort {
+                len: input.len(),
+                min: TAG_BYTES,
+            });
+        }
+        let (c, tag) = input.split_at(input.len() - TAG_BYTES);
+        self.open_detached_into(nonce, aad, c, tag, out)
     }
 
     /// Returns ciphertext followed by the tag.
@@ -317,8 +499,10 @@ impl XAes256Gcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
-        let (gcm, n) = self.derive(nonce)?;
-        gcm.seal(n, aad, pt)
+        Self::check_nonce(nonce)?;
+        let mut out = vec![0u8; pt.len() + TAG_BYTES];
+        self.seal_into(nonce, aad, pt, &mut out)?;
+        Ok(out)
     }
 
     /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
@@ -334,8 +518,16 @@ impl XAes256Gcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
-        let (gcm, n) = self.derive(nonce)?;
-        gcm.open(n, aad, input)
+        Self::check_nonce(nonce)?;
+        if input.len() < TAG_BYTES {
+            return Err(Error::CiphertextTooShort {
+                len: input.len(),
+                min: TAG_BYTES,
+            });
+        }
+        let mut out = vec![0u8; input.len() - TAG_BYTES];
+        self.open_into(nonce, aad, input, &mut out)?;
+        Ok(out)
     }
 
     /// Encrypts the vector's contents in place and appends the tag.
@@ -355,8 +547,9 @@ impl XAes256Gcm {
         aad: &[u8],
         buf: &mut Vec<u8>,
     ) -> Result<()> {
-        let (gcm, n) = self.derive(nonce)?;
-        gcm.seal_in_place_append_tag(n, aad, buf)
+        let tag = self.seal_in_place_detached(nonce, aad, buf)?;
+        buf.extend_from_slice(tag.as_bytes());
+        Ok(())
     }
 
     /// Verifies and strips the appended tag, decrypting in place. On
@@ -371,13 +564,32 @@ impl XAes256Gcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
-        match self.derive(nonce) {
-            Ok((gcm, n)) => gcm.open_in_place(n, aad, buf),
-            Err(e) => {
-                ct::wipe(buf);
-                buf.clear();
-                Err(e)
-            }
+        let fail = |buf: &mut Vec<u8>, e| {
+            ct::wipe(buf);
+            buf.clear();
+            Err(e)
+        };
+        if let Err(e) = Self::check_nonce(nonce) {
+            return fail(buf, e);
         }
+        if buf.len() < TAG_BYTES {
+            let len = buf.len();
+            return fail(
+                buf,
+                Error::CiphertextTooShort {
+                    len,
+                    min: TAG_BYTES,
+                },
+            );
+        }
+        let split = buf.len() - TAG_BYTES;
+        let mut tag = [0u8; TAG_BYTES];
+        tag.copy_from_slice(&buf[split..]);
+        buf.truncate(split);
+        let r = self.open_in_place_detached(nonce, aad, buf, &tag);
+        if r.is_err() {
+            buf.clear();
+        }
+        r
     }
 }

@@ -94,11 +94,25 @@ fn load(b: &[u8; 16]) -> __m128i {
 /// enabled; others call it in `unsafe` after detecting AES-NI.
 #[target_feature(enable = "aes,sse2")]
 pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) {
+    // Written out step by step: a loop over the array kept the round keys
+    // in memory, and each step waited on a store and a reload.
     let mut r = [_mm_setzero_si128(); 11];
-    r[0] = load(key);
-    for i in 1..11 {
-        r[i] = _mm_xor_si128(spread(r[i - 1]), sub_rot_last(r[i - 1], RCON[i - 1]));
+    macro_rules! step {
+        ($i:literal) => {
+            r[$i] = _mm_xor_si128(spread(r[$i - 1]), sub_rot_last(r[$i - 1], RCON[$i - 1]));
+        };
     }
+    r[0] = load(key);
+    step!(1);
+    step!(2);
+    step!(3);
+    step!(4);
+    step!(5);
+    step!(6);
+    step!(7);
+    step!(8);
+    step!(9);
+    step!(10);
     store_keys(out, &mut r);
 }
 
@@ -111,14 +125,30 @@ pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) {
     let (k0, k1) = key.split_at(16);
     r[0] = load(k0.try_into().unwrap());
     r[1] = load(k1.try_into().unwrap());
-    for i in 2..15 {
-        let t = if i % 2 == 0 {
-            sub_rot_last(r[i - 1], RCON[i / 2 - 1])
-        } else {
-            sub_last(r[i - 1])
+    // Written out step by step, as in expand128.
+    macro_rules! even {
+        ($i:literal) => {
+            r[$i] = _mm_xor_si128(spread(r[$i - 2]), sub_rot_last(r[$i - 1], RCON[$i / 2 - 1]));
         };
-        r[i] = _mm_xor_si128(spread(r[i - 2]), t);
     }
+    macro_rules! odd {
+        ($i:literal) => {
+            r[$i] = _mm_xor_si128(spread(r[$i - 2]), sub_last(r[$i - 1]));
+        };
+    }
+    even!(2);
+    odd!(3);
+    even!(4);
+    odd!(5);
+    even!(6);
+    odd!(7);
+    even!(8);
+    odd!(9);
+    even!(10);
+    odd!(11);
+    even!(12);
+    odd!(13);
+    even!(14);
     store_keys(out, &mut r);
 }
 
@@ -205,8 +235,20 @@ impl AesNi {
             // SAFETY: an AesNi exists only where AES-NI was detected.
             unsafe { self.encrypt_n::<8>(c) }
         }
-        for b in chunks.into_remainder() {
-            self.encrypt_block(b);
+        let rest = chunks.into_remainder();
+        // SAFETY (all arms): as above; each arm's count is rest's length.
+        // The remainder's blocks go through the rounds together too.
+        unsafe {
+            match rest.len() {
+                0 => {}
+                1 => self.encrypt_n::<1>(rest),
+                2 => self.encrypt_n::<2>(rest),
+                3 => self.encrypt_n::<3>(rest),
+                4 => self.encrypt_n::<4>(rest),
+                5 => self.encrypt_n::<5>(rest),
+                6 => self.encrypt_n::<6>(rest),
+                _ => self.encrypt_n::<7>(rest),
+            }
         }
     }
 

@@ -34,11 +34,18 @@ impl AesRoundKeys {
 
 impl Zeroize for AesRoundKeys {
     fn zeroize(&mut self) {
-        match self {
-            AesRoundKeys::Aes128(k) => k.zeroize(),
-            AesRoundKeys::Aes192(k) => k.zeroize(),
-            AesRoundKeys::Aes256(k) => k.zeroize(),
-        }
+        let k: &mut [[u8; 16]] = match self {
+            AesRoundKeys::Aes128(k) => k,
+            AesRoundKeys::Aes192(k) => k,
+            AesRoundKeys::Aes256(k) => k,
+        };
+        // Plain (vector) stores the compiler may not drop: the keys escape
+        // to `black_box` before anything could read them again. (Volatile
+        // writes, one byte each, took longer than the key schedule.)
+        let k = k.as_flattened_mut();
+        k.fill(0);
+        core::hint::black_box(&mut *k);
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
 

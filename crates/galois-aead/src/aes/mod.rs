@@ -99,7 +99,10 @@ enum Imp {
     Ni(aesni::AesNi),
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     Armv8(armv8::Armv8),
-    Portable(portable::Portable),
+    /// Boxed: the `aes` crate's key (fixsliced and AES-NI schedules
+    /// together) is about a kilobyte, which every move of an [`Aes`] (and
+    /// of the GCM keys holding one) would copy.
+    Portable(Box<portable::Portable>),
 }
 
 /// An expanded AES key (128, 192 or 256 bits), zeroized on drop.
@@ -158,7 +161,7 @@ impl Aes {
             AesBackend::Armv8 => Imp::Armv8(
                 armv8::Armv8::new(key).ok_or(Error::BackendUnavailable { backend: "armv8" })?,
             ),
-            AesBackend::Portable => Imp::Portable(portable::Portable::new(key)),
+            AesBackend::Portable => Imp::Portable(Box::new(portable::Portable::new(key))),
         };
         Ok(Aes { imp })
     }

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::gf128::{Acc, Backend, GhashKey};
 use zeroize::Zeroize;
 
-mod kernels;
+pub(crate) mod kernels;
 pub mod online;
 pub mod precompute;
 
@@ -651,12 +651,16 @@ impl<C: BlockCipher128> Gcm<C> {
         t
     }
 
-    /// The stitched kernel and the AES-NI round keys, where both exist.
-    fn stitched(&self) -> Option<(kernels::Kernel<'_>, &crate::aes::keys::AesRoundKeys)> {
+    /// The stitched kernel for a message of `len` bytes and the AES-NI
+    /// round keys, where both exist.
+    fn stitched(
+        &self,
+        len: usize,
+    ) -> Option<(kernels::Kernel<'_>, &crate::aes::keys::AesRoundKeys)> {
         let keys = self
             .cipher
             .aesni_round_keys(crate::block::sealed::Token(()))?;
-        Some((kernels::Kernel::for_ghash(&self.ghash)?, keys))
+        Some((kernels::Kernel::for_ghash(&self.ghash, len)?, keys))
     }
 
     pub(crate) fn make_tag(&self, t: u128) -> Tag {
@@ -691,7 +695,7 @@ impl<C: BlockCipher128> Gcm<C> {
     /// `check_message` passed.
     fn seal_checked(&self, iv: &[u8], aad: &[u8], src: Option<&[u8]>, buf: &mut [u8]) -> Tag {
         let y0 = self.y0(iv, None);
-        if let Some((k, rk)) = self.stitched() {
+        if let Some((k, rk)) = self.stitched(buf.len()) {
             return self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, src, buf));
         }
         if let Some(s) = src {
@@ -743,7 +747,7 @@ impl<C: BlockCipher128> Gcm<C> {
             return Err(e);
         }
         let y0 = self.y0(iv, None);
-        if let Some((k, rk)) = self.stitched() {
+        if let Some((k, rk)) = self.stitched(buf.len()) {
             // One pass: decrypt while hashing, then release only if the tag
             // verifies (else wipe).
             let expected = self.make_tag(k.open(rk, &y0, iv.len() == 12, aad, src, buf));
@@ -955,7 +959,9 @@ impl<C: BlockCipher128> Gcm<C> {
                 return Err(Error::IvReused);
             }
         }
-        if let Some((k, rk)) = self.stitched() {
+        // The kernel with the powers the longest packet can use.
+        let longest = packets.iter().map(|p| p.data.len()).max().unwrap_or(0);
+        if let Some((k, rk)) = self.stitched(longest) {
             // Short packets gain from sharing AES batches; from a few hundred
             // bytes on, each packet fills the stitched kernel by itself.
             let short = packets
@@ -1000,41 +1006,6 @@ impl<C: BlockCipher128> Gcm<C> {
             p.tag = Some(self.seal_in_place_detached(&nonce, p.aad, p.data)?);
         }
         Ok(())
-    }
-
-    /// Encrypts the vector's contents in place and appends the tag (for
-    /// [`crate::XAes256Gcm`]; derived from [`Gcm::seal_in_place_detached`]).
-    pub(crate) fn seal_in_place_append_tag(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut Vec<u8>,
-    ) -> Result<()> {
-        let tag = self.seal_in_place_detached(iv, aad, buf)?;
-        buf.extend_from_slice(tag.as_bytes());
-        Ok(())
-    }
-
-    /// Verifies and strips the appended tag, decrypting in place; on failure
-    /// the vector is wiped and emptied (for [`crate::XAes256Gcm`]; derived
-    /// from [`Gcm::open_in_place_detached`]).
-    pub(crate) fn open_in_place(&self, iv: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
-        let t = self.tag_len as usize;
-        if buf.len() < t {
-            let len = buf.len();
-            ct::wipe(buf);
-            buf.clear();
-            return Err(Error::CiphertextTooShort { len, min: t });
-        }
-        let split = buf.len() - t;
-        let mut tag = [0u8; 16];
-        tag[..t].copy_from_slice(&buf[split..]);
-        buf.truncate(split);
-        let r = self.open_in_place_detached(iv, aad, buf, &tag[..t]);
-        if r.is_err() {
-            buf.clear();
-        }
-        r
     }
 
     /// The values of equations (1) and (2) for (IV, A, C), for checking an
@@ -1091,7 +1062,7 @@ mod tests {
     fn kernels_wrap_the_counter_like_the_generic_path() {
         for backend in Backend::available() {
             let g = AesGcm::with_options(&[0x24; 16], Options::new().backend(backend)).unwrap();
-            let Some(k) = kernels::Kernel::for_ghash(&g.ghash) else {
+            let Some(k) = kernels::Kernel::for_ghash(&g.ghash, usize::MAX) else {
                 continue;
             };
             let rk = g

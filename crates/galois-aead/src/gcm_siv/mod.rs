@@ -33,7 +33,7 @@ use crate::block::{Block, BlockCipher128};
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gcm::Tag;
-use crate::gf128::{Backend, GhashKey};
+use crate::gf128::{Backend, MessageKey, MessageTable};
 use zeroize::Zeroize;
 
 // The kernels are `unsafe fn`s made of intrinsics; their bodies keep the
@@ -81,9 +81,9 @@ pub struct AesGcmSiv {
 
 /// The per-nonce keys: the encryption key's schedule and the POLYVAL key
 /// prepared for the GHASH backend. Wiped on drop.
-struct MessageKeys {
+struct MessageKeys<'t> {
     enc: Enc,
-    hash: GhashKey,
+    hash: MessageKey<'t>,
 }
 
 /// The message-encryption key: our AES-NI schedule and counter-mode
@@ -122,12 +122,6 @@ impl Enc {
 /// set up in a fraction of the wide backends' time; above it the wide
 /// backends' faster hashing pays for their setup.
 const SHORT_MESSAGE: usize = 4096;
-
-impl Drop for MessageKeys {
-    fn drop(&mut self) {
-        self.hash.zeroize();
-    }
-}
 
 impl AesGcmSiv {
     /// AES-GCM-SIV on the fastest constant-time backends; the key has 16
@@ -248,7 +242,12 @@ impl AesGcmSiv {
 
     /// RFC 8452 section 4: the message keys for this nonce (2 + key
     /// length / 8 blocks: 4 for AES-128, 5 for AES-192, 6 for AES-256).
-    fn derive(&self, nonce: &[u8], len: usize) -> Result<MessageKeys> {
+    fn derive<'t>(
+        &self,
+        nonce: &[u8],
+        len: usize,
+        table: &'t mut MessageTable,
+    ) -> Result<MessageKeys<'t>> {
         let n = 2 + self.kgk.key_len() / 8;
         // Eight blocks, not four or six: AES-NI interleaves eight at once,
         // where fewer would run one after another.
@@ -278,7 +277,7 @@ impl AesGcmSiv {
         // mulX_GHASH(ByteReverse(H)) in the backends' representation.
         let mut h = crate::gf128::mul_x(u128::from_le_bytes(auth));
         auth.zeroize();
-        let hash = GhashKey::new(h, self.backend_for(len));
+        let hash = MessageKey::new(table, h, self.backend_for(len), len);
         h.zeroize();
         Ok(MessageKeys {
             enc: aes?,
@@ -316,7 +315,8 @@ impl AesGcmSiv {
     /// ```
     pub fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
         Self::check(nonce, aad, buf.len())?;
-        let keys = self.derive(nonce, aad.len().saturating_add(buf.len()))?;
+        let mut table = MessageTable::new();
+        let keys = self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table)?;
         let tag = Self::tag(&keys, nonce, aad, buf);
         keys.enc.ctr_xor(&tag, buf);
         Ok(Tag::full(tag))
@@ -346,8 +346,9 @@ impl AesGcmSiv {
             ct::wipe(buf);
             return Err(Error::InvalidTagLength { got: tag.len() });
         }
+        let mut table = MessageTable::new();
         let keys = match Self::check(nonce, aad, buf.len())
-            .and_then(|_| self.derive(nonce, aad.len().saturating_add(buf.len())))
+            .and_then(|_| self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table))
         {
             Ok(k) => k,
             Err(e) => {
@@ -569,7 +570,7 @@ impl AesGcmSiv {
 
 /// Absorbs `data`, zero-padded to whole blocks, into the POLYVAL
 /// accumulator `y` (held in the GHASH backend's byte-reversed form).
-fn polyval_padded(key: &GhashKey, mut y: u128, data: &[u8]) -> u128 {
+fn polyval_padded(key: &MessageKey, mut y: u128, data: &[u8]) -> u128 {
     if data.is_empty() {
         return y;
     }
@@ -644,10 +645,15 @@ mod tests {
         let mut data = x1.to_vec();
         data.extend_from_slice(&x2);
         for b in Backend::available() {
-            let key = GhashKey::new(crate::gf128::mul_x(u128::from_le_bytes(h)), b).unwrap();
-            let y = polyval_padded(&key, 0, &data);
-            assert_eq!(y.to_le_bytes(), want, "{b}");
-            assert_eq!(y.to_le_bytes(), polyval_direct(&h, &data), "{b}");
+            // The per-message key: the short table, and the long one.
+            for len in [32, 1 << 20] {
+                let hv = crate::gf128::mul_x(u128::from_le_bytes(h));
+                let mut table = MessageTable::new();
+                let key = MessageKey::new(&mut table, hv, b, len).unwrap();
+                let y = polyval_padded(&key, 0, &data);
+                assert_eq!(y.to_le_bytes(), want, "{b}");
+                assert_eq!(y.to_le_bytes(), polyval_direct(&h, &data), "{b}");
+            }
         }
     }
 
@@ -660,8 +666,13 @@ mod tests {
             .map(|i| (i * 7 + 3) as u8)
             .collect();
         let want_for = |n: usize| polyval_direct(&h, &data[..n]);
-        for b in Backend::available() {
-            let key = GhashKey::new(crate::gf128::mul_x(u128::from_le_bytes(h)), b).unwrap();
+        for (b, len) in Backend::available()
+            .into_iter()
+            .flat_map(|b| [(b, 0), (b, 1 << 20)])
+        {
+            let hv = crate::gf128::mul_x(u128::from_le_bytes(h));
+            let mut table = MessageTable::new();
+            let key = MessageKey::new(&mut table, hv, b, len).unwrap();
             for blocks in [
                 1,
                 31,

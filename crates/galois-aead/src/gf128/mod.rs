@@ -48,6 +48,8 @@ mod bitserial;
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ctmul64;
+mod message;
+pub(crate) use message::{MessageKey, MessageTable};
 #[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod pmull;
@@ -104,9 +106,11 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
     /// Returns x * H.
     fn mul_h(&self, x: u128) -> u128;
 
-    /// The powers of H of a wide (vector) backend, which the AEAD layer's
-    /// stitched AES-GCM kernels take; `None` for the others.
-    fn wide(&self) -> Option<wide::WideKey<'_>> {
+    /// The powers of H of a wide (vector) backend for a message of `len`
+    /// bytes, which the AEAD layer's stitched AES-GCM kernels take; `None`
+    /// for the others.
+    fn wide(&self, len: usize) -> Option<wide::WideKey<'_>> {
+        let _ = len;
         None
     }
 
@@ -208,8 +212,8 @@ macro_rules! backends {
             }
 
             #[inline]
-            pub(crate) fn wide(&self) -> Option<wide::WideKey<'_>> {
-                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.wide(), )* }
+            pub(crate) fn wide(&self, len: usize) -> Option<wide::WideKey<'_>> {
+                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.wide(len), )* }
             }
 
             #[inline]

@@ -36,10 +36,13 @@ mod x86;
 use crate::aes::keys::AesRoundKeys;
 use crate::gcm::BatchPacket;
 #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
-use crate::gf128::wide::Powers;
-/// The powers of H a kernel takes: the PMULL ones on aarch64.
+use crate::gf128::wide::WideKey;
+/// The powers of H a kernel takes: a view of a wide key's table, or the
+/// PMULL ones on aarch64.
+#[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+type KernelPowers<'a> = crate::gf128::wide::Powers<'a>;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-type Powers = crate::gf128::pmull::Powers;
+type KernelPowers<'a> = &'a crate::gf128::pmull::Powers;
 use crate::gf128::GhashKey;
 
 /// The instruction sets with a stitched kernel. Empty on targets without
@@ -85,20 +88,21 @@ impl Isa {
 /// GHASH(H, A, C) xor E(K, Y0) as an element.
 #[derive(Clone, Copy)]
 pub(crate) struct Kernel<'a> {
-    pw: &'a Powers,
+    pw: KernelPowers<'a>,
     /// Proven: the CPU features of the GHASH backend this came from
     /// (see `gf128::wide::WideKey`).
     isa: Isa,
 }
 
 impl<'a> Kernel<'a> {
-    /// The stitched kernel for `ghash`'s backend, if it has one.
-    pub(crate) fn for_ghash(ghash: &'a GhashKey) -> Option<Self> {
+    /// The stitched kernel for `ghash`'s backend and a message of `len`
+    /// bytes, if the backend has one.
+    pub(crate) fn for_ghash(ghash: &'a GhashKey, len: usize) -> Option<Self> {
         // A pmull key proves PMULL (and a pmull_eor3 key SHA3 too).
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         {
             // No wide (x86) backend exists on aarch64.
-            debug_assert!(ghash.wide().is_none());
+            debug_assert!(ghash.wide(len).is_none());
             ghash.pmull().map(|(pw, eor3)| Kernel {
                 pw,
                 isa: if eor3 { Isa::PmullEor3 } else { Isa::Pmull },
@@ -106,12 +110,18 @@ impl<'a> Kernel<'a> {
         }
         #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
         {
-            let wide = ghash.wide()?;
-            Some(Kernel {
-                pw: wide.powers(),
-                isa: Isa::for_backend(wide.backend())?,
-            })
+            Self::for_wide(ghash.wide(len)?)
         }
+    }
+
+    /// The stitched kernel for a wide key's powers (a GCM key's, or one
+    /// message's: `gf128::MessageKey`).
+    #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+    pub(crate) fn for_wide(wide: WideKey<'a>) -> Option<Self> {
+        Some(Kernel {
+            pw: wide.powers(),
+            isa: Isa::for_backend(wide.backend())?,
+        })
     }
 
     /// Encrypts `src` (same length as `buf`) into `buf`, or `buf` in place
@@ -132,7 +142,7 @@ impl<'a> Kernel<'a> {
             src.is_none_or(|s| s.len() == buf.len()),
             "src and buf differ in length"
         );
-        let pw = self.pw;
+        let pw = &self.pw;
         match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the features of the width were proven for this key (see
@@ -171,7 +181,7 @@ impl<'a> Kernel<'a> {
             src.is_none_or(|s| s.len() == buf.len()),
             "src and buf differ in length"
         );
-        let pw = self.pw;
+        let pw = &self.pw;
         match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `seal`.
@@ -201,7 +211,7 @@ impl<'a> Kernel<'a> {
         tags: &mut [u128],
     ) {
         assert_eq!(packets.len(), tags.len(), "one tag per packet");
-        let pw = self.pw;
+        let pw = &self.pw;
         match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the features as in `seal`; tags has a slot per packet

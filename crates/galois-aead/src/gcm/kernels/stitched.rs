@@ -6,15 +6,15 @@
 //! batch's ciphertext (its own is not ready yet); decryption hashes the
 //! batch it is decrypting. The two chains are independent, so the
 //! out-of-order core overlaps AES and the carry-less multiplies. The
-//! unreduced sums are carried across batches and reduced once per
-//! `MAX_BATCH` blocks (4 KiB at every width).
+//! unreduced sums are carried across batches and reduced once per group
+//! of as many blocks as the key has powers (`MAX_BATCH`, 4 KiB at every
+//! width, with a full table).
 
 use super::aes_lanes::{AesLanes, RoundKeys};
 use super::counters::Ctr;
 use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES, MERGE_MAX};
 use crate::gf128::wide::{
     absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, Lanes, Powers, Sums,
-    MAX_BATCH,
 };
 use core::mem::MaybeUninit;
 
@@ -36,8 +36,9 @@ macro_rules! unroll_rounds {
 
 /// Where a batch's GHASH input sits in its reduction group: whole chunks
 /// of BATCH_VECTORS vectors are hashed in order, and every
-/// `MAX_BATCH / (BATCH_VECTORS L)` of them (fewer for the last group)
-/// share one reduction.
+/// `filled / (BATCH_VECTORS L)` of them, as many as the key's powers allow
+/// (at most `gf128::wide::MAX_BATCH` blocks; fewer for the last group), share one
+/// reduction.
 #[derive(Clone, Copy)]
 pub(crate) struct HashStep {
     p: *const u8,
@@ -57,15 +58,15 @@ impl HashStep {
     /// The step for chunk `c` (at p, `blocks` blocks) of `n` chunks hashed
     /// in order; only chunk 0 may be short.
     #[inline(always)]
-    fn new<V: Lanes>(p: *const u8, c: usize, n: usize, blocks: usize) -> Self {
+    fn new<V: Lanes>(pw: &Powers, p: *const u8, c: usize, n: usize, blocks: usize) -> Self {
         let chunk = BATCH_VECTORS * V::L;
-        let per = MAX_BATCH / chunk;
+        let per = pw.per(chunk);
         let start = c - c % per;
         let size = per.min(n - start);
         let pos = c - start;
         HashStep {
             p,
-            base: MAX_BATCH - chunk * (size - pos) + (chunk - blocks),
+            base: pw.at(chunk * (size - pos)) + (chunk - blocks),
             first: pos == 0,
             last: pos + 1 == size,
             blocks,
@@ -83,8 +84,8 @@ impl HashStep {
 /// # Safety
 /// V's features are enabled; `hash`'s pointer is valid for its blocks
 /// (whole vectors: a head chunk's vectors may read past its blocks into
-/// the next chunk), `io`'s pointers for NV vectors each, and the powers
-/// `hash` uses are computed (`Powers::ensure_high` where needed).
+/// the next chunk), `io`'s pointers for NV vectors each (`hash` uses only
+/// powers the table has: see [`HashStep::new`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn batch<V: AesLanes, const NR: usize, const NV: usize>(
@@ -528,8 +529,8 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     // bytes each and do not overlap (a shared and an exclusive borrow);
     // the head (16 head bytes), the full batches (bb bytes each) and the
     // tail partition them, and every access below stays in its part. The
-    // hash steps read batches already written, and the high powers are in
-    // before a group needs them (ensure_high).
+    // hash steps read batches already written, and a group uses no more
+    // powers than the table has (HashStep).
     unsafe {
         let mut y = if merged {
             V::Block::zero()
@@ -537,9 +538,6 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
             ghash_padded::<V>(pw, V::Block::zero(), aad)
         };
         let mut sums = Sums::zero();
-        if Powers::needs_high(chunks, BATCH_VECTORS * V::L) {
-            pw.ensure_high::<V>();
-        }
         let mut prev = None;
         if head > 0 {
             if split {
@@ -552,7 +550,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
             // Hashed from the buffer in the next batch. (Hashing the returned
             // copy instead measured slower here, unlike for the tail.)
             xor_keep::<V>(core::slice::from_raw_parts_mut(base, 16 * head), &ks);
-            prev = Some(HashStep::new::<V>(base, 0, chunks, head));
+            prev = Some(HashStep::new::<V>(pw, base, 0, chunks, head));
         }
         let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
         let p = base.add(16 * head);
@@ -569,7 +567,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
                 None,
                 Some((sp.add(i * bb), chunk)),
             );
-            prev = Some(HashStep::new::<V>(
+            prev = Some(HashStep::new::<V>(pw, 
                 chunk,
                 first + i,
                 chunks,
@@ -636,14 +634,11 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
             ghash_padded::<V>(pw, V::Block::zero(), aad)
         };
         let mut sums = Sums::zero();
-        if Powers::needs_high(chunks, BATCH_VECTORS * V::L) {
-            pw.ensure_high::<V>();
-        }
         if head > 0 {
             if split {
                 core::ptr::copy_nonoverlapping(input, base, 16 * head);
             }
-            let step = HashStep::new::<V>(base, 0, chunks, head);
+            let step = HashStep::new::<V>(pw, base, 0, chunks, head);
             let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
             let ks = batch::<V, NR, BATCH_VECTORS>(
                 &rk,
@@ -663,7 +658,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         for i in 0..full {
             let chunk = p.add(i * bb);
             // The ciphertext is hashed where it is read from.
-            let step = HashStep::new::<V>(sp.add(i * bb), first + i, chunks, BATCH_VECTORS * V::L);
+            let step = HashStep::new::<V>(pw, sp.add(i * bb), first + i, chunks, BATCH_VECTORS * V::L);
             batch::<V, NR, BATCH_VECTORS>(
                 &rk,
                 &mut ctr,

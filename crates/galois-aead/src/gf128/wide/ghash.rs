@@ -14,7 +14,7 @@
 //! unreduced, lane-wise ([`Sums`]), folded across lanes and reduced once.
 
 use super::lanes::{u128_to_block, Lanes};
-use super::powers::{Powers, LOW_POWERS, MAX_BATCH};
+use super::powers::{Powers, LOW_POWERS};
 
 /// Vectors per reduction in the GHASH-only loop ([`ghash`]): 8 vectors is
 /// 32 blocks on 512-bit vectors, within [`LOW_POWERS`], so hashing alone
@@ -151,10 +151,10 @@ pub(crate) unsafe fn absorb<V: Lanes>(
     n: usize,
 ) -> V::Block {
     debug_assert!((1..=LOW_POWERS).contains(&n));
-    let base = MAX_BATCH - n;
+    let base = pw.at(n);
     // SAFETY: loads stay within the 16 n bytes at p (whole vectors while
     // L blocks remain, single blocks after); the powers used are H^n..H^1,
-    // all low powers; features per the caller.
+    // which every table has (at least LOW_POWERS); features per the caller.
     unsafe {
         let mut s = Sums::<V>::zero();
         let full = n / V::L * V::L;
@@ -191,10 +191,10 @@ pub(crate) unsafe fn absorb<V: Lanes>(
 /// V's features are enabled.
 #[inline(always)]
 pub(crate) unsafe fn absorb_vector<V: Lanes>(pw: &Powers, y: V::Block, v: V, n: usize) -> V::Block {
-    // SAFETY: H^n..H^1 (n <= L <= LOW_POWERS) are low powers, and a vector
-    // read from MAX_BATCH - n ends within the tables' padding.
+    // SAFETY: H^n..H^1 (n <= L <= LOW_POWERS) are in every table, and a
+    // vector read from at(n) ends within the table's padding.
     unsafe {
-        let (h, hk) = pw.h::<V>(MAX_BATCH - n);
+        let (h, hk) = pw.h::<V>(pw.at(n));
         let mut s = Sums::<V>::zero();
         s.mul_add(V::xor(v, V::low(y)), h, hk);
         s.fold().reduce()

@@ -6,7 +6,6 @@
 //! would use `uint8x16_t`), which carries the running GHASH value and
 //! single keys. This file names no instruction set; `x86.rs` implements it.
 
-use super::powers::Powers;
 
 /// The vector operations the GHASH loop and the stitched kernels need.
 ///
@@ -87,14 +86,6 @@ pub(crate) trait Lanes: Copy {
     /// # Safety
     /// The trait's contract.
     unsafe fn fold(a: Self) -> Self::Block;
-    /// Computes the powers above H^LOW_POWERS: a function with the type's
-    /// features enabled, for `Powers::ensure_high` to call from its
-    /// initializer closure (a closure does not inherit target features,
-    /// and the vector code in it would not be inlined).
-    ///
-    /// # Safety
-    /// The trait's contract; only from `Powers::ensure_high`.
-    unsafe fn fill_high(pw: &Powers);
     /// Keeps the first n (< 16 L) bytes of v, zeros after.
     ///
     /// # Safety

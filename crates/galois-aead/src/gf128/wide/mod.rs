@@ -16,8 +16,9 @@
 //! - `lanes.rs`: the [`Lanes`] trait, a vector of 1..4 blocks with an
 //!   associated single-block type; no instruction set in it.
 //! - `x86.rs`: its impls for `__m128i`, `__m256i` and `__m512i`.
-//! - `powers.rs`: H^1..H^[`MAX_BATCH`] (times x^-1) and their Karatsuba
-//!   middle operands, the low ones at key setup and the rest on first use.
+//! - `powers.rs`: tables of H^1..H^n (times x^-1) and their Karatsuba
+//!   middle operands: a key's low powers at setup, all [`MAX_BATCH`] on
+//!   first use, and per-message tables of only what one message uses.
 //! - `ghash.rs`: Karatsuba sums, the two-fold reduction, and the GHASH-only
 //!   loop with one reduction per group of blocks.
 //!
@@ -34,7 +35,9 @@ mod x86;
 
 pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, Sums};
 pub(crate) use lanes::{block_to_u128, u128_to_block, Lanes};
-pub(crate) use powers::{Powers, MAX_BATCH};
+pub(crate) use powers::{
+    FullTable, LeanTable, LowTable, Powers, LEAN_FROM, LEAN_POWERS, LOW_POWERS, MAX_BATCH,
+};
 
 use super::Backend;
 
@@ -44,19 +47,19 @@ use super::Backend;
 /// succeeded: holding a `WideKey` proves the features of its backend.
 #[derive(Clone, Copy)]
 pub(crate) struct WideKey<'a> {
-    pw: &'a Powers,
+    pw: Powers<'a>,
     backend: Backend,
 }
 
 impl<'a> WideKey<'a> {
-    /// Only for a `Key` of `backend` (see the type's doc).
+    /// Only for a `Key` (or `Lean`) of `backend` (see the type's doc).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(in crate::gf128) fn new(pw: &'a Powers, backend: Backend) -> Self {
+    pub(in crate::gf128) fn new(pw: Powers<'a>, backend: Backend) -> Self {
         WideKey { pw, backend }
     }
 
     /// The powers of H.
-    pub(crate) fn powers(&self) -> &'a Powers {
+    pub(crate) fn powers(&self) -> Powers<'a> {
         self.pw
     }
 
@@ -84,9 +87,38 @@ macro_rules! wide_backend {
         use core::arch::x86_64::*;
         use zeroize::Zeroize;
 
-        #[derive(Zeroize)]
+        /// H^1..H^LOW_POWERS from setup on, inline (no allocation);
+        /// H^1..H^MAX_BATCH in a box from the first message that can use
+        /// them. Each table wipes itself on drop.
         pub(crate) struct Key {
-            pw: Box<Powers>,
+            low: wide::LowTable,
+            full: std::sync::OnceLock<Box<wide::FullTable>>,
+        }
+
+        impl Zeroize for Key {
+            fn zeroize(&mut self) {
+                self.low.zeroize();
+                // The boxed table wipes itself as it drops.
+                drop(self.full.take());
+            }
+        }
+
+        impl Key {
+            /// The table for a message of `len` bytes: the full one if a
+            /// stitched reduction group of its would use more than the low
+            /// powers (computed on first use), else the low one.
+            #[inline]
+            fn table_for(&self, len: usize) -> Powers<'_> {
+                let chunk = 8 * <$v as wide::Lanes>::L;
+                if Powers::needs_high(len / (16 * chunk), chunk) {
+                    self.full
+                        // SAFETY: a Key exists only where $detect succeeded.
+                        .get_or_init(|| unsafe { full_table(&self.low) })
+                        .view()
+                } else {
+                    self.low.view()
+                }
+            }
         }
 
         /// H^1..H^LOW_POWERS.
@@ -94,9 +126,33 @@ macro_rules! wide_backend {
         /// # Safety
         /// The CPU has `features` (`detect` returned true).
         #[target_feature(enable = $features)]
-        unsafe fn powers(h: u128) -> Powers {
+        unsafe fn low_table(h: u128) -> wide::LowTable {
+            let mut t = wide::LowTable::zeroed();
             // SAFETY: this function enables the vector's features.
-            unsafe { Powers::new::<$v>(h) }
+            unsafe { t.fill::<$v>(h, wide::LOW_POWERS) };
+            t
+        }
+
+        /// H^1..H^MAX_BATCH, from the low powers. A function of its own so
+        /// the vector code runs with the features enabled (a closure does
+        /// not inherit them).
+        ///
+        /// # Safety
+        /// The CPU has `features` (`detect` returned true).
+        #[target_feature(enable = $features)]
+        unsafe fn full_table(low: &wide::LowTable) -> Box<wide::FullTable> {
+            // SAFETY: this function enables the vector's features.
+            Box::new(unsafe { wide::FullTable::extended::<$v, _>(low, wide::MAX_BATCH) })
+        }
+
+        /// Fills a per-message table.
+        ///
+        /// # Safety
+        /// The CPU has `features` (`detect` returned true).
+        #[target_feature(enable = $features)]
+        unsafe fn lean_fill(t: &mut wide::LeanTable, h: u128, fill: usize) {
+            // SAFETY: this function enables the vector's features.
+            unsafe { t.fill::<$v>(h, fill) }
         }
 
         /// y absorbing `data` (whole blocks).
@@ -110,31 +166,80 @@ macro_rules! wide_backend {
         }
 
         impl GhashBackend for Key {
-            const KEY_BYTES: usize = core::mem::size_of::<Powers>();
+            /// The low table, and the full one once a long message needed it.
+            const KEY_BYTES: usize =
+                core::mem::size_of::<wide::LowTable>() + core::mem::size_of::<wide::FullTable>();
 
             fn new(h: u128) -> Option<Self> {
                 if !$detect() {
                     return None;
                 }
                 Some(Key {
-                    // SAFETY: $detect proved the features `powers` enables.
-                    pw: Box::new(unsafe { powers(h) }),
+                    // SAFETY: $detect proved the features `low_table` enables.
+                    low: unsafe { low_table(h) },
+                    full: std::sync::OnceLock::new(),
                 })
             }
 
             fn mul_h(&self, x: u128) -> u128 {
                 // SAFETY: a Key exists only where $detect succeeded (new).
-                unsafe { ghash(&self.pw, 0, &x.to_be_bytes()) }
+                unsafe { ghash(&self.low.view(), 0, &x.to_be_bytes()) }
             }
 
             fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
-                // SAFETY: as in mul_h.
-                unsafe { ghash(&self.pw, y, blocks) }
+                // SAFETY: as in mul_h (hashing alone uses the low powers).
+                unsafe { ghash(&self.low.view(), y, blocks) }
             }
 
-            fn wide(&self) -> Option<WideKey<'_>> {
+            fn wide(&self, len: usize) -> Option<WideKey<'_>> {
                 // A Key of this backend: its features were detected (new).
-                Some(WideKey::new(&self.pw, $backend))
+                Some(WideKey::new(self.table_for(len), $backend))
+            }
+        }
+
+        /// A GHASH key for one message: H^1..H^LOW_POWERS, or
+        /// H^1..H^LEAN_POWERS from LEAN_FROM bytes on, in a table the
+        /// caller keeps on its stack (no allocation, no copy; the table
+        /// wipes itself).
+        pub(crate) struct Lean<'t> {
+            t: &'t wide::LeanTable,
+        }
+
+        impl<'t> Lean<'t> {
+            /// The key for H and a message of `len` bytes, in `t` (a table
+            /// with no powers yet); `None` if the CPU lacks the backend's
+            /// features.
+            #[inline]
+            pub(crate) fn new(t: &'t mut wide::LeanTable, h: u128, len: usize) -> Option<Self> {
+                if !$detect() {
+                    return None;
+                }
+                let fill = if len >= wide::LEAN_FROM {
+                    wide::LEAN_POWERS
+                } else {
+                    wide::LOW_POWERS
+                };
+                // SAFETY: $detect proved the features `lean_fill` enables.
+                unsafe { lean_fill(t, h, fill) };
+                Some(Lean { t })
+            }
+
+            #[inline]
+            pub(crate) fn mul_h(&self, x: u128) -> u128 {
+                // SAFETY: a Lean exists only where $detect succeeded (new).
+                unsafe { ghash(&self.t.view(), 0, &x.to_be_bytes()) }
+            }
+
+            #[inline]
+            pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+                // SAFETY: as in mul_h.
+                unsafe { ghash(&self.t.view(), y, blocks) }
+            }
+
+            #[inline]
+            pub(crate) fn wide(&self) -> WideKey<'t> {
+                // A Lean of this backend: its features were detected (new).
+                WideKey::new(self.t.view(), $backend)
             }
         }
 

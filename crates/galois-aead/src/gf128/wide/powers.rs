@@ -1,61 +1,94 @@
-//! The key of a wide backend: H^MAX_BATCH..H^1, each premultiplied by
+//! The keys of a wide backend: powers H^1..H^N, each premultiplied by
 //! x^-1 = x^127 + x^6 + x + 1 (so a carry-less product with one needs no
 //! shift: see the `gf128` module doc for why the raw product is shifted),
 //! and the XOR of each one's 64-bit halves, the Karatsuba middle operand.
 //! Stored in descending order so that the lanes of one vector load line up
 //! with consecutive message blocks.
+//!
+//! A table holds as many powers as its users need, and is complete before
+//! anything reads it: a GCM key computes H^1..H^LOW_POWERS at setup
+//! ([`LowTable`], inline: no allocation) and H^1..H^MAX_BATCH
+//! ([`FullTable`], boxed) when the first message long enough to use them
+//! comes; a key made for one message ([`LeanTable`], on the caller's stack)
+//! computes only what that message can use. The kernels read any of them
+//! through [`Powers`], which carries the table's size and how many powers
+//! it has, so a reduction group never needs more than are there.
 
 use super::ghash::{halves_xor, mul};
 use super::lanes::{u128_to_block, Lanes};
-use core::cell::UnsafeCell;
-use std::sync::OnceLock;
 use zeroize::Zeroize;
 
-/// Most blocks per aggregated reduction, and the powers of H kept. The
-/// stitched loops reduce once per MAX_BATCH blocks (every eight batches on
-/// 512-bit vectors). Chosen on Zen 4: AES-128-GCM at 16 KiB ran 12.2, 13.1,
-/// 13.15 and 13.75 GB/s at 32, 64, 128 and 256 blocks per reduction
-/// (docs/speed.md, "Tuning constants of the wide kernels"). The price is
-/// the key: 8.3 KiB of powers instead of 1.1.
+/// Most blocks per aggregated reduction, and the most powers of H kept.
+/// The stitched loops reduce once per MAX_BATCH blocks (every eight
+/// batches on 512-bit vectors) with a full table. Chosen on Zen 4:
+/// AES-128-GCM at 16 KiB ran 12.2, 13.1, 13.15 and 13.75 GB/s at 32, 64,
+/// 128 and 256 blocks per reduction (docs/speed.md, "Tuning constants of
+/// the wide kernels"). The price is 8.3 KiB of powers, computed only for
+/// keys that seal long messages.
 pub(crate) const MAX_BATCH: usize = 256;
 
-/// Powers every key has from setup on; the rest (up to H^MAX_BATCH) are
-/// computed by the first message long enough to use them. Chosen so key
-/// setup stays short: all 256 at setup made `Gcm::new` plus drop 1.6 us
-/// instead of 0.49 (docs/speed.md).
+/// Powers every key has from setup on ([`LowTable`]); the rest (up to
+/// H^MAX_BATCH, [`FullTable`]) are computed by the first message long
+/// enough to use them.
 pub(crate) const LOW_POWERS: usize = 32;
 
+/// Powers a per-message key computes at most ([`LeanTable`]): a reduction
+/// every 64 blocks costs little more than every 256 (see MAX_BATCH), and
+/// the 32 powers above H^32 cost far less than the 192 above H^64.
+pub(crate) const LEAN_POWERS: usize = 64;
+
+/// Bytes of AAD and text from which a per-message key computes
+/// LEAN_POWERS powers rather than LOW_POWERS.
+pub(crate) const LEAN_FROM: usize = 2048;
+
 /// Zero entries after the last power, so that a vector load of up to four
-/// lanes may start at any index <= MAX_BATCH.
+/// lanes may start at any index <= N.
 const PAD: usize = 3;
 
-/// H^MAX_BATCH..H^1, each times x^-1, and the XOR of each one's halves.
-/// H^LOW_POWERS..H^1 are there from [`Powers::new`]; the higher ones from
-/// the first [`Powers::ensure_high`], so a key that only ever seals short
-/// messages keeps the short setup.
+/// H^N..H^1 (N = M - PAD), each times x^-1, and the XOR of each one's
+/// halves, of which H^filled..H^1 are computed (the rest stay zero). Wipes
+/// what it computed on drop.
 #[repr(C, align(64))]
-pub(crate) struct Powers {
-    /// hd[i] = H^(MAX_BATCH-i) * x^-1, then PAD zero entries.
-    hd: UnsafeCell<[u128; MAX_BATCH + PAD]>,
+pub(crate) struct PowerTable<const M: usize> {
+    /// hd[i] = H^(N-i) * x^-1, then PAD zero entries.
+    hd: [u128; M],
     /// hk[i] = (low half ^ high half of hd[i]) in both halves.
-    hk: UnsafeCell<[u128; MAX_BATCH + PAD]>,
-    /// Set once the powers above H^LOW_POWERS are in.
-    high: OnceLock<()>,
+    hk: [u128; M],
+    /// How many powers, from H^1 up, are computed.
+    filled: usize,
 }
 
-// SAFETY: `new` writes the low powers before the value is shared; after
-// that the only writes are to the high powers (indices below
-// MAX_BATCH - LOW_POWERS), once, inside `high`'s initialization, and they
-// are read only after `ensure_high` has returned (which orders the writes
-// before the reads). Readers of the low powers touch other memory.
-unsafe impl Sync for Powers {}
+/// H^1..H^LOW_POWERS: what every wide GCM key computes at setup.
+pub(crate) type LowTable = PowerTable<{ LOW_POWERS + PAD }>;
+/// H^1..H^MAX_BATCH, for keys that seal long messages.
+pub(crate) type FullTable = PowerTable<{ MAX_BATCH + PAD }>;
+/// H^1..H^LOW_POWERS or H^1..H^LEAN_POWERS, for a key used for one message.
+pub(crate) type LeanTable = PowerTable<{ LEAN_POWERS + PAD }>;
 
-impl Zeroize for Powers {
-    fn zeroize(&mut self) {
-        self.hd.get_mut().zeroize();
-        self.hk.get_mut().zeroize();
-        self.high = OnceLock::new();
+impl<const M: usize> Drop for PowerTable<M> {
+    fn drop(&mut self) {
+        self.zeroize();
     }
+}
+
+impl<const M: usize> Zeroize for PowerTable<M> {
+    fn zeroize(&mut self) {
+        // Only the computed powers were ever written.
+        let from = Self::N - self.filled;
+        wipe(&mut self.hd[from..]);
+        wipe(&mut self.hk[from..]);
+        self.filled = 0;
+    }
+}
+
+/// Zeroes key material with plain (vector) stores the compiler may not
+/// drop: the slice escapes to `black_box` before anything could read it
+/// again (as `ct::wipe` does for long buffers; `zeroize`'s volatile writes
+/// go one element at a time).
+fn wipe(s: &mut [u128]) {
+    s.fill(0);
+    core::hint::black_box(&mut *s);
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
 /// x^-1 = x^127 + x^6 + x + 1 in our representation (bits 0, 121, 126, 127).
@@ -66,29 +99,41 @@ fn mul_xinv(v: u128) -> u128 {
     (v << 1) ^ (XINV & (v >> 127).wrapping_neg())
 }
 
-/// Index of H^j (j >= 1) in the power tables.
-const fn at(j: usize) -> usize {
-    MAX_BATCH - j
-}
+impl<const M: usize> PowerTable<M> {
+    /// Powers held at most.
+    const N: usize = M - PAD;
 
-impl Powers {
-    /// Computes H^1..H^LOW_POWERS.
+    /// Index of H^j (j >= 1).
+    const fn at(j: usize) -> usize {
+        Self::N - j
+    }
+
+    /// A table with no powers yet (all zero).
+    #[inline(always)]
+    pub(crate) fn zeroed() -> Self {
+        PowerTable {
+            hd: [0; M],
+            hk: [0; M],
+            filled: 0,
+        }
+    }
+
+    /// Computes H^1..H^fill into a table with no powers yet.
     ///
     /// # Safety
-    /// Only from a function that enabled V's features.
+    /// Only from a function that enabled V's features; fill is a multiple
+    /// of L, at least 2L and at most N.
     #[inline(always)]
-    pub(crate) unsafe fn new<V: Lanes>(h: u128) -> Self {
-        let p = Powers {
-            hd: UnsafeCell::new([0; MAX_BATCH + PAD]),
-            hk: UnsafeCell::new([0; MAX_BATCH + PAD]),
-            high: OnceLock::new(),
-        };
+    pub(crate) unsafe fn fill<V: Lanes>(&mut self, h: u128, fill: usize) {
+        assert!(fill >= 2 * V::L && fill % V::L == 0 && fill <= Self::N);
+        assert_eq!(self.filled, 0, "a table is filled once");
+        self.filled = fill;
         // Powers times x^-1 multiply directly: mul(H^a x^-1, H^b x^-1) =
         // H^(a+b) x^-1. H^1..H^S (S = 2L) one after another, then vectors.
-        let hd = p.hd.get().cast::<u128>();
-        let hk = p.hk.get().cast::<u128>();
-        // SAFETY: V's features per the caller; every index written is at(j)
-        // for 1 <= j <= LOW_POWERS, inside the tables, which `p` owns.
+        let hd = self.hd.as_mut_ptr();
+        let hk = self.hk.as_mut_ptr();
+        // SAFETY: V's features per the caller; every index written is
+        // at(j) for 1 <= j <= fill <= N, inside the tables we hold mutably.
         unsafe {
             let h1 = u128_to_block::<V::Block>(mul_xinv(h));
             let mut v = h1;
@@ -98,9 +143,31 @@ impl Powers {
                 }
                 Self::store(hd, hk, j, v);
             }
-            Self::extend::<V>(hd, hk, 2 * V::L + 1, LOW_POWERS);
+            Self::extend::<V>(hd, hk, 2 * V::L + 1, fill);
         }
-        p
+    }
+
+    /// A table of H^1..H^fill that starts from the powers of `low`.
+    ///
+    /// # Safety
+    /// Only from a function that enabled V's features; fill is a multiple
+    /// of L and at most N, and `low` has at least 2L powers.
+    #[inline(always)]
+    pub(crate) unsafe fn extended<V: Lanes, const K: usize>(
+        low: &PowerTable<K>,
+        fill: usize,
+    ) -> Self {
+        assert!(fill % V::L == 0 && fill <= Self::N && low.filled >= 2 * V::L);
+        let mut t = Self::zeroed();
+        t.filled = fill;
+        let have = low.filled.min(fill);
+        let (n, k) = (Self::N, PowerTable::<K>::N);
+        t.hd[n - have..n].copy_from_slice(&low.hd[k - have..k]);
+        t.hk[n - have..n].copy_from_slice(&low.hk[k - have..k]);
+        // SAFETY: V's features per the caller; H^1..H^have are in, and
+        // extend writes at(j) for have < j <= fill <= N, inside `t`.
+        unsafe { Self::extend::<V>(t.hd.as_mut_ptr(), t.hk.as_mut_ptr(), have + 1, fill) };
+        t
     }
 
     /// Computes H^from..H^to, L at a time: the vector S = 2L powers below
@@ -108,20 +175,20 @@ impl Powers {
     /// single multiplies would be latency-bound). Needs H^1..H^(from-1).
     ///
     /// # Safety
-    /// V's features are enabled; hd and hk are a `Powers`' tables, not
-    /// accessed by anyone else for indices at(to)..=at(from).
+    /// V's features are enabled; hd and hk are a table's arrays, held
+    /// mutably, and to <= N.
     #[inline(always)]
     unsafe fn extend<V: Lanes>(hd: *mut u128, hk: *mut u128, from: usize, to: usize) {
         let step = 2 * V::L;
-        // SAFETY: the indices stay within the tables (to <= MAX_BATCH, and
-        // a vector read at at(j) ends within the PAD entries); features per
-        // the caller.
+        // SAFETY: the indices stay within the tables (to <= N, and a vector
+        // read at at(j) ends within the PAD entries); features per the
+        // caller.
         unsafe {
-            let hs = V::broadcast(V::Block::load(hd.add(at(step)).cast()));
+            let hs = V::broadcast(V::Block::load(hd.add(Self::at(step)).cast()));
             let mut j = from;
             while j + V::L - 1 <= to {
                 // The vector at index at(j + L - 1) holds H^(j+L-1), ..., H^j.
-                let below = V::load(hd.add(at(j - step + V::L - 1)).cast());
+                let below = V::load(hd.add(Self::at(j - step + V::L - 1)).cast());
                 Self::store(hd, hk, j + V::L - 1, mul(below, hs));
                 j += V::L;
             }
@@ -132,68 +199,71 @@ impl Powers {
     /// descending), and their Karatsuba middle operands.
     ///
     /// # Safety
-    /// As [`Powers::extend`], for the L entries from at(j).
+    /// As [`PowerTable::extend`], for the L entries from at(j).
     #[inline(always)]
     unsafe fn store<V: Lanes>(hd: *mut u128, hk: *mut u128, j: usize, v: V) {
         // SAFETY: per the caller.
         unsafe {
-            V::store(hd.add(at(j)).cast(), v);
-            V::store(hk.add(at(j)).cast(), halves_xor(v));
+            V::store(hd.add(Self::at(j)).cast(), v);
+            V::store(hk.add(Self::at(j)).cast(), halves_xor(v));
         }
     }
 
-    /// Makes sure H^(LOW_POWERS+1)..H^MAX_BATCH are in.
-    ///
-    /// # Safety
-    /// Only from a function that enabled V's features.
+    /// What the kernels read.
     #[inline(always)]
-    pub(crate) unsafe fn ensure_high<V: Lanes>(&self) {
-        // SAFETY: the caller enabled V's features, which fill_high needs.
-        self.high.get_or_init(|| unsafe { V::fill_high(self) });
-    }
-
-    /// The body of [`Lanes::fill_high`].
-    ///
-    /// # Safety
-    /// V's features are enabled, and this runs only from `ensure_high`'s
-    /// initializer (see `unsafe impl Sync`: the one write of the high
-    /// powers, which nothing reads before it completes).
-    #[inline(always)]
-    pub(super) unsafe fn fill_high<V: Lanes>(&self) {
-        // SAFETY: per the caller; the high powers' entries are written by
-        // no one else and read by no one before this returns.
-        unsafe {
-            Self::extend::<V>(
-                self.hd.get().cast(),
-                self.hk.get().cast(),
-                LOW_POWERS + 1,
-                MAX_BATCH,
-            )
+    pub(crate) fn view(&self) -> Powers<'_> {
+        Powers {
+            hd: self.hd.as_ptr(),
+            hk: self.hk.as_ptr(),
+            n: Self::N,
+            filled: self.filled,
+            _table: core::marker::PhantomData,
         }
     }
+}
 
+/// A complete table as the kernels see it: H^j (1 <= j <= filled) at
+/// index n - j, PAD zero entries after index n - 1.
+#[derive(Clone, Copy)]
+pub(crate) struct Powers<'a> {
+    hd: *const u128,
+    hk: *const u128,
+    n: usize,
+    filled: usize,
+    _table: core::marker::PhantomData<&'a [u128]>,
+}
+
+impl Powers<'_> {
     /// Whether a message of `groups` groups of `per_group` blocks hashed in
-    /// order needs the high powers (a reduction group of more than
-    /// LOW_POWERS blocks).
+    /// order, with a full table, would use more than LOW_POWERS powers.
     #[inline(always)]
     pub(crate) fn needs_high(groups: usize, per_group: usize) -> bool {
         groups.min(MAX_BATCH / per_group) * per_group > LOW_POWERS
     }
 
-    /// The vector of powers from index i (H^(MAX_BATCH-i) first) and its
+    /// Groups of `per_group` blocks per reduction that the powers allow.
+    #[inline(always)]
+    pub(crate) fn per(&self, per_group: usize) -> usize {
+        self.filled / per_group
+    }
+
+    /// Index of H^j (1 <= j <= filled).
+    #[inline(always)]
+    pub(crate) fn at(&self, j: usize) -> usize {
+        debug_assert!((1..=self.filled).contains(&j));
+        self.n - j
+    }
+
+    /// The vector of powers from index i (H^(n-i) first) and its
     /// Karatsuba middle operands.
     ///
     /// # Safety
-    /// V's features are enabled; i <= MAX_BATCH, and the powers at
-    /// i..i+L are computed (below at(LOW_POWERS) only after `ensure_high`).
+    /// V's features are enabled; at(filled) <= i <= n.
     #[inline(always)]
     pub(crate) unsafe fn h<V: Lanes>(&self, i: usize) -> (V, V) {
-        // SAFETY: i + L <= MAX_BATCH + PAD + 1 entries: within the tables.
-        unsafe {
-            (
-                V::load(self.hd.get().cast::<u128>().add(i).cast()),
-                V::load(self.hk.get().cast::<u128>().add(i).cast()),
-            )
-        }
+        debug_assert!(i >= self.n - self.filled && i <= self.n);
+        // SAFETY: i + L <= n + PAD + 1 entries: within the table, which
+        // outlives the view; all of it initialized.
+        unsafe { (V::load(self.hd.add(i).cast()), V::load(self.hk.add(i).cast())) }
     }
 }

@@ -10,7 +10,6 @@
 //! valid for the bytes the method names.
 
 use super::lanes::Lanes;
-use super::powers::Powers;
 use core::arch::x86_64::*;
 
 /// The PSHUFB mask that reverses 16 bytes.
@@ -88,11 +87,6 @@ impl Lanes for __m128i {
     unsafe fn fold(a: Self) -> __m128i {
         a
     }
-    #[target_feature(enable = "pclmulqdq,sse2,ssse3,sse4.1")]
-    unsafe fn fill_high(pw: &Powers) {
-        // SAFETY: this function enables the width's features.
-        unsafe { pw.fill_high::<Self>() }
-    }
 }
 
 impl Lanes for __m256i {
@@ -162,11 +156,6 @@ impl Lanes for __m256i {
     unsafe fn fold(a: Self) -> __m128i {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)) }
-    }
-    #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2,ssse3,sse4.1")]
-    unsafe fn fill_high(pw: &Powers) {
-        // SAFETY: this function enables the width's features.
-        unsafe { pw.fill_high::<Self>() }
     }
 }
 
@@ -245,13 +234,6 @@ impl Lanes for __m512i {
                 ),
             )
         }
-    }
-    #[target_feature(
-        enable = "avx512f,avx512bw,avx512vl,avx2,vpclmulqdq,pclmulqdq,sse2,ssse3,sse4.1"
-    )]
-    unsafe fn fill_high(pw: &Powers) {
-        // SAFETY: this function enables the width's features.
-        unsafe { pw.fill_high::<Self>() }
     }
     #[inline(always)]
     unsafe fn load_partial(p: *const u8, n: usize) -> Self {

@@ -1,0 +1,122 @@
+//! GHASH keys made for one message (XAES-256-GCM's subkeys, AES-GCM-SIV's
+//! POLYVAL keys): on the wide backends only the powers of H the message
+//! can use (H^1..H^32, or H^1..H^64 from 2 KiB on), in a table on the
+//! stack: no allocation, nothing computed that the message does not need.
+//! Other backends use their ordinary key. Wiped on drop.
+
+use super::wide::WideKey;
+use super::{Backend, GhashKey};
+use crate::error::Result;
+use zeroize::Zeroize;
+
+/// Room for a message key's powers, on the caller's stack.
+pub(crate) struct MessageTable {
+    #[cfg(target_arch = "x86_64")]
+    t: super::wide::LeanTable,
+}
+
+impl MessageTable {
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        MessageTable {
+            #[cfg(target_arch = "x86_64")]
+            t: super::wide::LeanTable::zeroed(),
+        }
+    }
+}
+
+pub(crate) enum MessageKey<'t> {
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx512(super::vaes_avx512::Lean<'t>),
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx2(super::vaes_avx2::Lean<'t>),
+    #[cfg(target_arch = "x86_64")]
+    AesniClmul(super::aesni_clmul::Lean<'t>),
+    Other(GhashKey),
+}
+
+impl Drop for MessageKey<'_> {
+    fn drop(&mut self) {
+        // The lean tables wipe themselves.
+        if let MessageKey::Other(k) = self {
+            k.zeroize();
+        }
+    }
+}
+
+impl<'t> MessageKey<'t> {
+    /// The key for H on `backend`, for a message of `len` bytes (AAD and
+    /// text; it only decides how many powers are worth computing), its
+    /// powers in `table` (one per key).
+    #[inline]
+    pub(crate) fn new(
+        table: &'t mut MessageTable,
+        h: u128,
+        backend: Backend,
+        len: usize,
+    ) -> Result<Self> {
+        let unavailable = crate::error::Error::BackendUnavailable {
+            backend: backend.name(),
+        };
+        let _ = (len, &table);
+        Ok(match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx512 => MessageKey::VaesAvx512(
+                super::vaes_avx512::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx2 => MessageKey::VaesAvx2(
+                super::vaes_avx2::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            Backend::AesniClmul => MessageKey::AesniClmul(
+                super::aesni_clmul::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
+            ),
+            b => MessageKey::Other(GhashKey::new(h, b)?),
+        })
+    }
+
+    /// x * H.
+    #[inline]
+    pub(crate) fn mul_h(&self, x: u128) -> u128 {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx512(k) => k.mul_h(x),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx2(k) => k.mul_h(x),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::AesniClmul(k) => k.mul_h(x),
+            MessageKey::Other(k) => k.mul_h(x),
+        }
+    }
+
+    /// Absorbs whole blocks: y <- (y xor B_i) * H for each.
+    #[inline]
+    pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+        debug_assert_eq!(blocks.len() % 16, 0);
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx512(k) => k.update_blocks(y, blocks),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx2(k) => k.update_blocks(y, blocks),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::AesniClmul(k) => k.update_blocks(y, blocks),
+            MessageKey::Other(k) => k.update_blocks(y, blocks),
+        }
+    }
+
+    /// The powers of a wide backend's key, for the stitched AES-GCM
+    /// kernels (the other backends: `None`).
+    #[inline]
+    pub(crate) fn wide(&self) -> Option<WideKey<'t>> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx512(k) => Some(k.wide()),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx2(k) => Some(k.wide()),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::AesniClmul(k) => Some(k.wide()),
+            MessageKey::Other(_) => None,
+        }
+    }
+}
