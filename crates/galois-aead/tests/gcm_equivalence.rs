@@ -361,3 +361,34 @@ fn high_powers_on_first_use_from_many_threads() {
         }
     }
 }
+
+/// A wide key computes H^1..H^32 at setup and H^1..H^256 when the first
+/// long message comes: short, long, short again on one key, and many
+/// threads sealing long messages at once on a fresh key (one of them
+/// builds the table, the others wait for it), all equal to the reference.
+#[test]
+fn powers_built_on_first_long_message_serve_every_later_one() {
+    let mut r = rng(0x70e5);
+    let key = bytes(&mut r, 16);
+    let iv = bytes(&mut r, 12);
+    let pt = bytes(&mut r, 20000);
+    let refg = reference(&key);
+    for opts in implementations() {
+        let g = AesGcm::with_options(&key, opts).unwrap();
+        for n in [100, 20000, 100, 4096, 511, 513, 16] {
+            assert_eq!(
+                g.seal(&iv, b"aad", &pt[..n]).unwrap(),
+                refg.seal(&iv, b"aad", &pt[..n]).unwrap(),
+                "{} {n}",
+                g.backend()
+            );
+        }
+        let g = AesGcm::with_options(&key, opts).unwrap();
+        let want = refg.seal(&iv, b"", &pt).unwrap();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| assert_eq!(g.seal(&iv, b"", &pt).unwrap(), want));
+            }
+        });
+    }
+}
