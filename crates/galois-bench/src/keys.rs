@@ -107,8 +107,85 @@ fn subjects() -> Vec<(&'static str, Subject)> {
     ]
 }
 
+/// Whole seals at 1500 B and 16 KiB: XAES-256-GCM against AES-256-GCM with
+/// a fixed key, AES-GCM-SIV against aws-lc-rs (the ratios), as
+/// lowest deciles of short samples.
+fn seal_subjects() -> Vec<(&'static str, Subject)> {
+    use aws_lc_rs::aead::{AES_128_GCM_SIV, AES_256_GCM_SIV, Aad, LessSafeKey, Nonce, UnboundKey};
+    let mut v: Vec<(&'static str, Subject)> = Vec::new();
+    for (size, names) in [
+        (
+            1500usize,
+            [
+                "aes-256-gcm fixed key 1500 B",
+                "xaes-256-gcm 1500 B",
+                "aes-128-gcm-siv 1500 B",
+                "aws-lc-rs aes-128-gcm-siv 1500 B",
+                "aes-256-gcm-siv 1500 B",
+                "aws-lc-rs aes-256-gcm-siv 1500 B",
+            ],
+        ),
+        (
+            16384,
+            [
+                "aes-256-gcm fixed key 16384 B",
+                "xaes-256-gcm 16384 B",
+                "aes-128-gcm-siv 16384 B",
+                "aws-lc-rs aes-128-gcm-siv 16384 B",
+                "aes-256-gcm-siv 16384 B",
+                "aws-lc-rs aes-256-gcm-siv 16384 B",
+            ],
+        ),
+    ] {
+        let g = galois_aead::AesGcm::new(&[0x42; 32]).unwrap();
+        let mut buf = vec![0x11u8; size];
+        v.push((
+            names[0],
+            Box::new(move || {
+                black_box(g.seal_in_place_detached(&[7; 12], &[], &mut buf).unwrap());
+            }),
+        ));
+        let x = galois_aead::XAes256Gcm::new(&[0x42; 32]).unwrap();
+        let mut buf = vec![0x11u8; size];
+        let mut n = 0u64;
+        v.push((
+            names[1],
+            Box::new(move || {
+                n += 1;
+                let mut nonce = [7u8; 24];
+                nonce[..8].copy_from_slice(&n.to_le_bytes());
+                black_box(x.seal_in_place_detached(&nonce, &[], &mut buf).unwrap());
+            }),
+        ));
+        for (i, (klen, alg)) in [(16usize, &AES_128_GCM_SIV), (32, &AES_256_GCM_SIV)]
+            .into_iter()
+            .enumerate()
+        {
+            let s = galois_aead::AesGcmSiv::new(&vec![0x42; klen]).unwrap();
+            let mut buf = vec![0x11u8; size];
+            v.push((
+                names[2 + 2 * i],
+                Box::new(move || {
+                    black_box(s.seal_in_place_detached(&[7; 12], &[], &mut buf).unwrap());
+                }),
+            ));
+            let a = LessSafeKey::new(UnboundKey::new(alg, &vec![0x42; klen]).unwrap());
+            let mut buf = vec![0x11u8; size];
+            v.push((
+                names[3 + 2 * i],
+                Box::new(move || {
+                    let n = Nonce::assume_unique_for_key([7u8; 12]);
+                    let _ = black_box(a.seal_in_place_separate_tag(n, Aad::empty(), &mut buf));
+                }),
+            ));
+        }
+    }
+    v
+}
+
 pub fn run(a: Args) {
     let mut subs = subjects();
+    subs.extend(seal_subjects());
     if let Some(only) = &a.only {
         let (_, f) = subs
             .iter_mut()
