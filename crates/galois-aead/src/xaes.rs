@@ -25,14 +25,15 @@ use zeroize::Zeroize;
 /// One message's AES-256-GCM key. On AES-NI with a stitched GHASH backend:
 /// the subkey's AES-NI schedule and a GHASH key with only the powers of H
 /// the message can use (`gf128::MessageKey`), no allocation; elsewhere a
-/// whole [`AesGcm`]. Both wipe themselves on drop.
+/// whole [`AesGcm`] (boxed: it would make every move of this value copy
+/// its inline powers). Both wipe themselves on drop.
 enum MessageGcm<'t> {
     #[cfg(target_arch = "x86_64")]
     Lean {
         aes: crate::aes::aesni::AesNi,
         hash: crate::gf128::MessageKey<'t>,
     },
-    Gcm(AesGcm),
+    Gcm(Box<AesGcm>),
 }
 
 /// The key length (32 bytes).
@@ -227,7 +228,7 @@ impl XAes256Gcm {
             .aes_backend(self.aes.backend());
         let gcm = AesGcm::with_options(&kx, opts);
         kx.zeroize();
-        Ok(MessageGcm::Gcm(gcm?))
+        Ok(MessageGcm::Gcm(Box::new(gcm?)))
     }
 
     /// The GCM counter block Y0 of a (checked) nonce: its last 12 bytes || 1.

@@ -111,7 +111,7 @@ fn subjects() -> Vec<(&'static str, Subject)> {
 /// a fixed key, AES-GCM-SIV against aws-lc-rs (the ratios), as
 /// lowest deciles of short samples.
 fn seal_subjects() -> Vec<(&'static str, Subject)> {
-    use aws_lc_rs::aead::{AES_128_GCM_SIV, AES_256_GCM_SIV, Aad, LessSafeKey, Nonce, UnboundKey};
+    use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM_SIV, AES_256_GCM_SIV};
     let mut v: Vec<(&'static str, Subject)> = Vec::new();
     for (size, names) in [
         (

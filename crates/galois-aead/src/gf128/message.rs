@@ -32,7 +32,8 @@ pub(crate) enum MessageKey<'t> {
     VaesAvx2(super::vaes_avx2::Lean<'t>),
     #[cfg(target_arch = "x86_64")]
     AesniClmul(super::aesni_clmul::Lean<'t>),
-    Other(GhashKey),
+    /// Boxed: a `GhashKey` is as large as its largest variant.
+    Other(Box<GhashKey>),
 }
 
 impl Drop for MessageKey<'_> {
@@ -72,7 +73,7 @@ impl<'t> MessageKey<'t> {
             Backend::AesniClmul => MessageKey::AesniClmul(
                 super::aesni_clmul::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
             ),
-            b => MessageKey::Other(GhashKey::new(h, b)?),
+            b => MessageKey::Other(Box::new(GhashKey::new(h, b)?)),
         })
     }
 

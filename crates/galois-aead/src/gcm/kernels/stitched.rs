@@ -567,7 +567,8 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
                 None,
                 Some((sp.add(i * bb), chunk)),
             );
-            prev = Some(HashStep::new::<V>(pw, 
+            prev = Some(HashStep::new::<V>(
+                pw,
                 chunk,
                 first + i,
                 chunks,
@@ -658,7 +659,8 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         for i in 0..full {
             let chunk = p.add(i * bb);
             // The ciphertext is hashed where it is read from.
-            let step = HashStep::new::<V>(pw, sp.add(i * bb), first + i, chunks, BATCH_VECTORS * V::L);
+            let step =
+                HashStep::new::<V>(pw, sp.add(i * bb), first + i, chunks, BATCH_VECTORS * V::L);
             batch::<V, NR, BATCH_VECTORS>(
                 &rk,
                 &mut ctr,

@@ -6,7 +6,6 @@
 //! would use `uint8x16_t`), which carries the running GHASH value and
 //! single keys. This file names no instruction set; `x86.rs` implements it.
 
-
 /// The vector operations the GHASH loop and the stitched kernels need.
 ///
 /// # Safety

@@ -36,7 +36,7 @@ mod x86;
 pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, Sums};
 pub(crate) use lanes::{block_to_u128, u128_to_block, Lanes};
 pub(crate) use powers::{
-    FullTable, LeanTable, LowTable, Powers, LEAN_FROM, LEAN_POWERS, LOW_POWERS, MAX_BATCH,
+    lean_fill_for, FullTable, LeanTable, LowTable, Powers, LOW_POWERS, MAX_BATCH,
 };
 
 use super::Backend;
@@ -197,10 +197,9 @@ macro_rules! wide_backend {
             }
         }
 
-        /// A GHASH key for one message: H^1..H^LOW_POWERS, or
-        /// H^1..H^LEAN_POWERS from LEAN_FROM bytes on, in a table the
-        /// caller keeps on its stack (no allocation, no copy; the table
-        /// wipes itself).
+        /// A GHASH key for one message: only the powers it can use (see
+        /// `lean_fill_for`), in a table the caller keeps on its stack (no
+        /// allocation, no copy; the table wipes itself).
         pub(crate) struct Lean<'t> {
             t: &'t wide::LeanTable,
         }
@@ -214,11 +213,7 @@ macro_rules! wide_backend {
                 if !$detect() {
                     return None;
                 }
-                let fill = if len >= wide::LEAN_FROM {
-                    wide::LEAN_POWERS
-                } else {
-                    wide::LOW_POWERS
-                };
+                let fill = wide::lean_fill_for(len, <$v as wide::Lanes>::L);
                 // SAFETY: $detect proved the features `lean_fill` enables.
                 unsafe { lean_fill(t, h, fill) };
                 Some(Lean { t })

@@ -41,6 +41,26 @@ pub(crate) const LEAN_POWERS: usize = 64;
 /// LEAN_POWERS powers rather than LOW_POWERS.
 pub(crate) const LEAN_FROM: usize = 2048;
 
+/// How many powers a per-message key computes for `len` bytes of AAD and
+/// text, on vectors of `l` blocks. No reduction group of such a message is
+/// longer than its blocks (AAD and text each padded, and the length
+/// block: at most len / 16 + 3), so that many powers are enough: 2 or 3 for
+/// a 16-byte message; at most LOW_POWERS below LEAN_FROM bytes, where a
+/// stitched group (8 l blocks) needs LOW_POWERS / (8 l) whole groups, and
+/// LEAN_POWERS from there on. A fill above 2l is a multiple of l (the
+/// vector steps of `PowerTable::fill`).
+pub(crate) fn lean_fill_for(len: usize, l: usize) -> usize {
+    if len >= LEAN_FROM {
+        return LEAN_POWERS;
+    }
+    let blocks = len / 16 + 3;
+    if blocks <= 2 * l {
+        blocks
+    } else {
+        blocks.next_multiple_of(l).min(LOW_POWERS)
+    }
+}
+
 /// Zero entries after the last power, so that a vector load of up to four
 /// lanes may start at any index <= N.
 const PAD: usize = 3;
@@ -121,11 +141,11 @@ impl<const M: usize> PowerTable<M> {
     /// Computes H^1..H^fill into a table with no powers yet.
     ///
     /// # Safety
-    /// Only from a function that enabled V's features; fill is a multiple
-    /// of L, at least 2L and at most N.
+    /// Only from a function that enabled V's features; 1 <= fill <= N,
+    /// and fill is a multiple of L if above 2L.
     #[inline(always)]
     pub(crate) unsafe fn fill<V: Lanes>(&mut self, h: u128, fill: usize) {
-        assert!(fill >= 2 * V::L && fill % V::L == 0 && fill <= Self::N);
+        assert!(fill >= 1 && fill <= Self::N && (fill <= 2 * V::L || fill % V::L == 0));
         assert_eq!(self.filled, 0, "a table is filled once");
         self.filled = fill;
         // Powers times x^-1 multiply directly: mul(H^a x^-1, H^b x^-1) =
@@ -137,13 +157,15 @@ impl<const M: usize> PowerTable<M> {
         unsafe {
             let h1 = u128_to_block::<V::Block>(mul_xinv(h));
             let mut v = h1;
-            for j in 1..=2 * V::L {
+            for j in 1..=fill.min(2 * V::L) {
                 if j > 1 {
                     v = mul(v, h1);
                 }
                 Self::store(hd, hk, j, v);
             }
-            Self::extend::<V>(hd, hk, 2 * V::L + 1, fill);
+            if fill > 2 * V::L {
+                Self::extend::<V>(hd, hk, 2 * V::L + 1, fill);
+            }
         }
     }
 
@@ -264,6 +286,11 @@ impl Powers<'_> {
         debug_assert!(i >= self.n - self.filled && i <= self.n);
         // SAFETY: i + L <= n + PAD + 1 entries: within the table, which
         // outlives the view; all of it initialized.
-        unsafe { (V::load(self.hd.add(i).cast()), V::load(self.hk.add(i).cast())) }
+        unsafe {
+            (
+                V::load(self.hd.add(i).cast()),
+                V::load(self.hk.add(i).cast()),
+            )
+        }
     }
 }
