@@ -33,7 +33,7 @@ enum MessageGcm<'t> {
         aes: crate::aes::aesni::AesNi,
         hash: crate::gf128::MessageKey<'t>,
     },
-    Gcm(Box<AesGcm>),
+    Gcm(Box<AesGcm>, core::marker::PhantomData<&'t MessageTable>),
 }
 
 /// The key length (32 bytes).
@@ -172,6 +172,7 @@ impl XAes256Gcm {
 
     /// Steps 3 to 6: the AES-256-GCM key for this (checked) nonce and a
     /// message of `len` bytes of AAD and text.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn derive<'t>(
         &self,
         nonce: &[u8],
@@ -228,7 +229,7 @@ impl XAes256Gcm {
             .aes_backend(self.aes.backend());
         let gcm = AesGcm::with_options(&kx, opts);
         kx.zeroize();
-        Ok(MessageGcm::Gcm(Box::new(gcm?)))
+        Ok(MessageGcm::Gcm(Box::new(gcm?), core::marker::PhantomData))
     }
 
     /// The GCM counter block Y0 of a (checked) nonce: its last 12 bytes || 1.
@@ -262,7 +263,7 @@ impl XAes256Gcm {
                 let t = k.seal(aes.keys(), &Self::y0(nonce), true, aad, src, buf);
                 Ok(Tag::full(t.to_be_bytes()))
             }
-            MessageGcm::Gcm(g) => match src {
+            MessageGcm::Gcm(g, _) => match src {
                 Some(pt) => g.seal_detached_into(&nonce[12..], aad, pt, buf),
                 None => g.seal_in_place_detached(&nonce[12..], aad, buf),
             },
@@ -313,7 +314,7 @@ impl XAes256Gcm {
                 }
                 Ok(())
             }
-            MessageGcm::Gcm(g) => match src {
+            MessageGcm::Gcm(g, _) => match src {
                 Some(c) => g.open_detached_into(&nonce[12..], aad, c, tag, buf),
                 None => g.open_in_place_detached(&nonce[12..], aad, buf, tag),
             },

@@ -33,13 +33,14 @@ pub(crate) enum MessageKey<'t> {
     #[cfg(target_arch = "x86_64")]
     AesniClmul(super::aesni_clmul::Lean<'t>),
     /// Boxed: a `GhashKey` is as large as its largest variant.
-    Other(Box<GhashKey>),
+    Other(Box<GhashKey>, core::marker::PhantomData<&'t MessageTable>),
 }
 
 impl Drop for MessageKey<'_> {
+    #[allow(irrefutable_let_patterns)]
     fn drop(&mut self) {
         // The lean tables wipe themselves.
-        if let MessageKey::Other(k) = self {
+        if let MessageKey::Other(k, _) = self {
             k.zeroize();
         }
     }
@@ -50,6 +51,7 @@ impl<'t> MessageKey<'t> {
     /// text; it only decides how many powers are worth computing), its
     /// powers in `table` (one per key).
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn new(
         table: &'t mut MessageTable,
         h: u128,
@@ -73,7 +75,7 @@ impl<'t> MessageKey<'t> {
             Backend::AesniClmul => MessageKey::AesniClmul(
                 super::aesni_clmul::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
             ),
-            b => MessageKey::Other(Box::new(GhashKey::new(h, b)?)),
+            b => MessageKey::Other(Box::new(GhashKey::new(h, b)?), core::marker::PhantomData),
         })
     }
 
@@ -87,7 +89,7 @@ impl<'t> MessageKey<'t> {
             MessageKey::VaesAvx2(k) => k.mul_h(x),
             #[cfg(target_arch = "x86_64")]
             MessageKey::AesniClmul(k) => k.mul_h(x),
-            MessageKey::Other(k) => k.mul_h(x),
+            MessageKey::Other(k, _) => k.mul_h(x),
         }
     }
 
@@ -102,13 +104,14 @@ impl<'t> MessageKey<'t> {
             MessageKey::VaesAvx2(k) => k.update_blocks(y, blocks),
             #[cfg(target_arch = "x86_64")]
             MessageKey::AesniClmul(k) => k.update_blocks(y, blocks),
-            MessageKey::Other(k) => k.update_blocks(y, blocks),
+            MessageKey::Other(k, _) => k.update_blocks(y, blocks),
         }
     }
 
     /// The powers of a wide backend's key, for the stitched AES-GCM
     /// kernels (the other backends: `None`).
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn wide(&self) -> Option<WideKey<'t>> {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -117,7 +120,7 @@ impl<'t> MessageKey<'t> {
             MessageKey::VaesAvx2(k) => Some(k.wide()),
             #[cfg(target_arch = "x86_64")]
             MessageKey::AesniClmul(k) => Some(k.wide()),
-            MessageKey::Other(_) => None,
+            MessageKey::Other(..) => None,
         }
     }
 }

@@ -35,6 +35,7 @@ mod x86;
 
 pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, Sums};
 pub(crate) use lanes::{block_to_u128, u128_to_block, Lanes};
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
 pub(crate) use powers::{
     lean_fill_for, FullTable, LeanTable, LowTable, Powers, LOW_POWERS, MAX_BATCH,
 };
