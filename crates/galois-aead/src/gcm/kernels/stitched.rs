@@ -15,6 +15,7 @@ use super::counters::Ctr;
 use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES, MERGE_MAX};
 use crate::gf128::wide::{
     absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, Lanes, Powers, Sums,
+    MAX_BATCH,
 };
 use core::mem::MaybeUninit;
 
@@ -60,7 +61,13 @@ impl HashStep {
     #[inline(always)]
     fn new<V: Lanes>(pw: &Powers, p: *const u8, c: usize, n: usize, blocks: usize) -> Self {
         let chunk = BATCH_VECTORS * V::L;
-        let per = pw.per(chunk);
+        // A full table's group size is a constant (a power of two: the
+        // modulo below is a mask); only smaller tables divide.
+        let per = if pw.is_full() {
+            MAX_BATCH / chunk
+        } else {
+            pw.per(chunk)
+        };
         let start = c - c % per;
         let size = per.min(n - start);
         let pos = c - start;

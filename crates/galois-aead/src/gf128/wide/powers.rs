@@ -263,6 +263,12 @@ impl Powers<'_> {
         groups.min(MAX_BATCH / per_group) * per_group > LOW_POWERS
     }
 
+    /// Whether the table holds all MAX_BATCH powers.
+    #[inline(always)]
+    pub(crate) fn is_full(&self) -> bool {
+        self.filled == MAX_BATCH
+    }
+
     /// Groups of `per_group` blocks per reduction that the powers allow.
     #[inline(always)]
     pub(crate) fn per(&self, per_group: usize) -> usize {
