@@ -33,36 +33,50 @@ macro_rules! fence_asm {
 }
 
 impl AesLanes for __m128i {
+    /// # Safety
+    /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn aesenc(a: Self, k: Self) -> Self {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenc_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn aesenclast(a: Self, k: Self) -> Self {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenclast_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn add32(a: Self, b: Self) -> Self {
         // SAFETY: the AesLanes contract (SSE2).
         unsafe { _mm_add_epi32(a, b) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn block_aesenc(a: __m128i, k: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenc_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn block_aesenclast(a: __m128i, k: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenclast_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn block_add32(a: __m128i, b: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (SSE2).
         unsafe { _mm_add_epi32(a, b) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {
         fence_asm!(xmm_reg, s, x);
@@ -70,36 +84,50 @@ impl AesLanes for __m128i {
 }
 
 impl AesLanes for __m256i {
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn aesenc(a: Self, k: Self) -> Self {
         // SAFETY: the AesLanes contract (VAES).
         unsafe { _mm256_aesenc_epi128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn aesenclast(a: Self, k: Self) -> Self {
         // SAFETY: the AesLanes contract (VAES).
         unsafe { _mm256_aesenclast_epi128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn add32(a: Self, b: Self) -> Self {
         // SAFETY: the AesLanes contract (AVX2).
         unsafe { _mm256_add_epi32(a, b) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn block_aesenc(a: __m128i, k: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenc_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn block_aesenclast(a: __m128i, k: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenclast_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn block_add32(a: __m128i, b: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (SSE2).
         unsafe { _mm_add_epi32(a, b) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`.
     #[inline]
     #[target_feature(enable = "avx")]
     unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {
@@ -108,36 +136,50 @@ impl AesLanes for __m256i {
 }
 
 impl AesLanes for __m512i {
+    /// # Safety
+    /// The `AesLanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn aesenc(a: Self, k: Self) -> Self {
         // SAFETY: the AesLanes contract (VAES, AVX-512 F).
         unsafe { _mm512_aesenc_epi128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn aesenclast(a: Self, k: Self) -> Self {
         // SAFETY: the AesLanes contract (VAES, AVX-512 F).
         unsafe { _mm512_aesenclast_epi128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn add32(a: Self, b: Self) -> Self {
         // SAFETY: the AesLanes contract (AVX-512 F).
         unsafe { _mm512_add_epi32(a, b) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn block_aesenc(a: __m128i, k: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenc_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn block_aesenclast(a: __m128i, k: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (AES-NI).
         unsafe { _mm_aesenclast_si128(a, k) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn block_add32(a: __m128i, b: __m128i) -> __m128i {
         // SAFETY: the AesLanes contract (SSE2).
         unsafe { _mm_add_epi32(a, b) }
     }
+    /// # Safety
+    /// The `AesLanes` contract, for `__m512i`.
     #[inline]
     #[target_feature(enable = "avx512f")]
     unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {

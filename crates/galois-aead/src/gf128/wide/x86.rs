@@ -25,64 +25,90 @@ unsafe fn bswap_mask() -> __m128i {
 impl Lanes for __m128i {
     type Block = __m128i;
     const L: usize = 1;
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn zero() -> Self {
         // SAFETY: the Lanes contract (SSE2).
         unsafe { _mm_setzero_si128() }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
         // SAFETY: the Lanes contract: p valid for 16 bytes.
         unsafe { _mm_loadu_si128(p.cast()) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn store(p: *mut u8, v: Self) {
         // SAFETY: the Lanes contract: p valid for 16 bytes.
         unsafe { _mm_storeu_si128(p.cast(), v) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn xor(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (SSE2).
         unsafe { _mm_xor_si128(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn clmul00(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (PCLMULQDQ).
         unsafe { _mm_clmulepi64_si128::<0x00>(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn clmul11(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (PCLMULQDQ).
         unsafe { _mm_clmulepi64_si128::<0x11>(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn bswap(a: Self) -> Self {
         // SAFETY: the Lanes contract (SSSE3).
         unsafe { _mm_shuffle_epi8(a, bswap_mask()) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn swap64(a: Self) -> Self {
         // SAFETY: the Lanes contract (SSE2).
         unsafe { _mm_shuffle_epi32::<0x4e>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn shl64(a: Self) -> Self {
         // SAFETY: the Lanes contract (SSE2).
         unsafe { _mm_slli_si128::<8>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn shr64(a: Self) -> Self {
         // SAFETY: the Lanes contract (SSE2).
         unsafe { _mm_srli_si128::<8>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn broadcast(x: __m128i) -> Self {
         x
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn low(x: __m128i) -> Self {
         x
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
     unsafe fn fold(a: Self) -> __m128i {
         a
@@ -92,66 +118,92 @@ impl Lanes for __m128i {
 impl Lanes for __m256i {
     type Block = __m128i;
     const L: usize = 2;
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn zero() -> Self {
         // SAFETY: the Lanes contract (AVX).
         unsafe { _mm256_setzero_si256() }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
         // SAFETY: the Lanes contract: p valid for 32 bytes.
         unsafe { _mm256_loadu_si256(p.cast()) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn store(p: *mut u8, v: Self) {
         // SAFETY: the Lanes contract: p valid for 32 bytes.
         unsafe { _mm256_storeu_si256(p.cast(), v) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn xor(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm256_xor_si256(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn clmul00(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (VPCLMULQDQ).
         unsafe { _mm256_clmulepi64_epi128::<0x00>(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn clmul11(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (VPCLMULQDQ).
         unsafe { _mm256_clmulepi64_epi128::<0x11>(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn bswap(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm256_shuffle_epi8(a, _mm256_broadcastsi128_si256(bswap_mask())) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn swap64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm256_shuffle_epi32::<0x4e>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn shl64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm256_bslli_epi128::<8>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn shr64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm256_bsrli_epi128::<8>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn broadcast(x: __m128i) -> Self {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm256_broadcastsi128_si256(x) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn low(x: __m128i) -> Self {
         // SAFETY: the Lanes contract (AVX).
         unsafe { _mm256_zextsi128_si256(x) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
     #[inline(always)]
     unsafe fn fold(a: Self) -> __m128i {
         // SAFETY: the Lanes contract (AVX2).
@@ -162,66 +214,92 @@ impl Lanes for __m256i {
 impl Lanes for __m512i {
     type Block = __m128i;
     const L: usize = 4;
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn zero() -> Self {
         // SAFETY: the Lanes contract (AVX-512 F).
         unsafe { _mm512_setzero_si512() }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
         // SAFETY: the Lanes contract: p valid for 64 bytes.
         unsafe { _mm512_loadu_si512(p.cast()) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn store(p: *mut u8, v: Self) {
         // SAFETY: the Lanes contract: p valid for 64 bytes.
         unsafe { _mm512_storeu_si512(p.cast(), v) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn xor(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (AVX-512 F).
         unsafe { _mm512_xor_si512(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn clmul00(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (VPCLMULQDQ).
         unsafe { _mm512_clmulepi64_epi128::<0x00>(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn clmul11(a: Self, b: Self) -> Self {
         // SAFETY: the Lanes contract (VPCLMULQDQ).
         unsafe { _mm512_clmulepi64_epi128::<0x11>(a, b) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn bswap(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX-512 BW).
         unsafe { _mm512_shuffle_epi8(a, _mm512_broadcast_i32x4(bswap_mask())) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn swap64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX-512 F).
         unsafe { _mm512_shuffle_epi32::<0x4e>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn shl64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX-512 BW).
         unsafe { _mm512_bslli_epi128::<8>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn shr64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX-512 BW).
         unsafe { _mm512_bsrli_epi128::<8>(a) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn broadcast(x: __m128i) -> Self {
         // SAFETY: the Lanes contract (AVX-512 F).
         unsafe { _mm512_broadcast_i32x4(x) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn low(x: __m128i) -> Self {
         // SAFETY: the Lanes contract (AVX-512 F).
         unsafe { _mm512_zextsi128_si512(x) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn fold(a: Self) -> __m128i {
         // SAFETY: the Lanes contract (AVX-512 F).
@@ -235,22 +313,30 @@ impl Lanes for __m512i {
             )
         }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn load_partial(p: *const u8, n: usize) -> Self {
         // SAFETY: the Lanes contract: p valid for the n bytes the mask
         // selects (masked-off bytes are not accessed).
         unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, p.cast()) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
         // SAFETY: as in load_partial.
         unsafe { _mm512_mask_storeu_epi8(p.cast(), (1u64 << n) - 1, v) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn keep(v: Self, n: usize) -> Self {
         // SAFETY: the Lanes contract (AVX-512 BW).
         unsafe { _mm512_maskz_mov_epi8((1u64 << n) - 1, v) }
     }
+    /// # Safety
+    /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn with_lane(v: Self, l: usize, x: __m128i) -> Self {
         // SAFETY: the Lanes contract (AVX-512 F).
