@@ -573,16 +573,21 @@ fn any_thread_count_seals_and_opens_the_same_message() {
                 chunked::open_into_on(open_threads, &K128, b"t", &s, &mut back).unwrap();
                 assert!(back == pt, "len {len}: {seal_threads} -> {open_threads}");
             }
-            // A tampered last chunk fails on any thread count, output wiped.
-            let mut bad = s.clone();
-            let last = bad.len() - 1;
-            bad[last] ^= 1;
-            let mut back = vec![1u8; len];
-            assert_eq!(
-                chunked::open_into_on(seal_threads, &K128, b"t", &bad, &mut back),
-                Err(Error::AuthenticationFailed)
-            );
-            assert!(back.iter().all(|&b| b == 0));
+            // A tampered last or middle chunk fails on any thread count
+            // (the middle one lies in a run of its own when the message is
+            // cut into several runs per thread), output wiped.
+            let middle = (len > 2 * CHUNK_SIZE).then_some(s.len() / 2);
+            for at in std::iter::once(s.len() - 1).chain(middle) {
+                let mut bad = s.clone();
+                bad[at] ^= 1;
+                let mut back = vec![1u8; len];
+                assert_eq!(
+                    chunked::open_into_on(seal_threads, &K128, b"t", &bad, &mut back),
+                    Err(Error::AuthenticationFailed),
+                    "len {len}, {seal_threads} threads, byte {at}"
+                );
+                assert!(back.iter().all(|&b| b == 0));
+            }
         }
     }
 }

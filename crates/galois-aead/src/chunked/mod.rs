@@ -356,51 +356,62 @@ type SealJob<'a> = (u64, &'a [u8], bool, &'a mut [u8], Result<()>);
 /// A run of chunks to open: first chunk, sealed input, output, result.
 type OpenJob<'a> = (u64, &'a [u8], &'a mut [u8], Result<()>);
 
-/// Runs `f` over `parts` (consecutive runs of chunks): the calling thread
-/// takes the first part itself and a persistent pool (created once per
-/// process: no thread is started per call) the others. The caller working
-/// rather than sleeping until the pool is done saves a thread wake-up per
-/// call (tens of microseconds on a VM, next to ~25 us of work per core for
-/// 1 MiB). The pool's threads have the stack the kernels need in an
-/// unoptimized build (`stream::WORKER_STACK`).
-fn par_runs<T: Send>(parts: &mut [T], f: impl Fn(&mut T) + Sync) {
+/// Runs `f` over `parts` (consecutive runs of chunks, several per thread)
+/// on at most `threads` threads: the calling thread and `threads - 1` jobs
+/// on a persistent pool (created once per process: no thread is started per
+/// call) each claim the next unclaimed run until none is left. The caller
+/// starts at once, so a pool thread that wakes late (a wake-up costs tens of
+/// microseconds on a VM, next to ~25 us of work per core for 1 MiB) takes
+/// fewer runs instead of holding everyone up. The pool's threads have the
+/// stack the kernels need in an unoptimized build (`stream::WORKER_STACK`).
+fn par_runs<T: Send>(threads: usize, parts: &mut [T], f: impl Fn(&mut T) + Sync) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Mutex, PoisonError};
     static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    let Some((mine, rest)) = parts.split_first_mut() else {
+    let helpers = threads.min(parts.len()).saturating_sub(1);
+    let pool = if helpers == 0 {
+        None
+    } else {
+        POOL.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .stack_size(crate::stream::WORKER_STACK)
+                .build()
+                .ok()
+        })
+        .as_ref()
+    };
+    // One thread, or no threads to be had: the work gets done here.
+    let Some(pool) = pool else {
+        parts.iter_mut().for_each(f);
         return;
     };
-    if rest.is_empty() {
-        f(mine);
-        return;
-    }
-    let pool = POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .stack_size(crate::stream::WORKER_STACK)
-            .build()
-            .ok()
-    });
-    let f = &f;
-    match pool {
-        Some(p) => p.in_place_scope(|s| {
-            for part in rest.iter_mut() {
-                s.spawn(move |_| f(part));
-            }
-            f(mine);
-        }),
-        // No threads to be had: the work still gets done, on this thread.
-        None => {
-            f(mine);
-            rest.iter_mut().for_each(f);
+    // Each run is claimed exactly once (the counter), so its lock is never
+    // contended; it only lets the claiming thread have `&mut`.
+    let slots: Vec<Mutex<&mut T>> = parts.iter_mut().map(Mutex::new).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        while let Some(slot) = slots.get(next.fetch_add(1, Ordering::Relaxed)) {
+            f(&mut slot.lock().unwrap_or_else(PoisonError::into_inner));
         }
-    }
+    };
+    let work = &work;
+    pool.in_place_scope(|s| {
+        for _ in 0..helpers {
+            s.spawn(move |_| work());
+        }
+        work();
+    });
 }
 
-/// How many chunks one thread takes at once in the buffer functions:
-/// contiguous runs, so each core streams through its own part.
+/// How many runs of chunks the buffer functions cut a message into: one
+/// for one thread, else runs of about `RUN_CHUNKS` chunks (contiguous, so
+/// each thread streams through its own memory), at least one per thread.
 fn runs_for(chunks: usize, threads: usize) -> usize {
+    const RUN_CHUNKS: usize = 8;
     if threads <= 1 || chunks < 4 {
         1
     } else {
-        threads.min(chunks)
+        (chunks / RUN_CHUNKS).max(threads).min(chunks)
     }
 }
 
@@ -487,7 +498,7 @@ fn seal_keys_into(
             break;
         }
     }
-    par_runs(&mut jobs, |(first, p, last, o, r)| {
+    par_runs(threads, &mut jobs, |(first, p, last, o, r)| {
         *r = keys.seal_run(*first, p, *last, o);
     });
     jobs.into_iter().try_for_each(|j| j.4)
@@ -617,7 +628,7 @@ fn open_into_inner(
         rest_out = ro;
         first += n;
     }
-    par_runs(&mut jobs, |(first, i, o, r)| {
+    par_runs(threads, &mut jobs, |(first, i, o, r)| {
         *r = keys.open_run(*first, i, o).map_err(|(_, e)| e);
     });
     jobs.into_iter().try_for_each(|j| j.3)
