@@ -372,8 +372,11 @@ fn par_runs<T: Send>(threads: usize, parts: &mut [T], f: impl Fn(&mut T) + Sync)
     let pool = if helpers == 0 {
         None
     } else {
+        // One thread per core besides the caller's: an idle pool thread
+        // spinning for work would take a core from the two that work.
         POOL.get_or_init(|| {
             rayon::ThreadPoolBuilder::new()
+                .num_threads(pool::cores().saturating_sub(1).max(1))
                 .stack_size(crate::stream::WORKER_STACK)
                 .build()
                 .ok()
@@ -389,9 +392,11 @@ fn par_runs<T: Send>(threads: usize, parts: &mut [T], f: impl Fn(&mut T) + Sync)
     // contended; it only lets the claiming thread have `&mut`.
     let slots: Vec<Mutex<&mut T>> = parts.iter_mut().map(Mutex::new).collect();
     let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
     let work = || {
         while let Some(slot) = slots.get(next.fetch_add(1, Ordering::Relaxed)) {
             f(&mut slot.lock().unwrap_or_else(PoisonError::into_inner));
+            done.fetch_add(1, Ordering::Release);
         }
     };
     let work = &work;
@@ -400,6 +405,16 @@ fn par_runs<T: Send>(threads: usize, parts: &mut [T], f: impl Fn(&mut T) + Sync)
             s.spawn(move |_| work());
         }
         work();
+        // A run still in progress elsewhere takes a few microseconds: wait
+        // for it awake, as sleeping and being woken costs more on a VM. The
+        // spin is bounded (about 20-60 us); past it, or if a pool thread never
+        // started, the scope's own blocking wait takes over.
+        for _ in 0..1 << 14 {
+            if done.load(Ordering::Acquire) == slots.len() {
+                break;
+            }
+            std::hint::spin_loop();
+        }
     });
 }
 
