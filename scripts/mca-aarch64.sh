@@ -6,33 +6,45 @@
 # needs llvm-mca: llvm-19 where the distribution has it (apt-get install
 # llvm-19; its Neoverse V1 model has the V1's four vector pipes), else
 # llvm-16 (whose neoverse-v1 is the N2 model). MCA=llvm-mca-16 to choose.
-# See docs/speed.md.
+# See docs/speed.md. MCA_DIR=DIR KEEP=1 keeps the extracted loops in DIR.
 set -e
 MCA=${MCA:-$(command -v llvm-mca-19 || command -v llvm-mca-16)}
 echo "# $($MCA --version | grep -m1 -o 'LLVM version [0-9.]*')"
 
-T=$(mktemp -d)
+T=${MCA_DIR:-$(mktemp -d)}
 trap '[ -n "$KEEP" ] || rm -rf "$T"' EXIT
 R=$(ls -t target/aarch64-unknown-linux-gnu/release/deps/libgalois_aead-*.rlib | head -1)
 for v in eor3 neon; do
   llvm-objdump-16 -d --no-show-raw-insn "$R" 2>/dev/null |
-    awk -v v="$v" '$0 ~ "^[0-9a-f]+ <.*pmull11absorb_"v {p=1; next} p && /^[0-9a-f]+ </ {exit} p' |
+    awk -v v="$v" '/^[0-9a-f]+ </ {p = ($0 ~ "pmull11absorb_"v); if (p) print "FN"; next} p' |
     sed 's/<_RN[^>]*>//' > "$T/fn-$v.s"
-  # the first backward branch closes the 8-block loop
+  # LLVM may emit several copies of the function (one per codegen unit, some
+  # specialized to one block): take the first whose first backward branch
+  # closes a loop with PMULL in it (the 8-block loop).
   python3 - "$v" "$T" <<'PY'
 import re, sys
 v, T = sys.argv[1], sys.argv[2]
-lines = [l for l in open(f"{T}/fn-{v}.s") if re.match(r"\s*[0-9a-f]+:", l)]
-ins = []
-for l in lines:
-    a, rest = l.split(":", 1)
-    ins.append((int(a, 16), rest.strip()))
-for a, t in ins:
-    m = re.match(r"(b\.\w+|cbnz|cbz|b)\s+(?:\w+,\s*)?0x([0-9a-f]+)", t)
-    if m and int(m.group(2), 16) < a:
-        s, e = int(m.group(2), 16), a
+fns, ins = [], None
+for l in open(f"{T}/fn-{v}.s"):
+    if l.startswith("FN"):
+        ins = []
+        fns.append(ins)
+    elif ins is not None and re.match(r"\s*[0-9a-f]+:", l):
+        a, rest = l.split(":", 1)
+        ins.append((int(a, 16), rest.strip()))
+loop = None
+for ins in fns:
+    for a, t in ins:
+        m = re.match(r"(b\.\w+|cbnz|cbz|b)\s+(?:\w+,\s*)?0x([0-9a-f]+)", t)
+        if m and int(m.group(2), 16) < a:
+            body = [x for b, x in ins if int(m.group(2), 16) <= b < a]
+            if any(x.startswith("pmull") for x in body):
+                loop = body
+            break
+    if loop:
         break
-open(f"{T}/loop-{v}.s", "w").write("".join(t + "\n" for a, t in ins if s <= a < e))
+assert loop, "no GHASH loop found"
+open(f"{T}/loop-{v}.s", "w").write("".join(t + "\n" for t in loop))
 PY
   for c in neoverse-n1 neoverse-v1 apple-m1; do
     printf "%-5s %-12s %4s instr " "$v" "$c" "$(wc -l < "$T/loop-$v.s")"

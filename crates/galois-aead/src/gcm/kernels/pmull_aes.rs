@@ -127,15 +127,29 @@ macro_rules! stitched8 {
     }};
 }
 
-/// Counter blocks `first .. first + 8` (inc32 of Y0).
+/// Y0 in a 16-byte aligned local, read once per counter block.
+#[repr(C, align(16))]
+struct Y0Block([u8; 16]);
+
+/// Counter blocks `first .. first + 8` (inc32 of Y0). Each block is Y0
+/// loaded afresh from `$y0` (a [`Y0Block`]) with its counter word
+/// inserted. The volatile load keeps LLVM from hoisting Y0 into a register
+/// and copying it per block: the copy is a vector-pipe µop, the load a
+/// load-pipe one, and the loop is bound by the vector pipes (docs/speed.md,
+/// aarch64). Building the words with vector adds instead measured worse
+/// (register pressure: LLVM added moves).
 macro_rules! counters {
-    ($ctr0:expr, $base:expr, $first:expr) => {{
+    ($y0:expr, $base:expr, $first:expr) => {{
+        let y0: &Y0Block = $y0;
         let c = |i: u32| {
             let v = ($base as u32)
                 .wrapping_add($first)
                 .wrapping_add(i)
                 .swap_bytes();
-            vreinterpretq_u8_u32(vsetq_lane_u32::<3>(v, $ctr0))
+            // (In the callers' `unsafe`: `y0` is a live, 16-byte aligned
+            // 16-byte local.)
+            let t: uint32x4_t = core::ptr::read_volatile((y0 as *const Y0Block).cast());
+            vreinterpretq_u8_u32(vsetq_lane_u32::<3>(v, t))
         };
         [c(0), c(1), c(2), c(3), c(4), c(5), c(6), c(7)]
     }};
@@ -253,16 +267,16 @@ macro_rules! gcm_fns {
                     k[i] = vld1q_u8(rk[i].as_ptr());
                 }
                 let mut y = ghash_padded(pw, 0, aad);
-                let ctr0 = vreinterpretq_u32_u8(vld1q_u8(y0.as_ptr()));
+                let ctr0 = Y0Block(*y0);
                 let base = u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]);
                 let full = len / BATCH;
                 let mut yv = vld1q_u8((&y as *const u128).cast());
                 if full > 0 {
-                    let mut s = counters!(ctr0, base, 1u32);
+                    let mut s = counters!(&ctr0, base, 1u32);
                     let ks = stitched8!(pw, k, NR, s, yv, None, rev, $xor3);
                     xor_batch!(src, dst, ks);
                     for b in 1..full {
-                        let mut s = counters!(ctr0, base, 1 + 8 * b as u32);
+                        let mut s = counters!(&ctr0, base, 1 + 8 * b as u32);
                         let prev = dst.add(BATCH * (b - 1)) as *const u8;
                         let ks = stitched8!(pw, k, NR, s, yv, Some(prev), rev, $xor3);
                         xor_batch!(src.add(BATCH * b), dst.add(BATCH * b), ks);
@@ -274,7 +288,7 @@ macro_rules! gcm_fns {
                 if rest > 0 {
                     let mut t = [0u8; BATCH];
                     core::ptr::copy_nonoverlapping(src.add(BATCH * full), t.as_mut_ptr(), rest);
-                    let mut s = counters!(ctr0, base, 1 + 8 * full as u32);
+                    let mut s = counters!(&ctr0, base, 1 + 8 * full as u32);
                     let ks = stitched8!(pw, k, NR, s, yv, None, rev, $xor3);
                     xor_batch!(t.as_ptr(), t.as_mut_ptr(), ks);
                     // GHASH pads the last block with zeros.
@@ -317,12 +331,12 @@ macro_rules! gcm_fns {
                     k[i] = vld1q_u8(rk[i].as_ptr());
                 }
                 let mut y = ghash_padded(pw, 0, aad);
-                let ctr0 = vreinterpretq_u32_u8(vld1q_u8(y0.as_ptr()));
+                let ctr0 = Y0Block(*y0);
                 let base = u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]);
                 let full = len / BATCH;
                 let mut yv = vld1q_u8((&y as *const u128).cast());
                 for b in 0..full {
-                    let mut s = counters!(ctr0, base, 1 + 8 * b as u32);
+                    let mut s = counters!(&ctr0, base, 1 + 8 * b as u32);
                     let cur = src.add(BATCH * b);
                     let ks = stitched8!(pw, k, NR, s, yv, Some(cur), rev, $xor3);
                     xor_batch!(cur, dst.add(BATCH * b), ks);
@@ -333,7 +347,7 @@ macro_rules! gcm_fns {
                     let mut t = [0u8; BATCH];
                     core::ptr::copy_nonoverlapping(src.add(BATCH * full), t.as_mut_ptr(), rest);
                     y = $absorb(pw, y, &t[..rest.div_ceil(16) * 16]);
-                    let mut s = counters!(ctr0, base, 1 + 8 * full as u32);
+                    let mut s = counters!(&ctr0, base, 1 + 8 * full as u32);
                     let ks = stitched8!(pw, k, NR, s, yv, None, rev, $xor3);
                     xor_batch!(t.as_ptr(), t.as_mut_ptr(), ks);
                     core::ptr::copy_nonoverlapping(t.as_ptr(), dst.add(BATCH * full), rest);
