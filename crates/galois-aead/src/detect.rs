@@ -1,12 +1,95 @@
-//! CPU detection: the one place that picks implementations.
+//! CPU feature probes: wrappers around `is_x86_feature_detected!` and
+//! `is_aarch64_feature_detected!`, each answer cached after the first call.
 //!
-//! Every choice is made once, when a key is set up, from what the CPU
-//! reports at run time. Constructors of SIMD backends call the `has_*`
-//! functions themselves, so a backend cannot exist on a CPU without its
-//! features. Automatic selection never picks a `*_vartime` backend.
+//! This module imports nothing from the crate. Which backend a key gets is
+//! the business of each family's registry (`gf128`, `gf64`, `poly1305`,
+//! `aes`): every table line there names one of these probes as the proof
+//! that the CPU can run it.
 
-use crate::aes::AesBackend;
-use crate::gf128::Backend;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+const AESNI: u32 = 1 << 0;
+const PCLMUL: u32 = 1 << 1;
+const AESNI_CLMUL: u32 = 1 << 2;
+const AVX2: u32 = 1 << 3;
+const VAES_AVX2: u32 = 1 << 4;
+const VAES_AVX512: u32 = 1 << 5;
+const AVX512IFMA: u32 = 1 << 6;
+const PMULL: u32 = 1 << 7;
+const SHA3: u32 = 1 << 8;
+const AES_ARMV8: u32 = 1 << 9;
+const NEON: u32 = 1 << 10;
+/// Set once the probes have run (so a CPU with none of the features still
+/// caches its answer).
+const PROBED: u32 = 1 << 31;
+
+static CACHE: AtomicU32 = AtomicU32::new(0);
+
+/// Runs every probe once. The compound answers (for example `VAES_AVX512`)
+/// are computed here from the raw feature bits, so each `has_*` below is one
+/// load and one mask.
+#[allow(unused_mut)]
+fn probe() -> u32 {
+    let mut bits = PROBED;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as f;
+        let set = |bits: &mut u32, bit: u32, yes: bool| {
+            if yes {
+                *bits |= bit;
+            }
+        };
+        let aesni = f!("aes") && f!("sse2");
+        let pclmul = f!("pclmulqdq") && f!("ssse3");
+        let aesni_clmul = aesni && pclmul && f!("sse4.1");
+        let vaes_avx2 = aesni_clmul && f!("avx") && f!("avx2") && f!("vaes") && f!("vpclmulqdq");
+        let vaes_avx512 = vaes_avx2 && f!("avx512f") && f!("avx512bw") && f!("avx512vl");
+        set(&mut bits, AESNI, aesni);
+        set(&mut bits, PCLMUL, pclmul);
+        set(&mut bits, AESNI_CLMUL, aesni_clmul);
+        set(&mut bits, AVX2, f!("avx2"));
+        set(&mut bits, VAES_AVX2, vaes_avx2);
+        set(&mut bits, VAES_AVX512, vaes_avx512);
+        set(
+            &mut bits,
+            AVX512IFMA,
+            f!("avx512f") && f!("avx512vl") && f!("avx512ifma"),
+        );
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        use std::arch::is_aarch64_feature_detected as f;
+        if f!("neon") && f!("pmull") {
+            bits |= PMULL;
+        }
+        if f!("sha3") {
+            bits |= SHA3;
+        }
+        if f!("neon") && f!("aes") {
+            bits |= AES_ARMV8;
+        }
+        if f!("neon") {
+            bits |= NEON;
+        }
+    }
+    bits
+}
+
+/// Whether every feature of `mask` is present (probing once per process).
+#[inline]
+fn has(mask: u32) -> bool {
+    let mut bits = CACHE.load(Ordering::Relaxed);
+    if bits == 0 {
+        // Racing threads compute the same value; the last store wins.
+        bits = probe();
+        CACHE.store(bits, Ordering::Relaxed);
+    }
+    #[cfg(test)]
+    {
+        bits &= !hidden::get();
+    }
+    bits & mask == mask
+}
 
 /// AES-NI (and SSE2) are present.
 ///
@@ -16,14 +99,7 @@ use crate::gf128::Backend;
 /// assert_eq!(galois_aead::detect::has_aesni(), AesBackend::AesNi.is_available());
 /// ```
 pub fn has_aesni() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("aes") && std::arch::is_x86_feature_detected!("sse2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    has(AESNI)
 }
 
 /// PCLMULQDQ (and SSSE3 for byte swaps) are present.
@@ -34,15 +110,7 @@ pub fn has_aesni() -> bool {
 /// assert_eq!(galois_aead::detect::has_pclmul(), Backend::Clmul.is_available());
 /// ```
 pub fn has_pclmul() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("pclmulqdq")
-            && std::arch::is_x86_feature_detected!("ssse3")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    has(PCLMUL)
 }
 
 /// AES-NI, PCLMULQDQ, SSSE3 and SSE4.1: the xmm stitched kernel.
@@ -52,14 +120,7 @@ pub fn has_pclmul() -> bool {
 /// assert!(!has_aesni_clmul() || (has_aesni() && has_pclmul()));
 /// ```
 pub fn has_aesni_clmul() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        has_aesni() && has_pclmul() && std::arch::is_x86_feature_detected!("sse4.1")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    has(AESNI_CLMUL)
 }
 
 /// ARMv8 NEON and PMULL (FEAT_PMULL) are present (aarch64).
@@ -71,15 +132,7 @@ pub fn has_aesni_clmul() -> bool {
 /// assert!(!galois_aead::detect::has_pmull());
 /// ```
 pub fn has_pmull() -> bool {
-    #[cfg(target_arch = "aarch64")]
-    {
-        std::arch::is_aarch64_feature_detected!("neon")
-            && std::arch::is_aarch64_feature_detected!("pmull")
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    {
-        false
-    }
+    has(PMULL)
 }
 
 /// FEAT_AES (`AESE`/`AESMC`, with NEON) is present (aarch64).
@@ -89,15 +142,17 @@ pub fn has_pmull() -> bool {
 /// assert!(!galois_aead::detect::has_aes_armv8());
 /// ```
 pub fn has_aes_armv8() -> bool {
-    #[cfg(target_arch = "aarch64")]
-    {
-        std::arch::is_aarch64_feature_detected!("neon")
-            && std::arch::is_aarch64_feature_detected!("aes")
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    {
-        false
-    }
+    has(AES_ARMV8)
+}
+
+/// Advanced SIMD (NEON) is present (aarch64).
+///
+/// ```
+/// #[cfg(not(target_arch = "aarch64"))]
+/// assert!(!galois_aead::detect::has_neon());
+/// ```
+pub fn has_neon() -> bool {
+    has(NEON)
 }
 
 /// FEAT_SHA3 (for its three-way XOR, EOR3) is present (aarch64).
@@ -107,14 +162,17 @@ pub fn has_aes_armv8() -> bool {
 /// assert!(!galois_aead::detect::has_sha3());
 /// ```
 pub fn has_sha3() -> bool {
-    #[cfg(target_arch = "aarch64")]
-    {
-        std::arch::is_aarch64_feature_detected!("sha3")
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    {
-        false
-    }
+    has(SHA3)
+}
+
+/// PMULL and SHA3 together: the `pmull_eor3` GHASH backend (aarch64).
+///
+/// ```
+/// use galois_aead::detect::{has_pmull, has_pmull_sha3, has_sha3};
+/// assert_eq!(has_pmull_sha3(), has_pmull() && has_sha3());
+/// ```
+pub fn has_pmull_sha3() -> bool {
+    has(PMULL | SHA3)
 }
 
 /// AVX2 is present.
@@ -125,14 +183,7 @@ pub fn has_sha3() -> bool {
 /// assert_eq!(galois_aead::detect::has_avx2(), Backend::Avx2.is_available());
 /// ```
 pub fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    has(AVX2)
 }
 
 /// VAES and VPCLMULQDQ on 256-bit vectors (with AVX2) are present.
@@ -143,15 +194,7 @@ pub fn has_avx2() -> bool {
 /// assert_eq!(galois_aead::detect::has_vaes_avx2(), Backend::VaesAvx2.is_available());
 /// ```
 pub fn has_vaes_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as f;
-        f!("avx") && f!("avx2") && f!("vaes") && f!("vpclmulqdq") && has_aesni_clmul()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    has(VAES_AVX2)
 }
 
 /// VAES and VPCLMULQDQ on 512-bit vectors (AVX-512 F, BW, VL) are present.
@@ -162,15 +205,7 @@ pub fn has_vaes_avx2() -> bool {
 /// assert_eq!(galois_aead::detect::has_vaes_avx512(), Backend::VaesAvx512.is_available());
 /// ```
 pub fn has_vaes_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as f;
-        has_vaes_avx2() && f!("avx512f") && f!("avx512bw") && f!("avx512vl")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    has(VAES_AVX512)
 }
 
 /// AVX-512 IFMA (52-bit multiply-add, with F and VL) is present.
@@ -181,134 +216,16 @@ pub fn has_vaes_avx512() -> bool {
 /// assert_eq!(galois_aead::detect::has_avx512ifma(), Backend::Ifma.is_available());
 /// ```
 pub fn has_avx512ifma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as f;
-        f!("avx512f") && f!("avx512vl") && f!("avx512ifma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    has(AVX512IFMA)
 }
 
-/// The Poly1305 implementation a new key gets.
+/// The probe of backends that need nothing beyond the target's baseline.
 ///
 /// ```
-/// let b = galois_aead::detect::poly1305_backend();
-/// assert!(b.is_available());
-/// assert_eq!(galois_aead::poly1305::Poly1305Aes::new(&[0u8; 32])?.backend(), b);
-/// # Ok::<(), galois_aead::Error>(())
+/// assert!(galois_aead::detect::always());
 /// ```
-pub fn poly1305_backend() -> crate::poly1305::Backend {
-    use crate::poly1305::Backend;
-    #[cfg(target_arch = "x86_64")]
-    {
-        if has_avx512ifma() {
-            return Backend::Ifma;
-        }
-        if has_avx2() {
-            return Backend::Avx2;
-        }
-    }
-    // aarch64: `Backend::Neon` is not picked: llvm-mca's estimates put it
-    // behind portable on Neoverse V1 and ahead on N1 (docs/speed.md, an
-    // estimate only; no ARM machine to measure).
-    Backend::Portable
-}
-
-/// Whether this CPU can run a Poly1305 backend.
-///
-/// ```
-/// use galois_aead::{detect, poly1305::Backend};
-/// assert!(detect::poly1305_backend_available(Backend::Portable));
-/// assert!(detect::poly1305_backend_available(detect::poly1305_backend()));
-/// ```
-pub fn poly1305_backend_available(b: crate::poly1305::Backend) -> bool {
-    use crate::poly1305::Backend;
-    match b {
-        Backend::Portable => true,
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => has_avx2(),
-        #[cfg(target_arch = "x86_64")]
-        Backend::Ifma => has_avx512ifma(),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Backend::Neon => std::arch::is_aarch64_feature_detected!("neon"),
-    }
-}
-
-/// The AES implementation a new key gets.
-///
-/// ```
-/// let b = galois_aead::detect::aes_backend();
-/// assert_eq!(galois_aead::AesGcm::new(&[0u8; 16])?.aes_backend(), b);
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-pub fn aes_backend() -> AesBackend {
-    #[cfg(target_arch = "x86_64")]
-    if has_aesni() {
-        return AesBackend::AesNi;
-    }
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    if has_aes_armv8() {
-        return AesBackend::Armv8;
-    }
-    AesBackend::Portable
-}
-
-/// The GHASH backend a new key gets: the fastest constant-time one. The
-/// vector backends also run AES-GCM stitched when the cipher is AES-NI.
-///
-/// ```
-/// let b = galois_aead::detect::ghash_backend();
-/// assert!(b.is_constant_time() && b.is_available());
-/// assert_eq!(galois_aead::AesGcm::new(&[0u8; 16])?.backend(), b);
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-pub fn ghash_backend() -> Backend {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if has_vaes_avx512() {
-            return Backend::VaesAvx512;
-        }
-        if has_vaes_avx2() {
-            return Backend::VaesAvx2;
-        }
-        if has_aesni_clmul() {
-            return Backend::AesniClmul;
-        }
-        if has_pclmul() {
-            return Backend::Clmul;
-        }
-    }
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    {
-        if has_pmull() && has_sha3() {
-            return Backend::PmullEor3;
-        }
-        if has_pmull() {
-            return Backend::Pmull;
-        }
-    }
-    Backend::Ctmul64
-}
-
-pub(crate) fn ghash_backend_available(b: Backend) -> bool {
-    match b {
-        #[cfg(target_arch = "x86_64")]
-        Backend::Clmul => has_pclmul(),
-        #[cfg(target_arch = "x86_64")]
-        Backend::AesniClmul => has_aesni_clmul(),
-        #[cfg(target_arch = "x86_64")]
-        Backend::VaesAvx2 => has_vaes_avx2(),
-        #[cfg(target_arch = "x86_64")]
-        Backend::VaesAvx512 => has_vaes_avx512(),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Backend::Pmull => has_pmull(),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Backend::PmullEor3 => has_pmull() && has_sha3(),
-        _ => true,
-    }
+pub fn always() -> bool {
+    true
 }
 
 /// The CPU features galois looks for, and whether this CPU has each.
@@ -317,7 +234,7 @@ pub(crate) fn ghash_backend_available(b: Backend) -> bool {
 /// let features = galois_aead::detect::cpu_features();
 /// if cfg!(target_arch = "x86_64") {
 ///     let aes = features.iter().find(|(name, _)| *name == "aes").unwrap().1;
-///     assert_eq!(aes, galois_aead::detect::has_aesni());
+///     assert!(aes || !galois_aead::detect::has_aesni());
 /// }
 /// ```
 pub fn cpu_features() -> Vec<(&'static str, bool)> {
@@ -350,5 +267,59 @@ pub fn cpu_features() -> Vec<(&'static str, bool)> {
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         Vec::new()
+    }
+}
+
+/// Unit tests can hide features from the probes, per thread, to see what a
+/// smaller CPU gets (a key built while a feature is hidden cannot use it).
+#[cfg(test)]
+pub(crate) mod hidden {
+    use std::cell::Cell;
+
+    thread_local! {
+        static HIDDEN: Cell<u32> = const { Cell::new(0) };
+    }
+
+    pub(super) fn get() -> u32 {
+        HIDDEN.with(Cell::get)
+    }
+
+    /// Hides every probed feature on this thread until the guard drops.
+    pub(crate) fn all() -> Guard {
+        HIDDEN.with(|h| h.set(!super::PROBED));
+        Guard
+    }
+
+    pub(crate) struct Guard;
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            HIDDEN.with(|h| h.set(0));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_answers_match_the_raw_probes() {
+        let bits = probe();
+        assert_eq!(has_aesni(), bits & AESNI != 0);
+        assert_eq!(has_pclmul(), bits & PCLMUL != 0);
+        assert_eq!(has_vaes_avx512(), bits & VAES_AVX512 != 0);
+        assert!(!has_vaes_avx512() || has_vaes_avx2());
+        assert!(!has_vaes_avx2() || has_aesni_clmul());
+        assert!(!has_aesni_clmul() || (has_aesni() && has_pclmul()));
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(has_avx2(), std::arch::is_x86_feature_detected!("avx2"));
+    }
+
+    #[test]
+    fn hidden_features_read_as_absent() {
+        let _g = hidden::all();
+        assert!(!has_aesni() && !has_pclmul() && !has_avx2() && !has_pmull());
+        assert!(always());
     }
 }

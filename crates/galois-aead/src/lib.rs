@@ -30,6 +30,7 @@ pub mod limits;
 pub mod mac;
 pub mod packet;
 pub mod poly1305;
+mod registry;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
 pub mod stream;

@@ -148,7 +148,7 @@ impl XAes256Gcm {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn backend(&self) -> Backend {
-        self.backend.unwrap_or_else(crate::detect::ghash_backend)
+        self.backend.unwrap_or_else(crate::gf128::Backend::auto)
     }
 
     /// The AES backend in use.

@@ -105,7 +105,7 @@ fn backend_names_roundtrip() {
     assert_eq!(Backend::from_name("nope"), Err(Error::UnknownBackend));
     assert_eq!(Backend::available().len(), Backend::ALL.len());
     #[cfg(target_arch = "x86_64")]
-    assert_eq!(galois_aead::detect::poly1305_backend(), Backend::Ifma);
+    assert_eq!(galois_aead::poly1305::Backend::auto(), Backend::Ifma);
 }
 
 #[test]

@@ -173,7 +173,7 @@ fn rng_fill(seed: &mut u64, buf: &mut [u8]) {
 
 pub fn run(a: Args) {
     let backend = match &a.backend {
-        None => galois_aead::detect::poly1305_backend(),
+        None => galois_aead::poly1305::Backend::auto(),
         Some(n) => match Backend::from_name(n) {
             Ok(b) if b.is_available() => b,
             _ => {

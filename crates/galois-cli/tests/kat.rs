@@ -282,8 +282,8 @@ fn selftest_passes_and_names_backends() {
     assert!(out.status.success(), "{text}");
     let want = format!(
         "AES-GCM: aes={} ghash={}",
-        galois_aead::detect::aes_backend().name(),
-        galois_aead::detect::ghash_backend().name()
+        galois_aead::AesBackend::auto().name(),
+        galois_aead::Backend::auto().name()
     );
     assert!(text.contains(&want), "{text}");
     assert!(

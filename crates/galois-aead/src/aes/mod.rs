@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 ///
 /// ```
 /// use galois_aead::{Aes, AesBackend};
-/// let b = galois_aead::detect::aes_backend();
+/// let b = AesBackend::auto();
 /// assert!(b.is_available());
 /// assert_eq!(Aes::new(&[0u8; 16])?.backend(), b);
 /// # Ok::<(), galois_aead::Error>(())
@@ -92,6 +92,23 @@ impl AesBackend {
             AesBackend::Portable => true,
         }
     }
+
+    /// The AES implementation a new key gets: the first of [`AesBackend::ALL`]
+    /// this CPU can run.
+    ///
+    /// ```
+    /// use galois_aead::{AesBackend, AesGcm};
+    /// let b = AesBackend::auto();
+    /// assert_eq!(AesGcm::new(&[0u8; 16])?.aes_backend(), b);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn auto() -> AesBackend {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|b| b.is_available())
+            .unwrap_or(AesBackend::Portable)
+    }
 }
 
 enum Imp {
@@ -133,7 +150,7 @@ impl Aes {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
-        Self::with_backend(key, crate::detect::aes_backend())
+        Self::with_backend(key, AesBackend::auto())
     }
 
     /// Expands a key with a pinned backend; fails if the CPU lacks it.

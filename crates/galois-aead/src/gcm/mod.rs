@@ -479,7 +479,7 @@ impl AesGcm {
     ///
     /// ```
     /// let gcm = galois_aead::AesGcm::new(&[0u8; 16])?;
-    /// assert_eq!(gcm.aes_backend(), galois_aead::detect::aes_backend());
+    /// assert_eq!(gcm.aes_backend(), galois_aead::AesBackend::auto());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn aes_backend(&self) -> AesBackend {
@@ -509,7 +509,7 @@ impl<C: BlockCipher128> Gcm<C> {
         if opts.refuse_zero_h && ct::declassify(hv == 0) {
             return Err(ZERO_H);
         }
-        let backend = opts.backend.unwrap_or_else(crate::detect::ghash_backend);
+        let backend = opts.backend.unwrap_or_else(crate::gf128::Backend::auto);
         let ghash = GhashKey::new(hv, backend);
         let h_is_zero = hv == 0;
         hv.zeroize();

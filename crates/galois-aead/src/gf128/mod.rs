@@ -286,7 +286,59 @@ impl Backend {
     /// # }
     /// ```
     pub fn is_available(self) -> bool {
-        crate::detect::ghash_backend_available(self)
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Clmul => crate::detect::has_pclmul(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::AesniClmul => crate::detect::has_aesni_clmul(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx2 => crate::detect::has_vaes_avx2(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx512 => crate::detect::has_vaes_avx512(),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Pmull => crate::detect::has_pmull(),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::PmullEor3 => crate::detect::has_pmull_sha3(),
+            Backend::Bitserial
+            | Backend::Table8Vartime
+            | Backend::Table4Vartime
+            | Backend::Shoup8Vartime
+            | Backend::Shoup4Vartime
+            | Backend::Ctmul64 => true,
+        }
+    }
+
+    /// The backend a new key gets: the fastest constant-time one this CPU
+    /// can run. The vector backends also run AES-GCM stitched when the
+    /// cipher is AES-NI.
+    ///
+    /// ```
+    /// use galois_aead::{AesGcm, Backend};
+    /// let b = Backend::auto();
+    /// assert!(b.is_constant_time() && b.is_available());
+    /// assert_eq!(AesGcm::new(&[0u8; 16])?.backend(), b);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn auto() -> Backend {
+        const FASTEST_FIRST: &[Backend] = &[
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx512,
+            #[cfg(target_arch = "x86_64")]
+            Backend::VaesAvx2,
+            #[cfg(target_arch = "x86_64")]
+            Backend::AesniClmul,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Clmul,
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::PmullEor3,
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Pmull,
+        ];
+        FASTEST_FIRST
+            .iter()
+            .copied()
+            .find(|b| b.is_available())
+            .unwrap_or(Backend::Ctmul64)
     }
 
     /// The backends this CPU can run.
@@ -294,7 +346,7 @@ impl Backend {
     /// ```
     /// use galois_aead::Backend;
     /// let bs = Backend::available();
-    /// assert!(bs.contains(&Backend::Bitserial) && bs.contains(&galois_aead::detect::ghash_backend()));
+    /// assert!(bs.contains(&Backend::Bitserial) && bs.contains(&Backend::auto()));
     /// ```
     pub fn available() -> Vec<Backend> {
         Self::ALL
@@ -471,7 +523,7 @@ impl Ghash {
     /// assert_eq!(g.finalize(), gf128_mul(&c, &h)); // one block: X_1 = C_1 * H
     /// ```
     pub fn new(h: &[u8; 16]) -> Self {
-        Self::with_backend(h, crate::detect::ghash_backend()).expect("auto backend is available")
+        Self::with_backend(h, Backend::auto()).expect("auto backend is available")
     }
 
     /// Keys GHASH with a pinned backend; fails if the CPU lacks it.
@@ -494,7 +546,7 @@ impl Ghash {
     ///
     /// ```
     /// let g = galois_aead::Ghash::new(&[3; 16]);
-    /// assert_eq!(g.backend(), galois_aead::detect::ghash_backend());
+    /// assert_eq!(g.backend(), galois_aead::Backend::auto());
     /// ```
     pub fn backend(&self) -> Backend {
         self.key.backend()
@@ -627,6 +679,32 @@ impl GhashKey {
             GhashKey::Pmull(k) => Some((&k.0, false)),
             GhashKey::PmullEor3(k) => Some((&k.0, true)),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    /// Without the CPU features no SIMD backend is available or keyable,
+    /// and automatic selection is the portable constant-time one.
+    #[test]
+    fn unprobed_backends_are_unavailable() {
+        let _hide = crate::detect::hidden::all();
+        assert_eq!(Backend::auto(), Backend::Ctmul64);
+        for &b in Backend::ALL {
+            let portable = matches!(
+                b,
+                Backend::Bitserial
+                    | Backend::Table8Vartime
+                    | Backend::Table4Vartime
+                    | Backend::Shoup8Vartime
+                    | Backend::Shoup4Vartime
+                    | Backend::Ctmul64
+            );
+            assert_eq!(b.is_available(), portable, "{b}");
+            assert_eq!(GhashKey::new(3, b).is_ok(), portable, "{b}");
         }
     }
 }

@@ -14,7 +14,7 @@
 //! multiplies) and [`Gf64Backend::Clmul`] (PCLMULQDQ, x86-64, chosen only
 //! after run-time detection). All three are constant time.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use zeroize::Zeroize;
 
 mod bitserial;
@@ -68,177 +68,78 @@ pub(crate) trait Gf64Mul: Zeroize + Sized {
     }
 }
 
-/// A GF(2^64) multiplication backend for GCM-64. All are constant time.
-///
-/// ```
-/// use galois_aead::gf64::{gf64_mul_with, Gf64Backend};
-/// let (a, b) = (*b"abcdefgh", *b"12345678");
-/// let want = gf64_mul_with(Gf64Backend::Bitserial, &a, &b)?;
-/// for backend in Gf64Backend::available() {
-///     assert_eq!(gf64_mul_with(backend, &a, &b)?, want);
-/// }
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Gf64Backend {
-    /// One bit at a time with masks: the reference.
-    Bitserial,
-    /// Portable: carry-less products from 32-bit integer multiplies with
-    /// holes between the bits, Karatsuba, shift-and-XOR reduction.
-    Ctmul,
-    /// PCLMULQDQ with four-block aggregated reduction (x86-64 only: the
-    /// variant does not exist on other targets).
-    #[cfg(target_arch = "x86_64")]
-    Clmul,
+/// The key enum of the table below: one variant per line, holding that
+/// file's `Key`.
+macro_rules! gf64_keys {
+    ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
+        /// H prepared for one backend.
+        #[derive(Zeroize)]
+        pub(crate) enum Gf64Key {
+            $( $(#[$cfg])* $variant($module::Key), )*
+        }
+
+        impl Gf64Key {
+            /// Keys `backend` with H; refused unless its table line's probe
+            /// says this CPU can run it.
+            pub(crate) fn new(h: u64, backend: Gf64Backend) -> Result<Self> {
+                if !backend.is_available() {
+                    return Err(backend.unavailable());
+                }
+                match backend {
+                    $( $(#[$cfg])* Gf64Backend::$variant =>
+                        $module::Key::new(h).map(Gf64Key::$variant).ok_or(backend.unavailable()), )*
+                }
+            }
+
+            pub(crate) fn backend(&self) -> Gf64Backend {
+                match self { $( $(#[$cfg])* Gf64Key::$variant(_) => Gf64Backend::$variant, )* }
+            }
+
+            #[inline]
+            pub(crate) fn mul_h(&self, x: u64) -> u64 {
+                match self { $( $(#[$cfg])* Gf64Key::$variant(k) => k.mul_h(x), )* }
+            }
+
+            /// `blocks.len()` is a multiple of 8.
+            #[inline]
+            pub(crate) fn update_blocks(&self, y: u64, blocks: &[u8]) -> u64 {
+                debug_assert_eq!(blocks.len() % 8, 0);
+                match self { $( $(#[$cfg])* Gf64Key::$variant(k) => k.update_blocks(y, blocks), )* }
+            }
+        }
+    };
 }
 
-impl Gf64Backend {
-    /// Every backend, slowest first.
-    pub const ALL: &'static [Gf64Backend] = &[
-        Gf64Backend::Bitserial,
-        Gf64Backend::Ctmul,
-        #[cfg(target_arch = "x86_64")]
-        Gf64Backend::Clmul,
-    ];
-
-    /// The name, as the CLI spells it.
+crate::registry::registry! {
+    /// A GF(2^64) multiplication backend for GCM-64. All are constant time.
+    /// The list is the registry of `crate::registry`: fastest first, each
+    /// line with the CPU-feature probe that makes it available.
     ///
     /// ```
-    /// assert_eq!(galois_aead::gf64::Gf64Backend::Ctmul.name(), "gf64-ctmul");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Gf64Backend::Bitserial => "gf64-bitserial",
-            Gf64Backend::Ctmul => "gf64-ctmul",
-            #[cfg(target_arch = "x86_64")]
-            Gf64Backend::Clmul => "gf64-clmul",
-        }
-    }
-
-    /// Parses a name given by [`Gf64Backend::name`].
-    ///
-    /// ```
-    /// use galois_aead::gf64::Gf64Backend;
-    /// #[cfg(target_arch = "x86_64")]
-    /// assert_eq!(Gf64Backend::from_name("gf64-clmul")?, Gf64Backend::Clmul);
+    /// use galois_aead::gf64::{gf64_mul_with, Gf64Backend};
+    /// let (a, b) = (*b"abcdefgh", *b"12345678");
+    /// let want = gf64_mul_with(Gf64Backend::Bitserial, &a, &b)?;
+    /// for backend in Gf64Backend::available() {
+    ///     assert_eq!(gf64_mul_with(backend, &a, &b)?, want);
+    /// }
+    /// assert_eq!(Gf64Backend::Ctmul.name(), "gf64-ctmul");
     /// assert_eq!(Gf64Backend::from_name("clmul"), Err(galois_aead::Error::UnknownBackend));
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|b| b.name() == name)
-            .ok_or(Error::UnknownBackend)
-    }
-
-    /// Whether this CPU can run it.
-    ///
-    /// ```
-    /// use galois_aead::gf64::Gf64Backend;
-    /// assert!(Gf64Backend::Ctmul.is_available());
+    /// let auto = Gf64Backend::auto();
+    /// assert!(auto.is_available() && auto != Gf64Backend::Bitserial);
     /// #[cfg(target_arch = "x86_64")]
     /// assert_eq!(Gf64Backend::Clmul.is_available(), galois_aead::detect::has_pclmul());
+    /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn is_available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Gf64Backend::Clmul => crate::detect::has_pclmul(),
-            _ => true,
-        }
-    }
-
-    /// The backends this CPU can run.
-    ///
-    /// ```
-    /// use galois_aead::gf64::Gf64Backend;
-    /// assert!(Gf64Backend::available().contains(&Gf64Backend::Bitserial));
-    /// ```
-    pub fn available() -> Vec<Gf64Backend> {
-        Self::ALL
-            .iter()
-            .copied()
-            .filter(|b| b.is_available())
-            .collect()
-    }
-
-    /// The fastest backend this CPU can run.
-    ///
-    /// ```
-    /// use galois_aead::gf64::Gf64Backend;
-    /// let b = Gf64Backend::auto();
-    /// assert!(b.is_available() && b != Gf64Backend::Bitserial);
-    /// ```
-    pub fn auto() -> Gf64Backend {
-        #[cfg(target_arch = "x86_64")]
-        if Gf64Backend::Clmul.is_available() {
-            return Gf64Backend::Clmul;
-        }
-        Gf64Backend::Ctmul
-    }
-}
-
-impl core::fmt::Display for Gf64Backend {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// H prepared for one backend.
-#[derive(Zeroize)]
-pub(crate) enum Gf64Key {
-    Bitserial(bitserial::Key),
-    Ctmul(ctmul::Key),
+    pub enum Gf64Backend;
+    portable = Ctmul;
+    keys = gf64_keys;
     #[cfg(target_arch = "x86_64")]
-    Clmul(clmul::Key),
-}
-
-impl Gf64Key {
-    pub(crate) fn new(h: u64, backend: Gf64Backend) -> Result<Self> {
-        let unavailable = Error::BackendUnavailable {
-            backend: backend.name(),
-        };
-        match backend {
-            Gf64Backend::Bitserial => Ok(Gf64Key::Bitserial(bitserial::Key::new(h).unwrap())),
-            Gf64Backend::Ctmul => Ok(Gf64Key::Ctmul(ctmul::Key::new(h).unwrap())),
-            #[cfg(target_arch = "x86_64")]
-            Gf64Backend::Clmul => clmul::Key::new(h).map(Gf64Key::Clmul).ok_or(unavailable),
-            #[allow(unreachable_patterns)]
-            _ => Err(unavailable),
-        }
-    }
-
-    pub(crate) fn backend(&self) -> Gf64Backend {
-        match self {
-            Gf64Key::Bitserial(_) => Gf64Backend::Bitserial,
-            Gf64Key::Ctmul(_) => Gf64Backend::Ctmul,
-            #[cfg(target_arch = "x86_64")]
-            Gf64Key::Clmul(_) => Gf64Backend::Clmul,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn mul_h(&self, x: u64) -> u64 {
-        match self {
-            Gf64Key::Bitserial(k) => k.mul_h(x),
-            Gf64Key::Ctmul(k) => k.mul_h(x),
-            #[cfg(target_arch = "x86_64")]
-            Gf64Key::Clmul(k) => k.mul_h(x),
-        }
-    }
-
-    /// `blocks.len()` is a multiple of 8.
-    #[inline]
-    pub(crate) fn update_blocks(&self, y: u64, blocks: &[u8]) -> u64 {
-        debug_assert_eq!(blocks.len() % 8, 0);
-        match self {
-            Gf64Key::Bitserial(k) => k.update_blocks(y, blocks),
-            Gf64Key::Ctmul(k) => k.update_blocks(y, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Gf64Key::Clmul(k) => k.update_blocks(y, blocks),
-        }
-    }
+    Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul,
+        "PCLMULQDQ with four-block aggregated reduction (x86-64 only: the variant does not exist on other targets).";
+    Ctmul => ctmul, "gf64-ctmul", ct = true, detect = crate::detect::always,
+        "Portable: carry-less products from 32-bit integer multiplies with holes between the bits, Karatsuba, shift-and-XOR reduction.";
+    Bitserial => bitserial, "gf64-bitserial", ct = true, detect = crate::detect::always,
+        "One bit at a time with masks: the reference.";
 }
 
 /// Multiplies two GF(2^64) elements (8-byte blocks, GCM bit order) with the
@@ -330,6 +231,36 @@ mod tests {
             assert_eq!(m(a, b), m(b, a));
             assert_eq!(m(m(a, b), c), m(a, m(b, c)));
             assert_eq!(m(a, b ^ c), m(a, b) ^ m(a, c));
+        }
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    /// Without the CPU features, the SIMD line is unavailable and its key
+    /// is refused; automatic selection falls back to the portable line.
+    #[test]
+    fn unprobed_backends_are_unavailable() {
+        let _hide = crate::detect::hidden::all();
+        assert_eq!(
+            Gf64Backend::available(),
+            [Gf64Backend::Ctmul, Gf64Backend::Bitserial]
+        );
+        assert_eq!(Gf64Backend::auto(), Gf64Backend::Ctmul);
+        for &b in Gf64Backend::ALL {
+            assert_eq!(Gf64Key::new(1, b).is_ok(), b.is_available(), "{b}");
+        }
+    }
+
+    #[test]
+    fn order_is_fastest_first_and_auto_is_constant_time() {
+        assert_eq!(Gf64Backend::ALL.last(), Some(&Gf64Backend::Bitserial));
+        assert_eq!(Gf64Backend::auto(), Gf64Backend::available()[0]);
+        assert!(Gf64Backend::auto().is_constant_time());
+        for &b in Gf64Backend::ALL {
+            assert_eq!(Gf64Backend::from_name(b.name()), Ok(b));
         }
     }
 }

@@ -108,6 +108,41 @@ impl Ifma {
     }
 }
 
+/// This file's line in the registry table of `poly1305/mod.rs`.
+pub(crate) type Imp = Ifma;
+
+impl super::Poly1305Imp for Ifma {
+    fn new() -> Option<Self> {
+        Ifma::new()
+    }
+    /// The four-lane code takes inputs from `MIN_LEN4`.
+    const MIN_LEN: usize = MIN_LEN4;
+    #[inline(always)]
+    fn bulk<P: super::PowersSlot>(
+        self,
+        h: &mut [u64; 3],
+        k: &super::portable::Key64,
+        _: &mut P,
+        data: &[u8],
+    ) -> usize {
+        let n = if data.len() >= MIN_LEN {
+            data.len() / CHUNK * CHUNK
+        } else if data.len() >= MIN_LEN4 {
+            data.len() / CHUNK4 * CHUNK4
+        } else {
+            return 0;
+        };
+        let mut r = radix44::r_from_bytes(&k.r_bytes());
+        if n >= MIN_LEN {
+            self.blocks(h, &r, &data[..n]);
+        } else {
+            self.blocks4(h, &r, &data[..n]);
+        }
+        zeroize::Zeroize::zeroize(&mut r);
+        n
+    }
+}
+
 /// The six partial-product sums of a b (lo and hi halves per limb),
 /// accumulated onto `acc`.
 ///

@@ -26,8 +26,9 @@
 //!
 //! # Implementations
 //!
-//! The polynomial is evaluated by one of these backends, picked once when a
-//! key is set up by [`crate::detect::poly1305_backend`] or pinned by name:
+//! The polynomial is evaluated by one of three backends, picked once when a
+//! key is set up by [`Backend::auto`] (the first line of the registry table
+//! below this CPU can run) or pinned by name:
 //! - [`Backend::Portable`] (`portable.rs`): radix 2^64, 64 x 64 -> 128-bit
 //!   products; used alone, and by every backend for short messages and the
 //!   tail of long ones.
@@ -69,161 +70,95 @@ mod radix44;
 use portable::{Acc, Key64};
 use radix44::Limbs;
 
-/// A Poly1305 implementation. Automatic selection (`detect.rs`) picks the
-/// fastest one the CPU has; each can be pinned by name.
-///
-/// ```
-/// use galois_aead::poly1305::{Backend, Poly1305Aes};
-/// let key = [0u8; 32];
-/// let want = Poly1305Aes::with_backend(&key, Backend::Portable)?.authenticate(&[1; 16], &[7; 3000])?;
-/// for b in Backend::available() {
-///     assert_eq!(Poly1305Aes::with_backend(&key, b)?.authenticate(&[1; 16], &[7; 3000])?, want);
-/// }
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Portable constant time, 64-bit limbs.
-    Portable,
-    /// AVX2, 4-way with powers r^1..r^4 (x86-64 only: the variant does not
-    /// exist on other targets).
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// AVX-512 IFMA (vpmadd52luq/huq), 8-way (x86-64 only).
-    #[cfg(target_arch = "x86_64")]
-    Ifma,
-    /// NEON (aarch64), radix 2^26, 2-way with powers r^1..r^4 (aarch64
-    /// only).
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Neon,
+/// What each backend file provides: a token that exists only once the CPU
+/// features were detected, and the vector code for long inputs.
+pub(crate) trait Poly1305Imp: Copy {
+    /// The token, or `None` if the CPU lacks the features.
+    fn new() -> Option<Self>;
+    /// The shortest input [`Poly1305Imp::bulk`] takes anything from
+    /// (`usize::MAX`: none).
+    const MIN_LEN: usize;
+    /// Absorbs the longest prefix of `data` the vector code takes into `h`
+    /// (powers of r from `pw` as needed); returns its length in bytes.
+    fn bulk<P: PowersSlot>(self, h: &mut Acc, k: &Key64, pw: &mut P, data: &[u8]) -> usize;
 }
 
-impl Backend {
-    /// Every backend, fastest first.
-    pub const ALL: &'static [Backend] = &[
-        #[cfg(target_arch = "x86_64")]
-        Backend::Ifma,
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2,
-        Backend::Portable,
-        // After portable: not picked automatically (neon.rs).
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Backend::Neon,
-    ];
-
-    /// The backend's name, as the CLI spells it.
-    ///
-    /// ```
-    /// #[cfg(target_arch = "x86_64")]
-    /// assert_eq!(galois_aead::poly1305::Backend::Ifma.name(), "ifma");
-    /// assert_eq!(galois_aead::poly1305::Backend::Portable.name(), "portable");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => "avx2",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Ifma => "ifma",
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::Neon => "neon",
+/// The code a key runs, one variant per table line holding that file's
+/// token (`Imp`).
+macro_rules! poly1305_imps {
+    ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
+        #[derive(Clone, Copy)]
+        enum Imp {
+            $( $(#[$cfg])* $variant($module::Imp), )*
         }
-    }
 
-    /// Parses a name given by [`Backend::name`].
+        impl Imp {
+            /// The token of `b`; refused unless its table line's probe says
+            /// this CPU can run it.
+            fn new(b: Backend) -> Result<Self> {
+                if !b.is_available() {
+                    return Err(b.unavailable());
+                }
+                match b {
+                    $( $(#[$cfg])* Backend::$variant =>
+                        <$module::Imp as Poly1305Imp>::new().map(Imp::$variant).ok_or(b.unavailable()), )*
+                }
+            }
+
+            fn backend(self) -> Backend {
+                match self { $( $(#[$cfg])* Imp::$variant(_) => Backend::$variant, )* }
+            }
+
+            #[inline(always)]
+            fn min_len(self) -> usize {
+                match self { $( $(#[$cfg])* Imp::$variant(_) => <$module::Imp as Poly1305Imp>::MIN_LEN, )* }
+            }
+
+            #[inline(always)]
+            fn bulk<P: PowersSlot>(self, h: &mut Acc, k: &Key64, pw: &mut P, data: &[u8]) -> usize {
+                match self { $( $(#[$cfg])* Imp::$variant(t) => t.bulk(h, k, pw, data), )* }
+            }
+        }
+    };
+}
+
+crate::registry::registry! {
+    /// A Poly1305 implementation: the registry of `crate::registry`, fastest
+    /// first, each line with the CPU-feature probe that makes it available.
+    /// A new key gets [`Backend::auto`]; each can be pinned by name.
     ///
     /// ```
-    /// use galois_aead::poly1305::Backend;
-    /// #[cfg(target_arch = "x86_64")]
-    /// assert_eq!(Backend::from_name("avx2")?, Backend::Avx2);
-    /// assert!(Backend::from_name("altivec").is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|b| b.name() == name)
-            .ok_or(Error::UnknownBackend)
-    }
-
-    /// Whether this CPU can run the backend.
-    ///
-    /// ```
-    /// use galois_aead::poly1305::{Backend, Poly1305};
-    /// assert!(Backend::Portable.is_available());
+    /// use galois_aead::poly1305::{Backend, Poly1305, Poly1305Aes};
+    /// let key = [0u8; 32];
+    /// let want = Poly1305Aes::with_backend(&key, Backend::Portable)?.authenticate(&[1; 16], &[7; 3000])?;
+    /// for b in Backend::available() {
+    ///     assert_eq!(Poly1305Aes::with_backend(&key, b)?.authenticate(&[1; 16], &[7; 3000])?, want);
+    /// }
+    /// assert_eq!(Backend::available()[0], Backend::auto());
+    /// assert_eq!(Backend::Portable.name(), "portable");
+    /// #[cfg(not(target_arch = "aarch64"))]
+    /// assert!(Backend::from_name("neon").is_err());
     /// #[cfg(target_arch = "x86_64")]
     /// assert_eq!(Poly1305::with_backend(&[0; 32], Backend::Ifma).is_ok(), Backend::Ifma.is_available());
+    /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn is_available(self) -> bool {
-        crate::detect::poly1305_backend_available(self)
-    }
-
-    /// The backends this CPU can run, fastest first.
-    ///
-    /// ```
-    /// use galois_aead::poly1305::Backend;
-    /// assert_eq!(Backend::available()[0], galois_aead::detect::poly1305_backend());
-    /// ```
-    pub fn available() -> Vec<Backend> {
-        Self::ALL
-            .iter()
-            .copied()
-            .filter(|b| b.is_available())
-            .collect()
-    }
-}
-
-impl core::fmt::Display for Backend {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The code a key runs. The SIMD variants hold a token that their module
-/// only creates after run-time detection found the CPU features.
-#[derive(Clone, Copy)]
-enum Imp {
-    Portable,
+    pub enum Backend;
+    portable = Portable;
+    keys = poly1305_imps;
     #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::Avx2),
+    Ifma => ifma, "ifma", ct = true, detect = crate::detect::has_avx512ifma,
+        "AVX-512 IFMA (vpmadd52luq/huq), 8-way (x86-64 only).";
     #[cfg(target_arch = "x86_64")]
-    Ifma(ifma::Ifma),
+    Avx2 => avx2, "avx2", ct = true, detect = crate::detect::has_avx2,
+        "AVX2, 4-way with powers r^1..r^4 (x86-64 only: the variant does not exist on other targets).";
+    Portable => portable, "portable", ct = true, detect = crate::detect::always,
+        "Portable constant time, 64-bit limbs.";
+    // After portable, so never picked automatically: llvm-mca's estimates put
+    // it behind portable on Neoverse V1 and ahead on N1 (docs/speed.md; an
+    // estimate only, no ARM machine to measure); pinned by name it runs.
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Neon(neon::Neon),
-}
-
-impl Imp {
-    fn new(b: Backend) -> Result<Self> {
-        match b {
-            Backend::Portable => Ok(Imp::Portable),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => avx2::Avx2::new()
-                .map(Imp::Avx2)
-                .ok_or(Error::BackendUnavailable { backend: "avx2" }),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Ifma => ifma::Ifma::new()
-                .map(Imp::Ifma)
-                .ok_or(Error::BackendUnavailable { backend: "ifma" }),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::Neon => neon::Neon::new()
-                .map(Imp::Neon)
-                .ok_or(Error::BackendUnavailable { backend: "neon" }),
-        }
-    }
-
-    fn backend(self) -> Backend {
-        match self {
-            Imp::Portable => Backend::Portable,
-            #[cfg(target_arch = "x86_64")]
-            Imp::Avx2(_) => Backend::Avx2,
-            #[cfg(target_arch = "x86_64")]
-            Imp::Ifma(_) => Backend::Ifma,
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Imp::Neon(_) => Backend::Neon,
-        }
-    }
+    Neon => neon, "neon", ct = true, detect = crate::detect::has_neon,
+        "NEON (aarch64), radix 2^26, 2-way with powers r^1..r^4 (aarch64 only).";
 }
 
 /// r^1 .. r^n, computed on demand for long messages.
@@ -277,7 +212,7 @@ impl Powers {
 /// Where the AVX2 code finds its powers: on the stack for one-shot calls,
 /// in a box a stream allocates the first time it needs them (so a stream
 /// stays small when it never does).
-trait PowersSlot {
+pub(crate) trait PowersSlot {
     fn get(&mut self) -> &mut Powers;
 }
 
@@ -303,51 +238,8 @@ fn bulk<'a, P: PowersSlot>(
     pw: &mut P,
     data: &'a [u8],
 ) -> &'a [u8] {
-    match imp {
-        Imp::Portable => data,
-        #[cfg(target_arch = "x86_64")]
-        Imp::Avx2(t) => {
-            if data.len() >= avx2::MIN_LEN {
-                let n = data.len() / avx2::CHUNK * avx2::CHUNK;
-                let pw = pw.get();
-                pw.ensure(k, 8);
-                t.blocks(h, pw, &data[..n]);
-                &data[n..]
-            } else {
-                data
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Imp::Ifma(t) => {
-            if data.len() >= ifma::MIN_LEN {
-                let n = data.len() / ifma::CHUNK * ifma::CHUNK;
-                let mut r = radix44::r_from_bytes(&k.r_bytes());
-                t.blocks(h, &r, &data[..n]);
-                r.zeroize();
-                &data[n..]
-            } else if data.len() >= ifma::MIN_LEN4 {
-                let n = data.len() / ifma::CHUNK4 * ifma::CHUNK4;
-                let mut r = radix44::r_from_bytes(&k.r_bytes());
-                t.blocks4(h, &r, &data[..n]);
-                r.zeroize();
-                &data[n..]
-            } else {
-                data
-            }
-        }
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        Imp::Neon(t) => {
-            if data.len() >= neon::MIN_LEN {
-                let n = data.len() / neon::CHUNK * neon::CHUNK;
-                let pw = pw.get();
-                pw.ensure(k, 4);
-                t.blocks(h, pw, &data[..n]);
-                &data[n..]
-            } else {
-                data
-            }
-        }
-    }
+    let n = imp.bulk(h, k, pw, data);
+    &data[n..]
 }
 
 /// The whole polynomial of a message in one call: h, not yet reduced.
@@ -357,7 +249,7 @@ fn bulk<'a, P: PowersSlot>(
 fn poly_oneshot(imp: Imp, k: &Key64, msg: &[u8]) -> Acc {
     let mut h: Acc = [0; 3];
     let mut data = msg;
-    if !matches!(imp, Imp::Portable) && data.len() >= MIN_BULK {
+    if data.len() >= imp.min_len() {
         let mut pw = Powers::empty();
         data = bulk(imp, &mut h, k, &mut pw, data);
         pw.wipe();
@@ -369,21 +261,6 @@ fn poly_oneshot(imp: Imp, k: &Key64, msg: &[u8]) -> Acc {
     }
     h
 }
-
-/// The shortest message any vector backend takes.
-#[cfg(target_arch = "x86_64")]
-const MIN_BULK: usize = if avx2::MIN_LEN < ifma::MIN_LEN4 {
-    avx2::MIN_LEN
-} else {
-    ifma::MIN_LEN4
-};
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-const MIN_BULK: usize = neon::MIN_LEN;
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-)))]
-const MIN_BULK: usize = usize::MAX;
 
 /// A streaming evaluation: h, the key, a partial block, cached powers.
 struct State {
@@ -570,7 +447,7 @@ impl Poly1305Mac<Aes> {
     /// assert_eq!(Poly1305Aes::new(&[0u8; 16]).err(), Some(Error::InvalidKeyLength { got: 16 }));
     /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
-        Self::with_backend(key, crate::detect::poly1305_backend())
+        Self::with_backend(key, Backend::auto())
     }
 
     /// As [`Poly1305Mac::new`] with a pinned backend.
@@ -625,7 +502,7 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn with_cipher(cipher: C, r: &[u8]) -> Result<Self> {
-        Self::with_cipher_and_backend(cipher, r, crate::detect::poly1305_backend())
+        Self::with_cipher_and_backend(cipher, r, Backend::auto())
     }
 
     /// As [`Poly1305Mac::with_cipher`] with a pinned backend.
@@ -654,7 +531,7 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
     ///
     /// ```
     /// let mac = galois_aead::poly1305::Poly1305Aes::new(&[0u8; 32])?;
-    /// assert_eq!(mac.backend(), galois_aead::detect::poly1305_backend());
+    /// assert_eq!(mac.backend(), galois_aead::poly1305::Backend::auto());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn backend(&self) -> Backend {
@@ -865,7 +742,7 @@ impl Poly1305 {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
-        Self::with_backend(key, crate::detect::poly1305_backend())
+        Self::with_backend(key, Backend::auto())
     }
 
     /// As [`Poly1305::new`] with a pinned backend.
@@ -905,7 +782,7 @@ impl Poly1305 {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn mac(key: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
-        Self::mac_with_backend(key, msg, crate::detect::poly1305_backend())
+        Self::mac_with_backend(key, msg, Backend::auto())
     }
 
     /// As [`Poly1305::mac`] with a pinned backend.
@@ -994,6 +871,34 @@ impl Poly1305 {
             Ok(())
         } else {
             Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    /// Without the CPU features only the portable line is available, the
+    /// SIMD tokens are refused and automatic selection is portable.
+    #[test]
+    fn unprobed_backends_are_unavailable() {
+        let _hide = crate::detect::hidden::all();
+        assert_eq!(Backend::available(), [Backend::Portable]);
+        assert_eq!(Backend::auto(), Backend::Portable);
+        for &b in Backend::ALL {
+            assert_eq!(Imp::new(b).is_ok(), b == Backend::Portable, "{b}");
+        }
+        assert!(Poly1305::new(&[1; 32]).is_ok());
+    }
+
+    #[test]
+    fn order_is_fastest_first_and_names_round_trip() {
+        assert_eq!(Backend::ALL.last(), Some(&Backend::Portable));
+        assert_eq!(Backend::auto(), Backend::available()[0]);
+        for &b in Backend::ALL {
+            assert!(b.is_constant_time());
+            assert_eq!(Backend::from_name(b.name()), Ok(b));
         }
     }
 }

@@ -20,7 +20,7 @@ pub(crate) fn implementations() -> Vec<String> {
 
 fn backend(imp: &str) -> Result<Backend, String> {
     match imp {
-        AUTO => Ok(galois_aead::detect::poly1305_backend()),
+        AUTO => Ok(galois_aead::poly1305::Backend::auto()),
         name => Backend::from_name(name).map_err(|e| format!("{name}: {e}")),
     }
 }

@@ -1,0 +1,191 @@
+//! One backend registry for every family (GHASH, GF(2^64), Poly1305).
+//!
+//! A family writes one table: each line names a backend, the file (module)
+//! that implements it, its CLI name, whether it runs in constant time, and
+//! the probe of [`crate::detect`] that proves this CPU can run it:
+//!
+//! ```text
+//! Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul, "doc";
+//! ```
+//!
+//! [`registry!`] turns the table into the public enum (`ALL`, `name`,
+//! `from_name`, `is_constant_time`, `is_available`, `available`, `auto`,
+//! `Display`) and hands the `(variant => module)` list to the family's own
+//! key macro, which builds the key enum that dispatches to each file.
+//!
+//! Conventions, the same for every family:
+//! - the table is in order of preference, fastest first; [`auto`] is the
+//!   first line that is constant time and available, so a `*_vartime`
+//!   backend is never chosen automatically;
+//! - `is_available` is the table's probe and nothing else: a backend has to
+//!   be listed, with its probe, to exist at all, and key constructors refuse
+//!   a backend whose probe says no;
+//! - per-architecture lists come from `#[cfg]` on the line: a backend not
+//!   compiled for the target is not in `ALL` and its name does not parse.
+//!
+//! [`auto`]: crate::gf64::Gf64Backend::auto
+
+/// Generates a family's backend enum from its table; see the module doc.
+/// `portable` names the line `auto` falls back to (it must be constant time
+/// and probed by `detect::always`; the tests of each family check it).
+macro_rules! registry {
+    (
+        $(#[$emeta:meta])*
+        pub enum $Enum:ident;
+        portable = $portable:ident;
+        keys = $keys:ident;
+        $(
+            $(#[$cfg:meta])*
+            $variant:ident => $module:ident, $name:literal, ct = $ct:literal,
+                detect = $detect:path, $doc:literal;
+        )*
+    ) => {
+        $(#[$emeta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $Enum {
+            $( #[doc = $doc] $(#[$cfg])* $variant, )*
+        }
+
+        impl $Enum {
+            /// Every backend compiled for this target, fastest first (the
+            /// order automatic selection tries them in).
+            pub const ALL: &'static [$Enum] = &[$( $(#[$cfg])* $Enum::$variant, )*];
+
+            /// The backend's name, as the CLI spells it.
+            pub fn name(self) -> &'static str {
+                match self { $( $(#[$cfg])* $Enum::$variant => $name, )* }
+            }
+
+            /// Parses a name given by `name`; names of backends not compiled
+            /// for this target are unknown.
+            pub fn from_name(name: &str) -> $crate::error::Result<Self> {
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|b| b.name() == name)
+                    .ok_or($crate::error::Error::UnknownBackend)
+            }
+
+            /// Whether the backend runs in time independent of secrets.
+            pub fn is_constant_time(self) -> bool {
+                match self { $( $(#[$cfg])* $Enum::$variant => $ct, )* }
+            }
+
+            /// Whether this CPU can run the backend: its table line's probe.
+            pub fn is_available(self) -> bool {
+                match self { $( $(#[$cfg])* $Enum::$variant => $detect(), )* }
+            }
+
+            /// The backends this CPU can run, fastest first.
+            pub fn available() -> Vec<$Enum> {
+                Self::ALL.iter().copied().filter(|b| b.is_available()).collect()
+            }
+
+            /// The backend a new key gets: the first constant-time one this
+            /// CPU can run.
+            pub fn auto() -> $Enum {
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|b| b.is_constant_time() && b.is_available())
+                    .unwrap_or($Enum::$portable)
+            }
+
+            /// The error for a backend this CPU cannot run.
+            #[allow(dead_code)]
+            pub(crate) fn unavailable(self) -> $crate::error::Error {
+                $crate::error::Error::BackendUnavailable { backend: self.name() }
+            }
+        }
+
+        impl core::fmt::Display for $Enum {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        $keys! { $( $(#[$cfg])* $variant => $module; )* }
+    };
+}
+
+pub(crate) use registry;
+
+#[cfg(test)]
+mod tests {
+    //! A made-up family: the registry, not a real backend, is under test.
+    use crate::error::{Error, Result};
+
+    fn never() -> bool {
+        false
+    }
+
+    /// Each module's `Key::new` always succeeds: only the table's probe can
+    /// make a backend unavailable.
+    mod fast_vartime {
+        pub(crate) struct Key;
+        impl Key {
+            pub(crate) fn new() -> Option<Self> {
+                Some(Key)
+            }
+        }
+    }
+    use fast_vartime as fast_ct;
+    use fast_vartime as missing_cpu;
+    use fast_vartime as portable;
+
+    macro_rules! mock_keys {
+        ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
+            #[allow(dead_code)]
+            enum MockKey { $( $variant($module::Key), )* }
+            impl MockKey {
+                fn new(b: Mock) -> Result<Self> {
+                    if !b.is_available() {
+                        return Err(b.unavailable());
+                    }
+                    match b { $( Mock::$variant => $module::Key::new().map(MockKey::$variant).ok_or(b.unavailable()), )* }
+                }
+            }
+        };
+    }
+
+    registry! {
+        /// A family for the tests.
+        pub enum Mock;
+        portable = Portable;
+        keys = mock_keys;
+        FastVartime => fast_vartime, "fast_vartime", ct = false, detect = crate::detect::always, "";
+        MissingCpu => missing_cpu, "missing_cpu", ct = true, detect = never, "";
+        FastCt => fast_ct, "fast_ct", ct = true, detect = crate::detect::always, "";
+        Portable => portable, "portable", ct = true, detect = crate::detect::always, "";
+    }
+
+    #[test]
+    fn only_listed_and_probed_backends_are_available() {
+        assert_eq!(
+            Mock::available(),
+            [Mock::FastVartime, Mock::FastCt, Mock::Portable]
+        );
+        assert!(!Mock::MissingCpu.is_available());
+        // The module's constructor would succeed; the table's probe refuses.
+        assert!(matches!(
+            MockKey::new(Mock::MissingCpu),
+            Err(Error::BackendUnavailable {
+                backend: "missing_cpu"
+            })
+        ));
+        assert!(MockKey::new(Mock::FastCt).is_ok());
+        // A name with no table line does not exist.
+        assert_eq!(Mock::from_name("neon"), Err(Error::UnknownBackend));
+        assert_eq!(Mock::from_name("fast_ct"), Ok(Mock::FastCt));
+        assert_eq!(Mock::FastCt.to_string(), "fast_ct");
+    }
+
+    #[test]
+    fn auto_is_the_first_constant_time_available_line() {
+        // FastVartime is first and available, MissingCpu is constant time
+        // but unavailable: neither is chosen.
+        assert_eq!(Mock::auto(), Mock::FastCt);
+        assert_eq!(Mock::ALL.len(), 4);
+    }
+}

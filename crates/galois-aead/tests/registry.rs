@@ -1,0 +1,152 @@
+//! Adding a backend is one file plus one table line: in each family's
+//! `mod.rs`, outside its tests and comments, a backend's variant is named by
+//! its registry table line and nowhere else (the `portable = X;` header may
+//! name the fallback once more). No hand-written match, list or order that a
+//! new backend would also have to join. The public side (names, order,
+//! availability) is checked against the same tables.
+
+use std::path::Path;
+
+/// (variant, module, CLI name, constant time, probe) of each table line.
+type Line = (String, String, String, bool, String);
+
+fn source(family: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/{family}/mod.rs"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The code of a family's mod.rs before its first `#[cfg(test)]`, without
+/// comments and with string literals emptied.
+fn code(src: &str) -> String {
+    let src = src.split("#[cfg(test)]").next().unwrap();
+    let mut out = String::new();
+    for line in src.lines() {
+        let line = match line.find("//") {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        let mut in_str = false;
+        for c in line.chars() {
+            if c == '"' {
+                in_str = !in_str;
+                out.push(c);
+            } else if !in_str {
+                out.push(c);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The table lines of `registry! { ... }` in a family's mod.rs.
+fn table(src: &str) -> Vec<Line> {
+    let start = src.find("registry! {").expect("a registry! table");
+    let body = &src[start..];
+    let mut lines = Vec::new();
+    // A line: `Variant => module, "name", ct = bool, detect = path,` (the
+    // doc string may follow on the next line).
+    for l in body.lines().take_while(|l| !l.starts_with('}')) {
+        let l = l.trim();
+        let Some((variant, rest)) = l.split_once(" => ") else {
+            continue;
+        };
+        let f: Vec<&str> = rest.splitn(5, ',').map(str::trim).collect();
+        assert!(f.len() >= 4, "table line {l:?}");
+        let name = f[1].trim_matches('"').to_string();
+        let ct = match f[2] {
+            "ct = true" => true,
+            "ct = false" => false,
+            other => panic!("{l:?}: {other:?}"),
+        };
+        let probe = f[3]
+            .strip_prefix("detect = ")
+            .expect("detect = probe")
+            .to_string();
+        lines.push((variant.to_string(), f[0].to_string(), name, ct, probe));
+    }
+    assert!(!lines.is_empty(), "empty table");
+    lines
+}
+
+fn count_word(text: &str, word: &str) -> usize {
+    text.match_indices(word)
+        .filter(|(i, _)| {
+            let before = text[..*i].chars().next_back();
+            let after = text[i + word.len()..].chars().next();
+            let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !ident(before) && !ident(after)
+        })
+        .count()
+}
+
+fn check_family(family: &str) -> Vec<Line> {
+    let src = source(family);
+    let code = code(&src);
+    let lines = table(&src);
+    let portable = code
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("portable = "))
+        .map(|v| v.trim_end_matches(';').to_string())
+        .expect("portable = X;");
+    for (variant, module, ..) in &lines {
+        let want = 1 + usize::from(*variant == portable);
+        assert_eq!(
+            count_word(&code, variant),
+            want,
+            "{family}: backend {variant} is named outside its table line"
+        );
+        assert!(
+            code.contains(&format!("mod {module};")) || code.contains(&format!("use {module}")),
+            "{family}: no module for {variant}"
+        );
+    }
+    lines
+}
+
+fn names_and_order<B: Copy + PartialEq + std::fmt::Debug>(
+    lines: &[Line],
+    all: &[B],
+    name: impl Fn(B) -> &'static str,
+    ct: impl Fn(B) -> bool,
+) {
+    // The table lines compiled for this target, in table order, are ALL.
+    let compiled: Vec<&Line> = lines
+        .iter()
+        .filter(|l| all.iter().any(|&b| name(b) == l.2))
+        .collect();
+    let got: Vec<&str> = all.iter().map(|&b| name(b)).collect();
+    let want: Vec<&str> = compiled.iter().map(|l| l.2.as_str()).collect();
+    assert_eq!(got, want);
+    for (&b, l) in all.iter().zip(&compiled) {
+        assert_eq!(ct(b), l.3, "{}", l.2);
+    }
+}
+
+#[test]
+fn gf64_backends_are_one_table_line_each() {
+    use galois_aead::gf64::Gf64Backend as B;
+    let lines = check_family("gf64");
+    names_and_order(&lines, B::ALL, B::name, B::is_constant_time);
+}
+
+#[test]
+fn poly1305_backends_are_one_table_line_each() {
+    use galois_aead::poly1305::Backend as B;
+    let lines = check_family("poly1305");
+    names_and_order(&lines, B::ALL, B::name, B::is_constant_time);
+}
+
+/// The checker itself: a backend named outside its line is caught.
+#[test]
+fn the_checker_finds_a_hand_written_arm() {
+    let src = "registry! {\n    pub enum B;\n    portable = P;\n    keys = k;\n    X => x, \"x\", ct = true, detect = d,\n        \"doc\";\n    P => p, \"p\", ct = true, detect = a, \"doc\";\n}\nmod x;\nmod p;\n";
+    let lines = table(src);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].4, "d");
+    let c = code(src);
+    assert_eq!(count_word(&c, "X"), 1);
+    assert_eq!(count_word(&c, "P"), 2);
+    let bad = format!("{src}fn f(b: B) -> bool {{ matches!(b, B::X) }}\n");
+    assert_eq!(count_word(&code(&bad), "X"), 2);
+}
