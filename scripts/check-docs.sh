@@ -29,7 +29,9 @@ missing=$(find crates/galois-aead/src -name '*.rs' | sort | xargs awk '
   FNR == 1 { doc = ""; }
   /^[[:space:]]*\/\/\// { doc = doc $0 "\n"; next }
   /^[[:space:]]*#\[/ { next }
-  /^[[:space:]]*pub (unsafe )?(fn|struct|enum|trait) / {
+  # (not macro templates: `pub enum $Name`, or `pub enum Name;` as a
+  # macro input, which the rustdoc lint above checks once expanded)
+  /^[[:space:]]*pub (unsafe )?(fn|struct|enum|trait) / && !/(fn|struct|enum|trait) \$/ && !/enum [A-Za-z0-9_]+;/ {
     if (index(doc, "```") == 0) print FILENAME ":" FNR ": " $0
   }
   { doc = "" }')

@@ -10,7 +10,7 @@
 //!
 //! [`registry!`] turns the table into the public enum (`ALL`, `name`,
 //! `from_name`, `is_constant_time`, `is_available`, `available`, `auto`,
-//! `Display`) and hands the `(variant => module)` list to the family's own
+//! `Display`; `path` is the enum's public path, for the doc examples) and hands the `(variant => module)` list to the family's own
 //! key macro, which builds the key enum that dispatches to each file.
 //!
 //! Conventions, the same for every family:
@@ -32,6 +32,7 @@ macro_rules! registry {
     (
         $(#[$emeta:meta])*
         pub enum $Enum:ident;
+        path = $path:literal;
         portable = $portable:ident;
         keys = $keys:ident;
         $(
@@ -50,15 +51,32 @@ macro_rules! registry {
         impl $Enum {
             /// Every backend compiled for this target, fastest first (the
             /// order automatic selection tries them in).
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("assert!(", stringify!($Enum), "::ALL.contains(&", stringify!($Enum), "::auto()));")]
+            /// ```
             pub const ALL: &'static [$Enum] = &[$( $(#[$cfg])* $Enum::$variant, )*];
 
             /// The backend's name, as the CLI spells it.
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("for &b in ", stringify!($Enum), "::ALL { assert_eq!(b.to_string(), b.name()); }")]
+            /// ```
             pub fn name(self) -> &'static str {
                 match self { $( $(#[$cfg])* $Enum::$variant => $name, )* }
             }
 
             /// Parses a name given by `name`; names of backends not compiled
             /// for this target are unknown.
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("for &b in ", stringify!($Enum), "::ALL { assert_eq!(", stringify!($Enum), "::from_name(b.name())?, b); }")]
+            #[doc = concat!("assert!(", stringify!($Enum), "::from_name(\"no-such-backend\").is_err());")]
+            #[doc = concat!("# Ok::<(), galois_aead::Error>(())")]
+            /// ```
             pub fn from_name(name: &str) -> $crate::error::Result<Self> {
                 Self::ALL
                     .iter()
@@ -68,22 +86,43 @@ macro_rules! registry {
             }
 
             /// Whether the backend runs in time independent of secrets.
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("assert!(", stringify!($Enum), "::auto().is_constant_time());")]
+            /// ```
             pub fn is_constant_time(self) -> bool {
                 match self { $( $(#[$cfg])* $Enum::$variant => $ct, )* }
             }
 
             /// Whether this CPU can run the backend: its table line's probe.
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("assert!(", stringify!($Enum), "::auto().is_available());")]
+            /// ```
             pub fn is_available(self) -> bool {
                 match self { $( $(#[$cfg])* $Enum::$variant => $detect(), )* }
             }
 
             /// The backends this CPU can run, fastest first.
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("assert!(", stringify!($Enum), "::available().contains(&", stringify!($Enum), "::auto()));")]
+            /// ```
             pub fn available() -> Vec<$Enum> {
                 Self::ALL.iter().copied().filter(|b| b.is_available()).collect()
             }
 
             /// The backend a new key gets: the first constant-time one this
             /// CPU can run.
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("let b = ", stringify!($Enum), "::auto();")]
+            #[doc = concat!("assert!(b.is_constant_time() && b.is_available());")]
+            /// ```
             pub fn auto() -> $Enum {
                 Self::ALL
                     .iter()
@@ -152,6 +191,7 @@ mod tests {
     registry! {
         /// A family for the tests.
         pub enum Mock;
+        path = "crate::registry::tests::Mock";
         portable = Portable;
         keys = mock_keys;
         FastVartime => fast_vartime, "fast_vartime", ct = false, detect = crate::detect::always, "";

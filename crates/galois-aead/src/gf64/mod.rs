@@ -131,6 +131,7 @@ crate::registry::registry! {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub enum Gf64Backend;
+    path = "galois_aead::gf64::Gf64Backend";
     portable = Ctmul;
     keys = gf64_keys;
     #[cfg(target_arch = "x86_64")]

@@ -143,6 +143,7 @@ crate::registry::registry! {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub enum Backend;
+    path = "galois_aead::poly1305::Backend";
     portable = Portable;
     keys = poly1305_imps;
     #[cfg(target_arch = "x86_64")]
