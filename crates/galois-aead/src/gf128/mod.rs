@@ -34,8 +34,10 @@
 //! Gueron-Kounavis Algorithm 2, written once as `ctmul64::reduce`.
 //!
 //! Each backend lives in its own file, opens with the math it uses, and
-//! implements the crate-internal `GhashBackend` trait. The [`Backend`] enum names them; automatic
-//! selection (in `detect.rs`) only ever picks constant-time ones.
+//! implements the crate-internal `GhashBackend` trait; one line of the
+//! registry table below names it, with its CPU-feature probe
+//! (docs/architecture.md, "Adding a backend"). Automatic selection
+//! ([`Backend::auto`]) only ever picks constant-time ones.
 
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
@@ -124,53 +126,11 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
     }
 }
 
-macro_rules! backends {
-    ($( $(#[$cfg:meta])* $variant:ident => $module:ident, $name:literal, ct = $ct:literal, $doc:literal; )*) => {
-        /// A GHASH strategy: every one the GCM papers give. Pin one with
-        /// the builders of [`crate::Gcm`] and [`crate::Ghash`]; automatic
-        /// selection picks the fastest constant-time one this CPU has.
-        ///
-        /// ```
-        /// use galois_aead::{AesGcm, Backend, Options};
-        /// for b in Backend::available() {
-        ///     let gcm = AesGcm::with_options(&[1u8; 16], Options::new().backend(b))?;
-        ///     assert_eq!(gcm.seal(&[0; 12], b"", b"same")?, AesGcm::new(&[1u8; 16])?.seal(&[0; 12], b"", b"same")?);
-        /// }
-        /// # Ok::<(), galois_aead::Error>(())
-        /// ```
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        pub enum Backend {
-            $( #[doc = $doc] $(#[$cfg])* $variant, )*
-        }
-
+/// The key side of the registry (`crate::registry`): `storage` and the
+/// key enum that dispatches to each backend's file.
+macro_rules! gf128_keys {
+    ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
         impl Backend {
-            /// Every backend, in the order of the spec's Table 1 and then by speed.
-            /// Only the backends compiled for this target exist (the x86-64
-            /// ones are not compiled, nor listed, elsewhere).
-            pub const ALL: &'static [Backend] = &[$( $(#[$cfg])* Backend::$variant, )*];
-
-            /// The backend's name, as the CLI spells it.
-            ///
-            /// ```
-            /// assert_eq!(galois_aead::Backend::Bitserial.name(), "bitserial");
-            /// assert_eq!(galois_aead::Backend::Ctmul64.to_string(), "ctmul64");
-            /// ```
-            pub fn name(self) -> &'static str {
-                match self { $( $(#[$cfg])* Backend::$variant => $name, )* }
-            }
-
-            /// Whether the backend runs in time independent of secrets.
-            ///
-            /// ```
-            /// use galois_aead::Backend;
-            /// assert!(Backend::Ctmul64.is_constant_time());
-            /// assert!(!Backend::Table8Vartime.is_constant_time());
-            /// ```
-            pub fn is_constant_time(self) -> bool {
-                match self { $( $(#[$cfg])* Backend::$variant => $ct, )* }
-            }
-
             /// Key-dependent and key-independent storage in bytes.
             ///
             /// ```
@@ -194,8 +154,13 @@ macro_rules! backends {
         }
 
         impl GhashKey {
+            /// Keys `backend` with H; refused unless its table line's probe
+            /// says this CPU can run it.
             pub(crate) fn new(h: u128, backend: Backend) -> Result<Self> {
                 let unavailable = Error::BackendUnavailable { backend: backend.name() };
+                if !backend.is_available() {
+                    return Err(unavailable);
+                }
                 match backend {
                     $( $(#[$cfg])* Backend::$variant =>
                         $module::Key::new(h).map(GhashKey::$variant).ok_or(unavailable), )*
@@ -225,142 +190,59 @@ macro_rules! backends {
     };
 }
 
-backends! {
-    Bitserial => bitserial, "bitserial", ct = true,
-        "Algorithm 1 of the spec, one bit at a time: the reference.";
-    Table8Vartime => table8_vartime, "table8_vartime", ct = false,
-        "Equation (6): 16 tables of 256 entries, 65,536 bytes per key. Secret-indexed.";
-    Table4Vartime => table4_vartime, "table4_vartime", ct = false,
-        "The 4-bit variant of equation (6): 32 tables of 16 entries, 8,192 bytes per key. Secret-indexed.";
-    Shoup8Vartime => shoup8_vartime, "shoup8_vartime", ct = false,
-        "Shoup's method (Algorithms 2 and 3) with 8-bit tables. Secret-indexed.";
-    Shoup4Vartime => shoup4_vartime, "shoup4_vartime", ct = false,
-        "Shoup's method with 4-bit tables. Secret-indexed.";
-    Ctmul64 => ctmul64, "ctmul64", ct = true,
-        "Portable constant time: carry-less products from 64-bit integer multiplies.";
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Pmull => pmull, "pmull", ct = true,
-        "ARMv8 PMULL/PMULL2 with Karatsuba and 8-block aggregated Montgomery reduction.";
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    PmullEor3 => pmull_eor3, "pmull_eor3", ct = true,
-        "As `pmull`, with the three-way XOR EOR3 of FEAT_SHA3.";
-    #[cfg(target_arch = "x86_64")]
-    Clmul => clmul, "clmul", ct = true,
-        "PCLMULQDQ with Karatsuba, the fast reduction and 8-block aggregated reduction.";
-    #[cfg(target_arch = "x86_64")]
-    AesniClmul => aesni_clmul, "aesni_clmul", ct = true,
-        "AES-NI + PCLMULQDQ (xmm): 8-block batches, AES stitched with GHASH.";
-    #[cfg(target_arch = "x86_64")]
-    VaesAvx2 => vaes_avx2, "vaes_avx2", ct = true,
-        "VAES + VPCLMULQDQ on ymm: 16-block batches, AES stitched with GHASH.";
-    #[cfg(target_arch = "x86_64")]
-    VaesAvx512 => vaes_avx512, "vaes_avx512", ct = true,
-        "VAES + VPCLMULQDQ on zmm: 32-block batches, AES stitched with GHASH.";
-}
-
-impl Backend {
-    /// Parses a name given by [`Backend::name`].
+crate::registry::registry! {
+    /// A GHASH strategy: every one the GCM papers give, in the registry of
+    /// `crate::registry` (fastest first; the reference and the
+    /// secret-indexed tables last). Pin one with the builders of
+    /// [`crate::Gcm`] and [`crate::Ghash`]; automatic selection
+    /// ([`Backend::auto`]) picks the first constant-time one this CPU has.
     ///
     /// ```
-    /// use galois_aead::Backend;
+    /// use galois_aead::{AesGcm, Backend, Options};
+    /// for b in Backend::available() {
+    ///     let gcm = AesGcm::with_options(&[1u8; 16], Options::new().backend(b))?;
+    ///     assert_eq!(gcm.seal(&[0; 12], b"", b"same")?, AesGcm::new(&[1u8; 16])?.seal(&[0; 12], b"", b"same")?);
+    /// }
     /// assert_eq!(Backend::from_name("shoup8_vartime")?, Backend::Shoup8Vartime);
     /// assert!(!Backend::Shoup8Vartime.is_constant_time());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|b| b.name() == name)
-            .ok_or(Error::UnknownBackend)
-    }
-
-    /// Whether this CPU can run the backend.
-    ///
-    /// ```
-    /// use galois_aead::{Backend, Ghash};
-    /// assert!(Backend::Ctmul64.is_available());
-    /// # #[cfg(target_arch = "x86_64")] {
-    /// let b = Backend::VaesAvx512;
-    /// assert_eq!(Ghash::with_backend(&[1; 16], b).is_ok(), b.is_available());
-    /// # }
-    /// ```
-    pub fn is_available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Clmul => crate::detect::has_pclmul(),
-            #[cfg(target_arch = "x86_64")]
-            Backend::AesniClmul => crate::detect::has_aesni_clmul(),
-            #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx2 => crate::detect::has_vaes_avx2(),
-            #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx512 => crate::detect::has_vaes_avx512(),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::Pmull => crate::detect::has_pmull(),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::PmullEor3 => crate::detect::has_pmull_sha3(),
-            Backend::Bitserial
-            | Backend::Table8Vartime
-            | Backend::Table4Vartime
-            | Backend::Shoup8Vartime
-            | Backend::Shoup4Vartime
-            | Backend::Ctmul64 => true,
-        }
-    }
-
-    /// The backend a new key gets: the fastest constant-time one this CPU
-    /// can run. The vector backends also run AES-GCM stitched when the
-    /// cipher is AES-NI.
-    ///
-    /// ```
-    /// use galois_aead::{AesGcm, Backend};
-    /// let b = Backend::auto();
-    /// assert!(b.is_constant_time() && b.is_available());
-    /// assert_eq!(AesGcm::new(&[0u8; 16])?.backend(), b);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn auto() -> Backend {
-        const FASTEST_FIRST: &[Backend] = &[
-            #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx512,
-            #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx2,
-            #[cfg(target_arch = "x86_64")]
-            Backend::AesniClmul,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Clmul,
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::PmullEor3,
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::Pmull,
-        ];
-        FASTEST_FIRST
-            .iter()
-            .copied()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Ctmul64)
-    }
-
-    /// The backends this CPU can run.
-    ///
-    /// ```
-    /// use galois_aead::Backend;
-    /// let bs = Backend::available();
-    /// assert!(bs.contains(&Backend::Bitserial) && bs.contains(&Backend::auto()));
-    /// ```
-    pub fn available() -> Vec<Backend> {
-        Self::ALL
-            .iter()
-            .copied()
-            .filter(|b| b.is_available())
-            .collect()
-    }
-}
-
-impl core::fmt::Display for Backend {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
+    pub enum Backend;
+    path = "galois_aead::Backend";
+    portable = Ctmul64;
+    keys = gf128_keys;
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx512 => vaes_avx512, "vaes_avx512", ct = true, detect = crate::detect::has_vaes_avx512,
+        "VAES + VPCLMULQDQ on zmm: 32-block batches, AES stitched with GHASH.";
+    #[cfg(target_arch = "x86_64")]
+    VaesAvx2 => vaes_avx2, "vaes_avx2", ct = true, detect = crate::detect::has_vaes_avx2,
+        "VAES + VPCLMULQDQ on ymm: 16-block batches, AES stitched with GHASH.";
+    #[cfg(target_arch = "x86_64")]
+    AesniClmul => aesni_clmul, "aesni_clmul", ct = true, detect = crate::detect::has_aesni_clmul,
+        "AES-NI + PCLMULQDQ (xmm): 8-block batches, AES stitched with GHASH.";
+    #[cfg(target_arch = "x86_64")]
+    Clmul => clmul, "clmul", ct = true, detect = crate::detect::has_pclmul,
+        "PCLMULQDQ with Karatsuba, the fast reduction and 8-block aggregated reduction.";
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    PmullEor3 => pmull_eor3, "pmull_eor3", ct = true, detect = crate::detect::has_pmull_sha3,
+        "As `pmull`, with the three-way XOR EOR3 of FEAT_SHA3.";
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Pmull => pmull, "pmull", ct = true, detect = crate::detect::has_pmull,
+        "ARMv8 PMULL/PMULL2 with Karatsuba and 8-block aggregated Montgomery reduction.";
+    Ctmul64 => ctmul64, "ctmul64", ct = true, detect = crate::detect::always,
+        "Portable constant time: carry-less products from 64-bit integer multiplies.";
+    // The reference and the spec's table methods: never picked automatically
+    // (the bit-serial reference is slow, the tables are secret-indexed).
+    Bitserial => bitserial, "bitserial", ct = true, detect = crate::detect::always,
+        "Algorithm 1 of the spec, one bit at a time: the reference.";
+    Table8Vartime => table8_vartime, "table8_vartime", ct = false, detect = crate::detect::always,
+        "Equation (6): 16 tables of 256 entries, 65,536 bytes per key. Secret-indexed.";
+    Table4Vartime => table4_vartime, "table4_vartime", ct = false, detect = crate::detect::always,
+        "The 4-bit variant of equation (6): 32 tables of 16 entries, 8,192 bytes per key. Secret-indexed.";
+    Shoup8Vartime => shoup8_vartime, "shoup8_vartime", ct = false, detect = crate::detect::always,
+        "Shoup's method (Algorithms 2 and 3) with 8-bit tables. Secret-indexed.";
+    Shoup4Vartime => shoup4_vartime, "shoup4_vartime", ct = false, detect = crate::detect::always,
+        "Shoup's method with 4-bit tables. Secret-indexed.";
 }
 
 /// The 128 products H * x^i, i = 0..127, from which the table backends
