@@ -10,11 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// Imports that break the layering today, each with the work that removes
 /// it. They are reported, not refused; a new one fails the test.
-const PENDING: &[(&str, &str, &str)] = &[(
-    "block",
-    "aes",
-    "BlockCipher128's sealed `aesni_round_keys` hook names aes::keys::AesRoundKeys",
-)];
+const PENDING: &[(&str, &str, &str)] = &[];
 
 fn src_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -224,7 +220,7 @@ fn violations(
     }
     for p in pending {
         if !g.get(p.0).is_some_and(|t| t.contains_key(p.1)) {
-            println!("  done (remove from PENDING): {} -> {}", p.0, p.1);
+            bad.push(format!("done, remove from PENDING: {} -> {}", p.0, p.1));
         }
     }
     fn visit<'a>(

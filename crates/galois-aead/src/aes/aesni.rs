@@ -21,7 +21,7 @@
 //! `sse2` were detected at run time, which is what makes the `unsafe` calls
 //! into `#[target_feature]` functions sound.
 
-use super::keys::AesRoundKeys;
+use crate::block::round_keys::AesRoundKeys;
 use crate::block::Block;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;

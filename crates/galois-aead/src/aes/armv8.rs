@@ -16,7 +16,7 @@
 //! An [`Armv8`] exists only where the `aes` feature was detected at run
 //! time, which makes the calls into `#[target_feature]` functions sound.
 
-use super::keys::AesRoundKeys;
+use crate::block::round_keys::AesRoundKeys;
 use crate::block::Block;
 use core::arch::aarch64::*;
 use zeroize::Zeroize;

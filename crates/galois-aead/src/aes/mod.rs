@@ -7,7 +7,7 @@
 pub(crate) mod aesni;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod armv8;
-pub(crate) mod keys;
+
 mod portable;
 
 use crate::block::{Block, BlockCipher128};
@@ -218,7 +218,7 @@ impl Aes {
     }
 }
 
-/// AES-NI keys wipe themselves (`keys::AesRoundKeys`); so do the `aes`
+/// AES-NI keys wipe themselves (`block::round_keys::AesRoundKeys`); so do the `aes`
 /// crate's (its `zeroize` feature, checked below).
 impl zeroize::ZeroizeOnDrop for Aes {}
 
@@ -252,7 +252,10 @@ impl BlockCipher128 for Aes {
         }
     }
 
-    fn aesni_round_keys(&self, _: crate::block::sealed::Token) -> Option<&keys::AesRoundKeys> {
+    fn aesni_round_keys(
+        &self,
+        _: crate::block::sealed::Token,
+    ) -> Option<&crate::block::round_keys::AesRoundKeys> {
         match &self.imp {
             #[cfg(target_arch = "x86_64")]
             Imp::Ni(k) => Some(k.keys()),

@@ -656,7 +656,7 @@ impl<C: BlockCipher128> Gcm<C> {
     fn stitched(
         &self,
         len: usize,
-    ) -> Option<(kernels::Kernel<'_>, &crate::aes::keys::AesRoundKeys)> {
+    ) -> Option<(kernels::Kernel<'_>, &crate::block::round_keys::AesRoundKeys)> {
         let keys = self
             .cipher
             .aesni_round_keys(crate::block::sealed::Token(()))?;

@@ -897,7 +897,10 @@ mod registry_tests {
     fn order_is_fastest_first_and_names_round_trip() {
         // Portable is the last line automatic selection may reach; only
         // aarch64's neon follows it (pinned by name only).
-        let p = Backend::ALL.iter().position(|&b| b == Backend::Portable).unwrap();
+        let p = Backend::ALL
+            .iter()
+            .position(|&b| b == Backend::Portable)
+            .unwrap();
         for &b in &Backend::ALL[p + 1..] {
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             assert_eq!(b, Backend::Neon);

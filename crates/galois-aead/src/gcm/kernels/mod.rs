@@ -33,7 +33,7 @@ mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-use crate::aes::keys::AesRoundKeys;
+use crate::block::round_keys::AesRoundKeys;
 use crate::gcm::BatchPacket;
 #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
 use crate::gf128::wide::WideKey;

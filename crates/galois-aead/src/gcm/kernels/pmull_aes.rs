@@ -30,7 +30,7 @@
 //! [`AesRoundKeys`], which on aarch64 only `aes::armv8::Armv8::new` builds,
 //! after it detected FEAT_AES.
 
-use crate::aes::keys::AesRoundKeys;
+use crate::block::round_keys::AesRoundKeys;
 use crate::gf128::pmull::{
     absorb8, absorb_eor3, absorb_neon, block_products, pair, reduce, xor3, Powers, K, N, REV,
 };

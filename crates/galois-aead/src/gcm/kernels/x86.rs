@@ -193,7 +193,7 @@ impl AesLanes for __m512i {
 macro_rules! entry_points {
     (vector: $v:ty, features: $features:literal $(,)?) => {
         use super::super::{multibuffer, stitched};
-        use crate::aes::keys::AesRoundKeys;
+        use crate::block::round_keys::AesRoundKeys;
         use crate::gcm::BatchPacket;
         use crate::gf128::wide::Powers;
         use core::arch::x86_64::*;

@@ -1,4 +1,9 @@
-//! The block-cipher interface GCM and Poly1305-AES are generic over.
+//! The block-cipher interface GCM and Poly1305-AES are generic over, and
+//! the hardware AES round-key type its sealed hook hands the stitched GCM
+//! kernels (`round_keys`, here so that `aes` imports `block` and never the
+//! other way round).
+
+pub(crate) mod round_keys;
 
 /// A 128-bit block.
 pub type Block = [u8; 16];
@@ -84,7 +89,7 @@ pub trait BlockCipher128 {
     ///     fn aesni_round_keys(
     ///         &self,
     ///         _: galois_aead::block::sealed::Token,
-    ///     ) -> Option<&galois_aead::aes::keys::AesRoundKeys> {
+    ///     ) -> Option<&galois_aead::block::round_keys::AesRoundKeys> {
     ///         None
     ///     }
     /// }
@@ -103,7 +108,7 @@ pub trait BlockCipher128 {
     /// }
     /// ```
     #[doc(hidden)]
-    fn aesni_round_keys(&self, _: sealed::Token) -> Option<&crate::aes::keys::AesRoundKeys> {
+    fn aesni_round_keys(&self, _: sealed::Token) -> Option<&round_keys::AesRoundKeys> {
         None
     }
 }
@@ -177,7 +182,7 @@ impl<C: BlockCipher128 + ?Sized> BlockCipher128 for &C {
     fn name(&self) -> &'static str {
         (**self).name()
     }
-    fn aesni_round_keys(&self, t: sealed::Token) -> Option<&crate::aes::keys::AesRoundKeys> {
+    fn aesni_round_keys(&self, t: sealed::Token) -> Option<&round_keys::AesRoundKeys> {
         (**self).aesni_round_keys(t)
     }
 }
