@@ -175,7 +175,7 @@ fn soak_packets(n: u64, slack: u64) -> Result<(), String> {
             other => return Err(format!("replay of {seq}: {other:?}")),
         }
         // One forgery every 64 batches: the next number, a flipped bit.
-        if b % 64 == 0 {
+        if b.is_multiple_of(64) {
             let mut f = batch[k - 1].clone();
             let next = opener.highest() + 1;
             f[8..16].copy_from_slice(&next.to_be_bytes());

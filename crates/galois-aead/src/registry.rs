@@ -194,10 +194,10 @@ mod tests {
         path = "crate::registry::tests::Mock";
         portable = Portable;
         keys = mock_keys;
-        FastVartime => fast_vartime, "fast_vartime", ct = false, detect = crate::detect::always, "";
-        MissingCpu => missing_cpu, "missing_cpu", ct = true, detect = never, "";
-        FastCt => fast_ct, "fast_ct", ct = true, detect = crate::detect::always, "";
-        Portable => portable, "portable", ct = true, detect = crate::detect::always, "";
+        FastVartime => fast_vartime, "fast_vartime", ct = false, detect = crate::detect::always, "A made-up line.";
+        MissingCpu => missing_cpu, "missing_cpu", ct = true, detect = never, "A made-up line.";
+        FastCt => fast_ct, "fast_ct", ct = true, detect = crate::detect::always, "A made-up line.";
+        Portable => portable, "portable", ct = true, detect = crate::detect::always, "A made-up line.";
     }
 
     #[test]

@@ -45,7 +45,7 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::radix44::{self, Limbs, M44};
+use super::radix44::{self, to26, to44, M26};
 use super::Powers;
 
 /// Bytes per loop iteration (four blocks).
@@ -58,8 +58,6 @@ pub(crate) const CHUNK: usize = 64;
 /// portable code near 900 bytes on this Zen 4 (768 bytes: 610 against 594
 /// TSC ticks per message; 1024 bytes: 750 against 796).
 pub(crate) const MIN_LEN: usize = 1024;
-
-const M26: u64 = (1 << 26) - 1;
 
 /// Proof that this CPU has AVX2. Only [`Avx2::new`] creates one, after
 /// run-time detection.
@@ -104,49 +102,8 @@ impl super::Poly1305Imp for Avx2 {
         pw: &mut P,
         data: &[u8],
     ) -> usize {
-        if data.len() < MIN_LEN {
-            return 0;
-        }
-        let n = data.len() / CHUNK * CHUNK;
-        let pw = pw.get();
-        pw.ensure(k, 8);
-        self.blocks(h, pw, &data[..n]);
-        n
+        super::bulk_chunks::<MIN_LEN, CHUNK, 8>(h, k, pw, data, |h, pw, d| self.blocks(h, pw, d))
     }
-}
-
-/// Radix 2^44 (carried) to radix 2^26.
-fn to26(h: &Limbs) -> [u64; 5] {
-    let mut h = *h;
-    radix44::carry(&mut h);
-    // Make h0, h1 exactly 44 bits (h2 may keep a carry bit).
-    let h1 = h[1] + (h[0] >> 44);
-    let h0 = h[0] & M44;
-    let h2 = h[2] + (h1 >> 44);
-    let h1 = h1 & M44;
-    [
-        h0 & M26,
-        ((h0 >> 26) | (h1 << 18)) & M26,
-        (h1 >> 8) & M26,
-        ((h1 >> 34) | (h2 << 10)) & M26,
-        h2 >> 16,
-    ]
-}
-
-/// Radix 2^26 (limbs up to 2^40) to radix 2^44.
-fn to44(l: &[u64; 5]) -> Limbs {
-    let mut l = *l;
-    for i in 0..4 {
-        l[i + 1] += l[i] >> 26;
-        l[i] &= M26;
-    }
-    let mut h = [
-        l[0] | ((l[1] & ((1 << 18) - 1)) << 26),
-        (l[1] >> 18) | (l[2] << 8) | ((l[3] & ((1 << 10) - 1)) << 34),
-        (l[3] >> 10) | (l[4] << 16),
-    ];
-    radix44::carry(&mut h);
-    h
 }
 
 type V5 = [__m256i; 5];

@@ -111,3 +111,41 @@ pub(crate) fn r_from_bytes(b: &[u8; 16]) -> Limbs {
     let t1 = u64::from_le_bytes(b[8..16].try_into().unwrap());
     [t0 & M44, ((t0 >> 44) | (t1 << 20)) & M44, t1 >> 24]
 }
+
+/// Mask of a 26-bit limb (the AVX2 and NEON backends' radix).
+pub(crate) const M26: u64 = (1 << 26) - 1;
+
+/// Radix 2^44 (carried) to five 26-bit limbs (the top one may keep a carry
+/// bit), for the AVX2 and NEON backends.
+pub(crate) fn to26(h: &Limbs) -> [u64; 5] {
+    let mut h = *h;
+    carry(&mut h);
+    // Make h0, h1 exactly 44 bits (h2 may keep a carry bit).
+    let h1 = h[1] + (h[0] >> 44);
+    let h0 = h[0] & M44;
+    let h2 = h[2] + (h1 >> 44);
+    let h1 = h1 & M44;
+    [
+        h0 & M26,
+        ((h0 >> 26) | (h1 << 18)) & M26,
+        (h1 >> 8) & M26,
+        ((h1 >> 34) | (h2 << 10)) & M26,
+        h2 >> 16,
+    ]
+}
+
+/// Five radix-2^26 limbs (each up to 2^40) back to radix 2^44, carried.
+pub(crate) fn to44(l: &[u64; 5]) -> Limbs {
+    let mut l = *l;
+    for i in 0..4 {
+        l[i + 1] += l[i] >> 26;
+        l[i] &= M26;
+    }
+    let mut h = [
+        l[0] | ((l[1] & ((1 << 18) - 1)) << 26),
+        (l[1] >> 18) | (l[2] << 8) | ((l[3] & ((1 << 10) - 1)) << 34),
+        (l[3] >> 10) | (l[4] << 16),
+    ];
+    carry(&mut h);
+    h
+}

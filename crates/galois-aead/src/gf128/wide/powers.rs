@@ -145,7 +145,7 @@ impl<const M: usize> PowerTable<M> {
     /// and fill is a multiple of L if above 2L.
     #[inline(always)]
     pub(crate) unsafe fn fill<V: Lanes>(&mut self, h: u128, fill: usize) {
-        assert!(fill >= 1 && fill <= Self::N && (fill <= 2 * V::L || fill % V::L == 0));
+        assert!(fill >= 1 && fill <= Self::N && (fill <= 2 * V::L || fill.is_multiple_of(V::L)));
         assert_eq!(self.filled, 0, "a table is filled once");
         self.filled = fill;
         // Powers times x^-1 multiply directly: mul(H^a x^-1, H^b x^-1) =
@@ -179,7 +179,7 @@ impl<const M: usize> PowerTable<M> {
         low: &PowerTable<K>,
         fill: usize,
     ) -> Self {
-        assert!(fill % V::L == 0 && fill <= Self::N && low.filled >= 2 * V::L);
+        assert!(fill.is_multiple_of(V::L) && fill <= Self::N && low.filled >= 2 * V::L);
         let mut t = Self::zeroed();
         t.filled = fill;
         let have = low.filled.min(fill);
