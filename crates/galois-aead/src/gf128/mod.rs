@@ -176,7 +176,7 @@ macro_rules! gf128_keys {
                 match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.mul_h(x), )* }
             }
 
-            #[inline]
+            #[inline(always)]
             pub(crate) fn wide(&self, len: usize) -> Option<wide::WideKey<'_>> {
                 match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.wide(len), )* }
             }

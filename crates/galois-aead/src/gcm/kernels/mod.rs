@@ -70,6 +70,7 @@ impl Isa {
     /// The kernel for a wide GHASH backend. A `WideKey` proves its
     /// backend's CPU features, which include those of the kernel named
     /// here for it.
+    #[inline(always)]
     fn for_backend(b: crate::Backend) -> Option<Isa> {
         match b {
             #[cfg(target_arch = "x86_64")]
@@ -97,6 +98,7 @@ pub(crate) struct Kernel<'a> {
 impl<'a> Kernel<'a> {
     /// The stitched kernel for `ghash`'s backend and a message of `len`
     /// bytes, if the backend has one.
+    #[inline(always)]
     pub(crate) fn for_ghash(ghash: &'a GhashKey, len: usize) -> Option<Self> {
         // A pmull key proves PMULL (and a pmull_eor3 key SHA3 too).
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
@@ -117,6 +119,7 @@ impl<'a> Kernel<'a> {
     /// The stitched kernel for a wide key's powers (a GCM key's, or one
     /// message's: `gf128::MessageKey`).
     #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+    #[inline(always)]
     pub(crate) fn for_wide(wide: WideKey<'a>) -> Option<Self> {
         Some(Kernel {
             pw: wide.powers(),

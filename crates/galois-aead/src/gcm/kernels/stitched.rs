@@ -14,8 +14,8 @@ use super::aes_lanes::{AesLanes, RoundKeys};
 use super::counters::Ctr;
 use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES, MERGE_MAX};
 use crate::gf128::wide::{
-    absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, Lanes, Powers, Sums,
-    MAX_BATCH,
+    absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, At, Lanes, Powers,
+    Sums, MAX_BATCH,
 };
 use core::mem::MaybeUninit;
 
@@ -43,8 +43,8 @@ macro_rules! unroll_rounds {
 #[derive(Clone, Copy)]
 pub(crate) struct HashStep {
     p: *const u8,
-    /// Index in `Powers` of the power for the chunk's first block.
-    base: usize,
+    /// Position in `Powers` of the power for the chunk's first block.
+    base: At,
     /// First of its group: starts the sums and takes in y.
     first: bool,
     /// Last of its group: reduces the sums into y.
@@ -458,6 +458,40 @@ unsafe fn seal_tiny<V: AesLanes, const NR: usize>(
     }
 }
 
+/// GMAC, a message with no text: the AAD hashed alone and E(K, Y0) on
+/// one block, with no batch, counters or broadcast round keys set up.
+///
+/// # Safety
+/// V's features (AES included) are enabled.
+#[inline(always)]
+unsafe fn mac_only<V: AesLanes, const NR: usize>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y0: &[u8; 16],
+    aad: &[u8],
+) -> u128 {
+    // SAFETY: features per the caller; the length block is one block.
+    unsafe {
+        let mut e = V::Block::xor(V::Block::load(y0.as_ptr()), rk.k1(0));
+        for r in 1..NR {
+            e = V::block_aesenc(e, rk.k1(r));
+        }
+        let e = V::block_aesenclast(e, rk.k1(NR));
+        let whole = aad.len() & !15;
+        let rest = aad.len() - whole;
+        let y = if V::L == 1 || rest == 0 {
+            let y = ghash_padded::<V>(pw, V::Block::zero(), aad);
+            absorb_vector::<V::Block>(pw, y, len_block(aad.len(), 0), 1)
+        } else {
+            // The partial block and the length block in one reduction.
+            let y = ghash::<V>(pw, V::Block::zero(), &aad[..whole]);
+            let last = V::bswap(V::load_partial(aad.as_ptr().add(whole), rest));
+            absorb_vector::<V>(pw, y, V::with_lane(last, 1, len_block(aad.len(), 0)), 2)
+        };
+        full_tag(y, e)
+    }
+}
+
 /// The decrypting twin of [`seal_tiny`].
 ///
 /// # Safety
@@ -514,6 +548,10 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new::<NR>(rk);
+    if buf.is_empty() && !aad.is_empty() {
+        // SAFETY: features per the caller.
+        return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
+    }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
             buf.copy_from_slice(s);
@@ -617,6 +655,10 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
     buf: &mut [u8],
 ) -> u128 {
     let rk = RoundKeys::<V>::new::<NR>(rk);
+    if buf.is_empty() && !aad.is_empty() {
+        // SAFETY: features per the caller.
+        return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
+    }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
             buf.copy_from_slice(s);

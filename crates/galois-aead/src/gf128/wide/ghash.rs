@@ -232,13 +232,15 @@ pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, mut y: V::Block, data: &[u8]) 
 #[inline(always)]
 pub(crate) unsafe fn ghash_padded<V: Lanes>(pw: &Powers, y: V::Block, data: &[u8]) -> V::Block {
     let whole = data.len() & !15;
-    // SAFETY: `last` is one whole block; features per the caller.
+    // SAFETY: the partial load reads the data's last bytes (under one
+    // block); features per the caller.
     unsafe {
         let mut y = ghash::<V>(pw, y, &data[..whole]);
         if whole < data.len() {
-            let mut last = [0u8; 16];
-            last[..data.len() - whole].copy_from_slice(&data[whole..]);
-            y = absorb::<V::Block>(pw, y, last.as_ptr(), 1);
+            // In lane 0, zero-padded (a masked load where the vector has
+            // one: no store to forward from, as a copy to the stack has).
+            let last = V::load_partial(data.as_ptr().add(whole), data.len() - whole);
+            y = absorb_vector::<V>(pw, y, V::bswap(last), 1);
         }
         y
     }

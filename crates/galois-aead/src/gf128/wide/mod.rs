@@ -37,7 +37,7 @@ pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, Sums};
 pub(crate) use lanes::{block_to_u128, u128_to_block, Lanes};
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
 pub(crate) use powers::{
-    lean_fill_for, FullTable, LeanTable, LowTable, Powers, LOW_POWERS, MAX_BATCH,
+    lean_fill_for, At, FullTable, LeanTable, LowTable, Powers, LOW_POWERS, MAX_BATCH,
 };
 
 use super::Backend;
@@ -108,7 +108,7 @@ macro_rules! wide_backend {
             /// The table for a message of `len` bytes: the full one if a
             /// stitched reduction group of its would use more than the low
             /// powers (computed on first use), else the low one.
-            #[inline]
+            #[inline(always)]
             fn table_for(&self, len: usize) -> Powers<'_> {
                 let chunk = 8 * <$v as wide::Lanes>::L;
                 if Powers::needs_high(len / (16 * chunk), chunk) {
@@ -192,6 +192,7 @@ macro_rules! wide_backend {
                 unsafe { ghash(&self.low.view(), y, blocks) }
             }
 
+            #[inline(always)]
             fn wide(&self, len: usize) -> Option<WideKey<'_>> {
                 // A Key of this backend: its features were detected (new).
                 Some(WideKey::new(self.table_for(len), $backend))

@@ -235,22 +235,37 @@ impl<const M: usize> PowerTable<M> {
     #[inline(always)]
     pub(crate) fn view(&self) -> Powers<'_> {
         Powers {
-            hd: self.hd.as_ptr(),
-            hk: self.hk.as_ptr(),
-            n: Self::N,
+            // The entry after H^1: the first of the PAD entries.
+            hd: self.hd[Self::N..].as_ptr(),
+            hk: self.hk[Self::N..].as_ptr(),
             filled: self.filled,
             _table: core::marker::PhantomData,
         }
     }
 }
 
-/// A complete table as the kernels see it: H^j (1 <= j <= filled) at
-/// index n - j, PAD zero entries after index n - 1.
+/// A position in a table: [`Powers::at`]`(j)` is H^j's, and adding k
+/// moves to H^(j-k), the next block's power in a vector's lanes. An offset
+/// from the table's end (the entry after H^1), so that a group of a
+/// constant size addresses its powers at constant offsets from one
+/// register whatever the table's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct At(isize);
+
+impl core::ops::Add<usize> for At {
+    type Output = At;
+    #[inline(always)]
+    fn add(self, k: usize) -> At {
+        At(self.0 + k as isize)
+    }
+}
+
+/// A complete table as the kernels see it: H^j (1 <= j <= filled) `j`
+/// entries before `hd`/`hk`, PAD zero entries from there on.
 #[derive(Clone, Copy)]
 pub(crate) struct Powers<'a> {
     hd: *const u128,
     hk: *const u128,
-    n: usize,
     filled: usize,
     _table: core::marker::PhantomData<&'a [u128]>,
 }
@@ -275,27 +290,28 @@ impl Powers<'_> {
         self.filled / per_group
     }
 
-    /// Index of H^j (1 <= j <= filled).
+    /// Position of H^j (1 <= j <= filled).
     #[inline(always)]
-    pub(crate) fn at(&self, j: usize) -> usize {
+    pub(crate) fn at(&self, j: usize) -> At {
         debug_assert!((1..=self.filled).contains(&j));
-        self.n - j
+        At(-(j as isize))
     }
 
-    /// The vector of powers from index i (H^(n-i) first) and its
-    /// Karatsuba middle operands.
+    /// The vector of powers from position i (its first lane's power
+    /// first) and its Karatsuba middle operands.
     ///
     /// # Safety
-    /// V's features are enabled; at(filled) <= i <= n.
+    /// V's features are enabled; at(filled) <= i <= at(1) + 1.
     #[inline(always)]
-    pub(crate) unsafe fn h<V: Lanes>(&self, i: usize) -> (V, V) {
-        debug_assert!(i >= self.n - self.filled && i <= self.n);
-        // SAFETY: i + L <= n + PAD + 1 entries: within the table, which
-        // outlives the view; all of it initialized.
+    pub(crate) unsafe fn h<V: Lanes>(&self, i: At) -> (V, V) {
+        debug_assert!(i.0 >= -(self.filled as isize) && i.0 <= 0);
+        // SAFETY: the vector's L <= PAD + 1 entries from i end within the
+        // PAD entries after H^1: within the table, which outlives the
+        // view; all of it initialized.
         unsafe {
             (
-                V::load(self.hd.add(i).cast()),
-                V::load(self.hk.add(i).cast()),
+                V::load(self.hd.offset(i.0).cast()),
+                V::load(self.hk.offset(i.0).cast()),
             )
         }
     }
