@@ -11,6 +11,7 @@
 //! in private memory and copied out with the GIL held once complete (and,
 //! for decryption, verified); on any error those buffers are zeroed.
 
+use galois_aead::aead::Aead;
 use galois_aead::chunked::{self, Opener, RandomAccess};
 use galois_aead::poly1305::{Poly1305, Poly1305Aes};
 use galois_aead::stream::StreamError;
@@ -2035,36 +2036,11 @@ fn exact_nonce<'py>(obj: &Bound<'py, PyAny>, len: usize) -> PyResult<In<'py>> {
     Ok(n)
 }
 
-/// The AEADs with 16-byte tags and no options (AESGCMSIV, XAES256GCM): they
-/// seal and open in place with a detached tag, and are shared by threads.
-trait Fixed16: Sync {
-    fn seal_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8]) -> galois_aead::Result<galois_aead::Tag>;
-    fn open_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8], tag: &[u8]) -> galois_aead::Result<()>;
-}
-
-impl Fixed16 for galois_aead::AesGcmSiv {
-    fn seal_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8]) -> galois_aead::Result<galois_aead::Tag> {
-        self.seal_in_place_detached(n, a, buf)
-    }
-    fn open_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8], tag: &[u8]) -> galois_aead::Result<()> {
-        self.open_in_place_detached(n, a, buf, tag)
-    }
-}
-
-impl Fixed16 for galois_aead::XAes256Gcm {
-    fn seal_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8]) -> galois_aead::Result<galois_aead::Tag> {
-        self.seal_in_place_detached(n, a, buf)
-    }
-    fn open_ip(&self, n: &[u8], a: &[u8], buf: &mut [u8], tag: &[u8]) -> galois_aead::Result<()> {
-        self.open_in_place_detached(n, a, buf, tag)
-    }
-}
-
 /// Seals `d` into a new bytes object (ciphertext || 16-byte tag), as
 /// AESGCM's encrypt: the object is private until returned, and inputs of
 /// [`GIL_RELEASE_BYTES`] or more are sealed without the GIL (from a copy
 /// made with the GIL held, unless they are immutable `bytes`).
-fn fixed_encrypt<'py, A: Fixed16>(
+fn fixed_encrypt<'py, A: Aead>(
     py: Python<'py>,
     aead: &A,
     n: &In<'_>,
@@ -2079,10 +2055,10 @@ fn fixed_encrypt<'py, A: Fixed16>(
             let (n, a) = (n.for_detach(), a.for_detach());
             py.detach(move || {
                 p.finish(c);
-                aead.seal_ip(n.as_slice(), a.as_slice(), c)
+                aead.seal_in_place_detached(n.as_slice(), a.as_slice(), c)
             })
         } else {
-            aead.seal_ip(n.as_slice(), a.as_slice(), c)
+            aead.seal_in_place_detached(n.as_slice(), a.as_slice(), c)
         };
         match r {
             Ok(tag) => {
@@ -2101,7 +2077,7 @@ fn fixed_encrypt<'py, A: Fixed16>(
 /// Opens ciphertext || 16-byte tag into a new bytes object, as AESGCM's
 /// decrypt: read once into the private object and opened in place there
 /// (without the GIL for long inputs), wiped on failure.
-fn fixed_decrypt<'py, A: Fixed16>(
+fn fixed_decrypt<'py, A: Aead>(
     py: Python<'py>,
     aead: &A,
     n: &In<'_>,
@@ -2120,10 +2096,10 @@ fn fixed_decrypt<'py, A: Fixed16>(
             let o = &mut *out;
             py.detach(move || {
                 p.finish(o);
-                aead.open_ip(n.as_slice(), a.as_slice(), o, tag.get())
+                aead.open_in_place_detached(n.as_slice(), a.as_slice(), o, tag.get())
             })
         } else {
-            aead.open_ip(n.as_slice(), a.as_slice(), out, tag.get())
+            aead.open_in_place_detached(n.as_slice(), a.as_slice(), out, tag.get())
         };
         r.map_err(|e| {
             out.zeroize();
@@ -2132,12 +2108,12 @@ fn fixed_decrypt<'py, A: Fixed16>(
     })
 }
 
-/// encrypt_into / decrypt_into of the [`Fixed16`] classes, as AESGCM's
+/// encrypt_into / decrypt_into of the AESGCMSIV and XAES256GCM classes, as AESGCM's
 /// `buffer_call`: inputs read once (GIL held) into private scratch (wiped
 /// on every path), the work done there (without the GIL for long inputs),
 /// `out` written once with the GIL held, after the tag verified; the
 /// caller zeroes `out` on any error.
-fn fixed_into<A: Fixed16>(
+fn fixed_into<A: Aead>(
     py: Python<'_>,
     aead: &A,
     n: &In<'_>,
@@ -2166,11 +2142,11 @@ fn fixed_into<A: Fixed16>(
     let run = move |n: &[u8], a: &[u8], s: &mut [u8]| -> Result<(), Error> {
         if seal {
             let (c, tag_out) = s.split_at_mut(len);
-            let tag = aead.seal_ip(n, a, c)?;
+            let tag = aead.seal_in_place_detached(n, a, c)?;
             tag_out.copy_from_slice(tag.as_bytes());
             Ok(())
         } else {
-            aead.open_ip(n, a, s, tag.get())
+            aead.open_in_place_detached(n, a, s, tag.get())
         }
     };
     let s = &mut scratch[..];
@@ -2202,6 +2178,99 @@ fn into_call(
     r
 }
 
+/// The classes over an [`Aead`] with 16-byte tags and no options
+/// (AESGCMSIV, XAES256GCM): which library type each wraps.
+trait HasAead {
+    type Inner: Aead;
+    fn inner(&self) -> &Self::Inner;
+}
+
+/// The `#[pymethods]` of a [`HasAead`] class: its own (constructor, key
+/// generation), then encrypt, decrypt, encrypt_into and decrypt_into, the
+/// same for each (the nonce length is its AEAD's). One block per class (a
+/// second one would need pyo3's multiple-pymethods feature).
+macro_rules! fixed_aead_methods {
+    ($class:ident { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            $($own)*
+
+        /// Encrypts ``data`` and returns ciphertext || tag.
+        #[pyo3(signature = (nonce, data, associated_data))]
+        fn encrypt<'py>(
+            &self,
+            py: Python<'py>,
+            nonce: &Bound<'py, PyAny>,
+            data: &Bound<'py, PyAny>,
+            associated_data: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
+            let d = input(data, "data")?;
+            let a = input_opt(associated_data, "associated_data")?;
+            fixed_encrypt(py, self.inner(), &n, &d, &a)
+        }
+
+        /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
+        /// does not verify (nothing is returned then).
+        #[pyo3(signature = (nonce, data, associated_data))]
+        fn decrypt<'py>(
+            &self,
+            py: Python<'py>,
+            nonce: &Bound<'py, PyAny>,
+            data: &Bound<'py, PyAny>,
+            associated_data: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
+            let d = input(data, "data")?;
+            let a = input_opt(associated_data, "associated_data")?;
+            fixed_decrypt(py, self.inner(), &n, &d, &a)
+        }
+
+        /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
+        /// ``len(data) + 16`` bytes) as ciphertext || tag; returns the number of
+        /// bytes written. The result is computed in private memory and copied
+        /// into ``buf`` whole; on any error ``buf`` is zeroed.
+        #[pyo3(signature = (nonce, data, associated_data, buf))]
+        fn encrypt_into(
+            &self,
+            py: Python<'_>,
+            nonce: &Bound<'_, PyAny>,
+            data: &Bound<'_, PyAny>,
+            associated_data: Option<&Bound<'_, PyAny>>,
+            buf: &Bound<'_, PyAny>,
+        ) -> PyResult<usize> {
+            into_call(py, buf, |out| {
+                let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
+                let d = input(data, "data")?;
+                let a = input_opt(associated_data, "associated_data")?;
+                fixed_into(py, self.inner(), &n, &d, &a, out, true)
+            })
+        }
+
+        /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
+        /// ``len(data) - 16`` bytes); returns the number of bytes written.
+        /// ``buf`` receives the plaintext only after the tag verified, in one
+        /// copy; on any error (``InvalidTag`` included) it is zeroed.
+        #[pyo3(signature = (nonce, data, associated_data, buf))]
+        fn decrypt_into(
+            &self,
+            py: Python<'_>,
+            nonce: &Bound<'_, PyAny>,
+            data: &Bound<'_, PyAny>,
+            associated_data: Option<&Bound<'_, PyAny>>,
+            buf: &Bound<'_, PyAny>,
+        ) -> PyResult<usize> {
+            into_call(py, buf, |out| {
+                let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
+                let d = input(data, "data")?;
+                let a = input_opt(associated_data, "associated_data")?;
+                fixed_into(py, self.inner(), &n, &d, &a, out, false)
+            })
+        }
+        }
+    };
+}
+
 /// AES-GCM-SIV (RFC 8452), nonce-misuse resistant, with the call shapes and
 /// errors of cryptography's ``AESGCMSIV``: 16-, 24- or 32-byte keys (24:
 /// the AES-192 extension OpenSSL and cryptography make), 12-byte nonces,
@@ -2219,8 +2288,13 @@ struct PyAesGcmSiv {
     siv: galois_aead::AesGcmSiv,
 }
 
-#[pymethods]
-impl PyAesGcmSiv {
+impl HasAead for PyAesGcmSiv {
+    type Inner = galois_aead::AesGcmSiv;
+    fn inner(&self) -> &Self::Inner {
+        &self.siv
+    }
+}
+fixed_aead_methods!(PyAesGcmSiv {
     #[new]
     fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
         let k = input(key, "key")?;
@@ -2247,80 +2321,7 @@ impl PyAesGcmSiv {
         }
         Ok(random_bytes(py, bits as usize / 8)?.unbind())
     }
-
-    /// Encrypts ``data`` and returns ciphertext || tag.
-    #[pyo3(signature = (nonce, data, associated_data))]
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = exact_nonce(nonce, 12)?;
-        let d = input(data, "data")?;
-        let a = input_opt(associated_data, "associated_data")?;
-        fixed_encrypt(py, &self.siv, &n, &d, &a)
-    }
-
-    /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
-    /// does not verify (nothing is returned then).
-    #[pyo3(signature = (nonce, data, associated_data))]
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = exact_nonce(nonce, 12)?;
-        let d = input(data, "data")?;
-        let a = input_opt(associated_data, "associated_data")?;
-        fixed_decrypt(py, &self.siv, &n, &d, &a)
-    }
-
-    /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
-    /// ``len(data) + 16`` bytes) as ciphertext || tag; returns the number of
-    /// bytes written. The result is computed in private memory and copied
-    /// into ``buf`` whole; on any error ``buf`` is zeroed.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    fn encrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        into_call(py, buf, |out| {
-            let n = exact_nonce(nonce, 12)?;
-            let d = input(data, "data")?;
-            let a = input_opt(associated_data, "associated_data")?;
-            fixed_into(py, &self.siv, &n, &d, &a, out, true)
-        })
-    }
-
-    /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
-    /// ``len(data) - 16`` bytes); returns the number of bytes written.
-    /// ``buf`` receives the plaintext only after the tag verified, in one
-    /// copy; on any error (``InvalidTag`` included) it is zeroed.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    fn decrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        into_call(py, buf, |out| {
-            let n = exact_nonce(nonce, 12)?;
-            let d = input(data, "data")?;
-            let a = input_opt(associated_data, "associated_data")?;
-            fixed_into(py, &self.siv, &n, &d, &a, out, false)
-        })
-    }
-}
+});
 
 /// XAES-256-GCM (c2sp.org/XAES-256-GCM): AES-256-GCM with 24-byte nonces
 /// that may be random for about 2^80 messages per key (collision
@@ -2338,8 +2339,13 @@ struct PyXAes256Gcm {
     x: galois_aead::XAes256Gcm,
 }
 
-#[pymethods]
-impl PyXAes256Gcm {
+impl HasAead for PyXAes256Gcm {
+    type Inner = galois_aead::XAes256Gcm;
+    fn inner(&self) -> &Self::Inner {
+        &self.x
+    }
+}
+fixed_aead_methods!(PyXAes256Gcm {
     #[new]
     fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
         let k = input(key, "key")?;
@@ -2357,77 +2363,4 @@ impl PyXAes256Gcm {
     fn generate_key(py: Python<'_>) -> PyResult<Py<PyBytes>> {
         Ok(random_bytes(py, 32)?.unbind())
     }
-
-    /// Encrypts ``data`` and returns ciphertext || tag.
-    #[pyo3(signature = (nonce, data, associated_data))]
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = exact_nonce(nonce, 24)?;
-        let d = input(data, "data")?;
-        let a = input_opt(associated_data, "associated_data")?;
-        fixed_encrypt(py, &self.x, &n, &d, &a)
-    }
-
-    /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
-    /// does not verify (nothing is returned then).
-    #[pyo3(signature = (nonce, data, associated_data))]
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = exact_nonce(nonce, 24)?;
-        let d = input(data, "data")?;
-        let a = input_opt(associated_data, "associated_data")?;
-        fixed_decrypt(py, &self.x, &n, &d, &a)
-    }
-
-    /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
-    /// ``len(data) + 16`` bytes) as ciphertext || tag; returns the number of
-    /// bytes written. The result is computed in private memory and copied
-    /// into ``buf`` whole; on any error ``buf`` is zeroed.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    fn encrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        into_call(py, buf, |out| {
-            let n = exact_nonce(nonce, 24)?;
-            let d = input(data, "data")?;
-            let a = input_opt(associated_data, "associated_data")?;
-            fixed_into(py, &self.x, &n, &d, &a, out, true)
-        })
-    }
-
-    /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
-    /// ``len(data) - 16`` bytes); returns the number of bytes written.
-    /// ``buf`` receives the plaintext only after the tag verified, in one
-    /// copy; on any error (``InvalidTag`` included) it is zeroed.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    fn decrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        into_call(py, buf, |out| {
-            let n = exact_nonce(nonce, 24)?;
-            let d = input(data, "data")?;
-            let a = input_opt(associated_data, "associated_data")?;
-            fixed_into(py, &self.x, &n, &d, &a, out, false)
-        })
-    }
-}
+});
