@@ -62,12 +62,16 @@ impl RoundKeys {
     /// The CPU has AES-NI.
     #[target_feature(enable = "aes,sse2")]
     unsafe fn encrypt_block_ni(&self, b: &mut [u8; 16]) {
-        let mut s = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), self.k(0));
-        for r in 1..self.rounds {
-            s = _mm_aesenc_si128(s, self.k(r));
+        // SAFETY: AES-NI per the caller (# Safety); the loads and stores are of the block and
+        // the round keys, 16 bytes each.
+        unsafe {
+            let mut s = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), self.k(0));
+            for r in 1..self.rounds {
+                s = _mm_aesenc_si128(s, self.k(r));
+            }
+            s = _mm_aesenclast_si128(s, self.k(self.rounds));
+            _mm_storeu_si128(b.as_mut_ptr().cast(), s);
         }
-        s = _mm_aesenclast_si128(s, self.k(self.rounds));
-        _mm_storeu_si128(b.as_mut_ptr().cast(), s);
     }
 
     /// Round key r.
@@ -76,7 +80,8 @@ impl RoundKeys {
     /// Only from functions that enabled `sse2`.
     #[inline(always)]
     unsafe fn k(&self, r: usize) -> __m128i {
-        _mm_loadu_si128(self.rk[r].as_ptr().cast())
+        // SAFETY: sse2 per the caller; a round key is 16 bytes.
+        unsafe { _mm_loadu_si128(self.rk[r].as_ptr().cast()) }
     }
 
     /// Round key r in all four lanes.
@@ -85,7 +90,8 @@ impl RoundKeys {
     /// Only from functions that enabled `avx512f`.
     #[inline(always)]
     unsafe fn kz(&self, r: usize) -> __m512i {
-        _mm512_broadcast_i32x4(_mm_loadu_si128(self.rk[r].as_ptr().cast()))
+        // SAFETY: avx512f per the caller; a round key is 16 bytes.
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(self.rk[r].as_ptr().cast())) }
     }
 
     /// XORs the keystream from counter block `ctr0` into `data`, the first
@@ -106,40 +112,44 @@ impl RoundKeys {
     /// The CPU has AES-NI.
     #[target_feature(enable = "aes,sse2")]
     unsafe fn ctr_xor_xmm(&self, ctr0: &[u8; 16], data: &mut [u8]) {
-        const W: usize = 8;
-        let one = _mm_set_epi32(0, 0, 0, 1);
-        let mut ctr = _mm_loadu_si128(ctr0.as_ptr().cast());
-        let mut chunks = data.chunks_exact_mut(16 * W);
-        for c in &mut chunks {
-            let mut s = [_mm_setzero_si128(); W];
-            let k0 = self.k(0);
-            for v in s.iter_mut() {
-                *v = _mm_xor_si128(ctr, k0);
-                ctr = _mm_add_epi32(ctr, one);
-            }
-            for r in 1..self.rounds {
-                let k = self.k(r);
+        // SAFETY: AES-NI per the caller; every load and store below covers whole blocks within
+        // `data` or the stack copy of its last partial block.
+        unsafe {
+            const W: usize = 8;
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let mut ctr = _mm_loadu_si128(ctr0.as_ptr().cast());
+            let mut chunks = data.chunks_exact_mut(16 * W);
+            for c in &mut chunks {
+                let mut s = [_mm_setzero_si128(); W];
+                let k0 = self.k(0);
                 for v in s.iter_mut() {
-                    *v = _mm_aesenc_si128(*v, k);
+                    *v = _mm_xor_si128(ctr, k0);
+                    ctr = _mm_add_epi32(ctr, one);
+                }
+                for r in 1..self.rounds {
+                    let k = self.k(r);
+                    for v in s.iter_mut() {
+                        *v = _mm_aesenc_si128(*v, k);
+                    }
+                }
+                let k = self.k(self.rounds);
+                let p = c.as_mut_ptr();
+                for (i, v) in s.iter().enumerate() {
+                    let d = _mm_loadu_si128(p.add(16 * i).cast());
+                    let o = _mm_xor_si128(d, _mm_aesenclast_si128(*v, k));
+                    _mm_storeu_si128(p.add(16 * i).cast(), o);
                 }
             }
-            let k = self.k(self.rounds);
-            let p = c.as_mut_ptr();
-            for (i, v) in s.iter().enumerate() {
-                let d = _mm_loadu_si128(p.add(16 * i).cast());
-                let o = _mm_xor_si128(d, _mm_aesenclast_si128(*v, k));
-                _mm_storeu_si128(p.add(16 * i).cast(), o);
+            for c in chunks.into_remainder().chunks_mut(16) {
+                let mut b = [0u8; 16];
+                _mm_storeu_si128(b.as_mut_ptr().cast(), ctr);
+                self.encrypt_block_ni(&mut b);
+                for (d, k) in c.iter_mut().zip(b.iter()) {
+                    *d ^= k;
+                }
+                b.zeroize();
+                ctr = _mm_add_epi32(ctr, one);
             }
-        }
-        for c in chunks.into_remainder().chunks_mut(16) {
-            let mut b = [0u8; 16];
-            _mm_storeu_si128(b.as_mut_ptr().cast(), ctr);
-            self.encrypt_block_ni(&mut b);
-            for (d, k) in c.iter_mut().zip(b.iter()) {
-                *d ^= k;
-            }
-            b.zeroize();
-            ctr = _mm_add_epi32(ctr, one);
         }
     }
 
@@ -149,43 +159,47 @@ impl RoundKeys {
     /// The CPU has VAES and AVX-512 (`detect::has_vaes_avx512`).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,aes,sse2,avx2,avx")]
     unsafe fn ctr_xor_zmm(&self, ctr0: &[u8; 16], data: &mut [u8]) {
-        const V: usize = 4;
-        let c0 = _mm512_broadcast_i32x4(_mm_loadu_si128(ctr0.as_ptr().cast()));
-        // Lane i counts from i; each vector is four blocks on.
-        let mut ctr = _mm512_add_epi32(
-            c0,
-            _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0),
-        );
-        let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
-        let mut chunks = data.chunks_exact_mut(64 * V);
-        for c in &mut chunks {
-            let k0 = self.kz(0);
-            let mut s = [_mm512_setzero_si512(); V];
-            for v in s.iter_mut() {
-                *v = _mm512_xor_si512(ctr, k0);
-                ctr = _mm512_add_epi32(ctr, four);
-            }
-            for r in 1..self.rounds {
-                let k = self.kz(r);
+        // SAFETY: VAES and AVX-512 per the caller; every load and store below covers whole
+        // vectors within `data` or the stack copy of its tail.
+        unsafe {
+            const V: usize = 4;
+            let c0 = _mm512_broadcast_i32x4(_mm_loadu_si128(ctr0.as_ptr().cast()));
+            // Lane i counts from i; each vector is four blocks on.
+            let mut ctr = _mm512_add_epi32(
+                c0,
+                _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0),
+            );
+            let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
+            let mut chunks = data.chunks_exact_mut(64 * V);
+            for c in &mut chunks {
+                let k0 = self.kz(0);
+                let mut s = [_mm512_setzero_si512(); V];
                 for v in s.iter_mut() {
-                    *v = _mm512_aesenc_epi128(*v, k);
+                    *v = _mm512_xor_si512(ctr, k0);
+                    ctr = _mm512_add_epi32(ctr, four);
+                }
+                for r in 1..self.rounds {
+                    let k = self.kz(r);
+                    for v in s.iter_mut() {
+                        *v = _mm512_aesenc_epi128(*v, k);
+                    }
+                }
+                let k = self.kz(self.rounds);
+                let p = c.as_mut_ptr();
+                for (i, v) in s.iter().enumerate() {
+                    let d = _mm512_loadu_si512(p.add(64 * i).cast());
+                    let o = _mm512_xor_si512(d, _mm512_aesenclast_epi128(*v, k));
+                    _mm512_storeu_si512(p.add(64 * i).cast(), o);
                 }
             }
-            let k = self.kz(self.rounds);
-            let p = c.as_mut_ptr();
-            for (i, v) in s.iter().enumerate() {
-                let d = _mm512_loadu_si512(p.add(64 * i).cast());
-                let o = _mm512_xor_si512(d, _mm512_aesenclast_epi128(*v, k));
-                _mm512_storeu_si512(p.add(64 * i).cast(), o);
+            let rest = chunks.into_remainder();
+            if !rest.is_empty() {
+                // The first block of the remainder counts on from `ctr`'s lane 0.
+                let mut next = [0u8; 16];
+                _mm_storeu_si128(next.as_mut_ptr().cast(), _mm512_castsi512_si128(ctr));
+                self.ctr_xor_xmm(&next, rest);
+                next.zeroize();
             }
-        }
-        let rest = chunks.into_remainder();
-        if !rest.is_empty() {
-            // The first block of the remainder counts on from `ctr`'s lane 0.
-            let mut next = [0u8; 16];
-            _mm_storeu_si128(next.as_mut_ptr().cast(), _mm512_castsi512_si128(ctr));
-            self.ctr_xor_xmm(&next, rest);
-            next.zeroize();
         }
     }
 }

@@ -36,9 +36,6 @@ use crate::gcm::Tag;
 use crate::gf128::{Backend, MessageKey, MessageTable};
 use zeroize::Zeroize;
 
-// The kernels are `unsafe fn`s made of intrinsics; their bodies keep the
-// edition-2021 rule (no inner `unsafe` blocks), as in gf128/.
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(target_arch = "x86_64")]
 mod aesni;
 

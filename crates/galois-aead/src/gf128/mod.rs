@@ -52,7 +52,6 @@ mod clmul;
 mod ctmul64;
 mod message;
 pub(crate) use message::{MessageKey, MessageTable};
-#[allow(unsafe_op_in_unsafe_fn)]
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub(crate) mod pmull;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]

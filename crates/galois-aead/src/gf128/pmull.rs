@@ -186,21 +186,26 @@ macro_rules! absorb_fn {
         $(#[$attr])*
         #[inline]
         pub(crate) unsafe fn $name(pw: &Powers, y: u128, blocks: &[u8]) -> u128 {
-            debug_assert_eq!(blocks.len() % 16, 0);
-            let rev = vld1q_u8(REV.as_ptr());
-            let mut yv = vld1q_u8((&y as *const u128).cast());
-            let mut chunks = blocks.chunks_exact(16 * N);
-            for c in &mut chunks {
-                yv = absorb8!(pw, yv, c.as_ptr(), rev, $xor3);
+            // SAFETY: the features per the caller (# Safety); the loads read
+            // whole blocks of `blocks` (chunks and the remainder's n blocks)
+            // and the powers table, the stores `out`.
+            unsafe {
+                debug_assert_eq!(blocks.len() % 16, 0);
+                let rev = vld1q_u8(REV.as_ptr());
+                let mut yv = vld1q_u8((&y as *const u128).cast());
+                let mut chunks = blocks.chunks_exact(16 * N);
+                for c in &mut chunks {
+                    yv = absorb8!(pw, yv, c.as_ptr(), rev, $xor3);
+                }
+                let rest = chunks.remainder();
+                let n = rest.len() / 16;
+                if n > 0 {
+                    yv = absorb_n!(pw, yv, rest.as_ptr(), n, rev, $xor3);
+                }
+                let mut out = 0u128;
+                vst1q_u8((&mut out as *mut u128).cast(), yv);
+                out
             }
-            let rest = chunks.remainder();
-            let n = rest.len() / 16;
-            if n > 0 {
-                yv = absorb_n!(pw, yv, rest.as_ptr(), n, rev, $xor3);
-            }
-            let mut out = 0u128;
-            vst1q_u8((&mut out as *mut u128).cast(), yv);
-            out
         }
     };
 }

@@ -86,7 +86,10 @@ pub(crate) trait Poly1305Imp: Copy {
 /// [`Poly1305Imp::bulk`] of a backend that takes whole `CHUNK`-byte runs
 /// from `MIN_LEN` bytes on with r^1..r^`POWERS`: runs `blocks` on the
 /// longest such prefix and returns its length (0 below `MIN_LEN`).
-#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn bulk_chunks<const MIN_LEN: usize, const CHUNK: usize, const POWERS: usize>(
     h: &mut Acc,

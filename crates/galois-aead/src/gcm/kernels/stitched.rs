@@ -14,8 +14,8 @@ use super::aes_lanes::{AesLanes, RoundKeys};
 use super::counters::Ctr;
 use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES, MERGE_MAX};
 use crate::gf128::wide::{
-    absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, At, Lanes, Powers,
-    Sums, MAX_BATCH,
+    absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, At, Lanes, Powers, Sums,
+    MAX_BATCH,
 };
 use core::mem::MaybeUninit;
 
