@@ -88,11 +88,13 @@ macro_rules! wide_backend {
         use core::arch::x86_64::*;
         use zeroize::Zeroize;
 
-        /// H^1..H^LOW_POWERS from setup on, inline (no allocation);
-        /// H^1..H^MAX_BATCH in a box from the first message that can use
-        /// them. Each table wipes itself on drop.
+        /// H^1..H^LOW_POWERS from setup on, H^1..H^MAX_BATCH from the
+        /// first message that can use them, each in a box computed in place
+        /// (inline, the 1.1 KiB low table was copied with every move of the
+        /// key: five copies cost more than the powers and the allocation
+        /// together). Each table wipes itself on drop.
         pub(crate) struct Key {
-            low: wide::LowTable,
+            low: Box<wide::LowTable>,
             full: std::sync::OnceLock<Box<wide::FullTable>>,
         }
 
@@ -122,13 +124,13 @@ macro_rules! wide_backend {
             }
         }
 
-        /// H^1..H^LOW_POWERS.
+        /// H^1..H^LOW_POWERS, computed in a new box.
         ///
         /// # Safety
         /// The CPU has `features` (`detect` returned true).
         #[target_feature(enable = $features)]
-        unsafe fn low_table(h: u128) -> wide::LowTable {
-            let mut t = wide::LowTable::zeroed();
+        unsafe fn low_table(h: u128) -> Box<wide::LowTable> {
+            let mut t = wide::LowTable::boxed_zeroed();
             // SAFETY: this function enables the vector's features.
             unsafe { t.fill::<$v>(h, wide::LOW_POWERS) };
             t
