@@ -108,6 +108,23 @@ impl<'t> MessageKey<'t> {
         }
     }
 
+    /// [`MessageKey::update_blocks`] of blocks each byte-reversed
+    /// (POLYVAL's order), on the wide backends, which load them as they
+    /// are; `None` on the others (the caller reverses a copy).
+    #[inline]
+    pub(crate) fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> Option<u128> {
+        debug_assert_eq!(blocks.len() % 16, 0);
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx512(k) => Some(k.update_polyval_blocks(y, blocks)),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::VaesAvx2(k) => Some(k.update_polyval_blocks(y, blocks)),
+            #[cfg(target_arch = "x86_64")]
+            MessageKey::AesniClmul(k) => Some(k.update_polyval_blocks(y, blocks)),
+            MessageKey::Other(..) => None,
+        }
+    }
+
     /// The powers of a wide backend's key, for the stitched AES-GCM
     /// kernels (the other backends: `None`).
     #[inline]

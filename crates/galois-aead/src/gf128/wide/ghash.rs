@@ -139,12 +139,14 @@ pub(super) unsafe fn mul<V: Lanes>(x: V, yx: V) -> V {
 }
 
 /// Absorbs n (1..=LOW_POWERS) whole blocks at `p` into y with one
-/// reduction.
+/// reduction, each byte-reversed as it is loaded (GHASH's order) or taken
+/// as it is (`BSWAP` false: POLYVAL's blocks, GHASH's byte-reversed; see
+/// `gcm_siv`).
 ///
 /// # Safety
 /// V's features are enabled and `p` is valid for 16 n bytes.
 #[inline(always)]
-pub(crate) unsafe fn absorb<V: Lanes>(
+unsafe fn absorb_order<V: Lanes, const BSWAP: bool>(
     pw: &Powers,
     y: V::Block,
     p: *const u8,
@@ -160,7 +162,10 @@ pub(crate) unsafe fn absorb<V: Lanes>(
         let full = n / V::L * V::L;
         let mut i = 0;
         while i < full {
-            let mut x = V::bswap(V::load(p.add(16 * i)));
+            let mut x = V::load(p.add(16 * i));
+            if BSWAP {
+                x = V::bswap(x);
+            }
             if i == 0 {
                 x = V::xor(x, V::low(y));
             }
@@ -170,7 +175,10 @@ pub(crate) unsafe fn absorb<V: Lanes>(
         }
         let mut t = s.fold();
         while i < n {
-            let mut x = V::Block::bswap(V::Block::load(p.add(16 * i)));
+            let mut x = V::Block::load(p.add(16 * i));
+            if BSWAP {
+                x = V::Block::bswap(x);
+            }
             if i == 0 {
                 x = V::Block::xor(x, y);
             }
@@ -207,7 +215,32 @@ pub(crate) unsafe fn absorb_vector<V: Lanes>(pw: &Powers, y: V::Block, v: V, n: 
 /// # Safety
 /// V's features are enabled.
 #[inline(always)]
-pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, mut y: V::Block, data: &[u8]) -> V::Block {
+pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, y: V::Block, data: &[u8]) -> V::Block {
+    // SAFETY: per the caller.
+    unsafe { ghash_order::<V, true>(pw, y, data) }
+}
+
+/// [`ghash`] of blocks in POLYVAL's byte order (each GHASH's block
+/// byte-reversed): no reversed copy of the message needed.
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(crate) unsafe fn polyval_blocks<V: Lanes>(pw: &Powers, y: V::Block, data: &[u8]) -> V::Block {
+    // SAFETY: per the caller.
+    unsafe { ghash_order::<V, false>(pw, y, data) }
+}
+
+/// [`ghash`] with the byte order of [`absorb_order`].
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+unsafe fn ghash_order<V: Lanes, const BSWAP: bool>(
+    pw: &Powers,
+    mut y: V::Block,
+    data: &[u8],
+) -> V::Block {
     debug_assert_eq!(data.len() % 16, 0);
     let group = GHASH_GROUP_VECTORS * V::L;
     let mut chunks = data.chunks_exact(16 * group);
@@ -215,11 +248,11 @@ pub(crate) unsafe fn ghash<V: Lanes>(pw: &Powers, mut y: V::Block, data: &[u8]) 
     // the caller.
     unsafe {
         for c in &mut chunks {
-            y = absorb::<V>(pw, y, c.as_ptr(), group);
+            y = absorb_order::<V, BSWAP>(pw, y, c.as_ptr(), group);
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            y = absorb::<V>(pw, y, rest.as_ptr(), rest.len() / 16);
+            y = absorb_order::<V, BSWAP>(pw, y, rest.as_ptr(), rest.len() / 16);
         }
     }
     y

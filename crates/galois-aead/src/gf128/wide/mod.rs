@@ -33,7 +33,7 @@ mod powers;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, Sums};
+pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, polyval_blocks, Sums};
 pub(crate) use lanes::{block_to_u128, u128_to_block, Lanes};
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
 pub(crate) use powers::{
@@ -168,6 +168,18 @@ macro_rules! wide_backend {
             unsafe { wide::block_to_u128(wide::ghash::<$v>(pw, wide::u128_to_block(y), data)) }
         }
 
+        /// y absorbing `data` (whole blocks) in POLYVAL's byte order.
+        ///
+        /// # Safety
+        /// The CPU has `features` (`detect` returned true).
+        #[target_feature(enable = $features)]
+        unsafe fn polyval(pw: &Powers, y: u128, data: &[u8]) -> u128 {
+            // SAFETY: this function enables the vector's features.
+            unsafe {
+                wide::block_to_u128(wide::polyval_blocks::<$v>(pw, wide::u128_to_block(y), data))
+            }
+        }
+
         impl GhashBackend for Key {
             /// The low table, and the full one once a long message needed it.
             const KEY_BYTES: usize =
@@ -233,6 +245,13 @@ macro_rules! wide_backend {
             pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
                 // SAFETY: as in mul_h.
                 unsafe { ghash(&self.t.view(), y, blocks) }
+            }
+
+            /// [`Lean::update_blocks`] of blocks in POLYVAL's byte order.
+            #[inline]
+            pub(crate) fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+                // SAFETY: as in mul_h.
+                unsafe { polyval(&self.t.view(), y, blocks) }
             }
 
             #[inline]
