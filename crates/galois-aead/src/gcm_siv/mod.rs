@@ -273,10 +273,14 @@ impl AesGcmSiv {
     fn tag(keys: &MessageKeys, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Block {
         let mut y = 0u128;
         y = polyval_padded(&keys.hash, y, aad);
-        y = polyval_padded(&keys.hash, y, pt);
         // ByteReverse(le64(8|A|) || le64(8|P|)) read big-endian.
         let lens = ((pt.len() as u128 * 8) << 64) | (aad.len() as u128 * 8);
-        y = keys.hash.mul_h(y ^ lens);
+        // The text's partial block and the lengths under one reduction on
+        // the wide backends.
+        y = match polyval_wide(&keys.hash, y, pt, Some(lens)) {
+            Some(y) => y,
+            None => keys.hash.mul_h(polyval_padded(&keys.hash, y, pt) ^ lens),
+        };
         let mut s = y.to_le_bytes();
         y.zeroize();
         for (a, b) in s.iter_mut().zip(nonce) {
@@ -554,21 +558,34 @@ impl AesGcmSiv {
 
 /// Absorbs `data`, zero-padded to whole blocks, into the POLYVAL
 /// accumulator `y` (held in the GHASH backend's byte-reversed form).
-fn polyval_padded(key: &MessageKey, mut y: u128, data: &[u8]) -> u128 {
+fn polyval_padded(key: &MessageKey, y: u128, data: &[u8]) -> u128 {
     if data.is_empty() {
         return y;
     }
+    polyval_wide(key, y, data, None).unwrap_or_else(|| polyval_padded_copy(key, y, data))
+}
+
+/// On a wide backend (which reads POLYVAL's blocks as they are), `data`
+/// zero-padded to whole blocks and then the block `last`, if given, with
+/// the partial block and `last` under one reduction; `None` on the others.
+fn polyval_wide(key: &MessageKey, y: u128, data: &[u8], last: Option<u128>) -> Option<u128> {
     let whole = data.len() & !15;
-    if let Some(yw) = key.update_polyval_blocks(y, &data[..whole]) {
-        // A wide backend reads the blocks as they are; only a partial
-        // last block goes through the reversing copy below.
-        y = yw;
-        if whole == data.len() {
-            return y;
-        }
-        return polyval_padded_copy(key, y, &data[whole..]);
+    let y = key.update_polyval_blocks(y, &data[..whole])?;
+    let rest = &data[whole..];
+    let mut fin = [0u8; 32];
+    let mut n = 0;
+    if !rest.is_empty() {
+        fin[..rest.len()].copy_from_slice(rest);
+        n = 16;
     }
-    polyval_padded_copy(key, y, data)
+    if let Some(b) = last {
+        fin[n..n + 16].copy_from_slice(&b.to_le_bytes());
+        n += 16;
+    }
+    let y = key.update_polyval_blocks(y, &fin[..n]);
+    // The copy is plaintext.
+    ct::wipe(&mut fin);
+    y
 }
 
 /// [`polyval_padded`] through a byte-reversed copy, for backends that

@@ -9,10 +9,14 @@ use super::{Backend, GhashKey};
 use crate::error::Result;
 use zeroize::Zeroize;
 
-/// Room for a message key's powers, on the caller's stack.
+/// Room for a message key's powers, on the caller's stack: left
+/// uninitialized until a key takes it (built and returned whole, its 2 KiB
+/// were written twice per message, a fill and a copy), then wiped on drop.
 pub(crate) struct MessageTable {
     #[cfg(target_arch = "x86_64")]
-    t: super::wide::LeanTable,
+    t: core::mem::MaybeUninit<super::wide::LeanTable>,
+    #[cfg(target_arch = "x86_64")]
+    init: bool,
 }
 
 impl MessageTable {
@@ -20,7 +24,34 @@ impl MessageTable {
     pub(crate) fn new() -> Self {
         MessageTable {
             #[cfg(target_arch = "x86_64")]
-            t: super::wide::LeanTable::zeroed(),
+            t: core::mem::MaybeUninit::uninit(),
+            #[cfg(target_arch = "x86_64")]
+            init: false,
+        }
+    }
+
+    /// The table, empty (a table used before is wiped first).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn empty(&mut self) -> &mut super::wide::LeanTable {
+        if self.init {
+            // SAFETY: `init` says the table was set up by `init_empty`.
+            let t = unsafe { self.t.assume_init_mut() };
+            t.zeroize();
+            return t;
+        }
+        self.init = true;
+        super::wide::LeanTable::init_empty(&mut self.t)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Drop for MessageTable {
+    fn drop(&mut self) {
+        if self.init {
+            // SAFETY: set up by `init_empty` (`init`); dropped once, here
+            // (the table wipes what it computed).
+            unsafe { self.t.assume_init_drop() }
         }
     }
 }
@@ -65,15 +96,15 @@ impl<'t> MessageKey<'t> {
         Ok(match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::VaesAvx512 => MessageKey::VaesAvx512(
-                super::vaes_avx512::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
+                super::vaes_avx512::Lean::new(table.empty(), h, len).ok_or(unavailable)?,
             ),
             #[cfg(target_arch = "x86_64")]
             Backend::VaesAvx2 => MessageKey::VaesAvx2(
-                super::vaes_avx2::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
+                super::vaes_avx2::Lean::new(table.empty(), h, len).ok_or(unavailable)?,
             ),
             #[cfg(target_arch = "x86_64")]
             Backend::AesniClmul => MessageKey::AesniClmul(
-                super::aesni_clmul::Lean::new(&mut table.t, h, len).ok_or(unavailable)?,
+                super::aesni_clmul::Lean::new(table.empty(), h, len).ok_or(unavailable)?,
             ),
             b => MessageKey::Other(Box::new(GhashKey::new(h, b)?), core::marker::PhantomData),
         })

@@ -16,6 +16,7 @@
 
 use super::ghash::{halves_xor, mul};
 use super::lanes::{u128_to_block, Lanes};
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// Most blocks per aggregated reduction, and the most powers of H kept.
@@ -66,14 +67,16 @@ pub(crate) fn lean_fill_for(len: usize, l: usize) -> usize {
 const PAD: usize = 3;
 
 /// H^N..H^1 (N = M - PAD), each times x^-1, and the XOR of each one's
-/// halves, of which H^filled..H^1 are computed (the rest stay zero). Wipes
-/// what it computed on drop.
+/// halves, of which H^filled..H^1 are computed; the PAD entries are zero
+/// and the entries below H^filled never written nor read (a per-message
+/// table is not zeroed whole: 2 KiB of stores per message). Wipes what it
+/// computed on drop.
 #[repr(C, align(64))]
 pub(crate) struct PowerTable<const M: usize> {
     /// hd[i] = H^(N-i) * x^-1, then PAD zero entries.
-    hd: [u128; M],
+    hd: [MaybeUninit<u128>; M],
     /// hk[i] = (low half ^ high half of hd[i]) in both halves.
-    hk: [u128; M],
+    hk: [MaybeUninit<u128>; M],
     /// How many powers, from H^1 up, are computed.
     filled: usize,
 }
@@ -105,8 +108,8 @@ impl<const M: usize> Zeroize for PowerTable<M> {
 /// drop: the slice escapes to `black_box` before anything could read it
 /// again (as `ct::wipe` does for long buffers; `zeroize`'s volatile writes
 /// go one element at a time).
-fn wipe(s: &mut [u128]) {
-    s.fill(0);
+fn wipe(s: &mut [MaybeUninit<u128>]) {
+    s.fill(MaybeUninit::new(0));
     core::hint::black_box(&mut *s);
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
@@ -128,21 +131,45 @@ impl<const M: usize> PowerTable<M> {
         Self::N - j
     }
 
-    /// A table with no powers yet (all zero).
+    /// A table with no powers yet: only the PAD entries written (zero).
     #[inline(always)]
-    pub(crate) fn zeroed() -> Self {
-        PowerTable {
-            hd: [0; M],
-            hk: [0; M],
+    pub(crate) fn empty() -> Self {
+        let mut t = PowerTable {
+            hd: [MaybeUninit::uninit(); M],
+            hk: [MaybeUninit::uninit(); M],
             filled: 0,
+        };
+        t.hd[Self::N..].fill(MaybeUninit::new(0));
+        t.hk[Self::N..].fill(MaybeUninit::new(0));
+        t
+    }
+
+    /// Makes `slot` an empty table in place (only `filled` and the PAD
+    /// entries written) and returns it.
+    #[inline(always)]
+    pub(crate) fn init_empty(slot: &mut MaybeUninit<Self>) -> &mut Self {
+        let p = slot.as_mut_ptr();
+        // SAFETY: `p` is valid for writes of a whole table; the arrays hold
+        // MaybeUninit entries, which need no initialization, and every
+        // other field (`filled`) is written before the table is assumed
+        // initialized.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).filled).write(0);
+            let hd = core::ptr::addr_of_mut!((*p).hd).cast::<MaybeUninit<u128>>();
+            let hk = core::ptr::addr_of_mut!((*p).hk).cast::<MaybeUninit<u128>>();
+            for i in Self::N..M {
+                hd.add(i).write(MaybeUninit::new(0));
+                hk.add(i).write(MaybeUninit::new(0));
+            }
+            slot.assume_init_mut()
         }
     }
 
     /// A table with no powers yet, zeroed where it is allocated (not
     /// built on the stack and copied into the box).
     pub(crate) fn boxed_zeroed() -> Box<Self> {
-        // SAFETY: all zero bytes are a valid table: arrays of integers and
-        // `filled` = 0 (no powers).
+        // SAFETY: all zero bytes are a valid table: `filled` = 0 (no
+        // powers), and the PAD entries zero as `empty` writes them.
         unsafe { Box::<Self>::new_zeroed().assume_init() }
     }
 
@@ -158,8 +185,8 @@ impl<const M: usize> PowerTable<M> {
         self.filled = fill;
         // Powers times x^-1 multiply directly: mul(H^a x^-1, H^b x^-1) =
         // H^(a+b) x^-1. H^1..H^S (S = 2L) one after another, then vectors.
-        let hd = self.hd.as_mut_ptr();
-        let hk = self.hk.as_mut_ptr();
+        let hd = self.hd.as_mut_ptr().cast::<u128>();
+        let hk = self.hk.as_mut_ptr().cast::<u128>();
         // SAFETY: V's features per the caller; every index written is
         // at(j) for 1 <= j <= fill <= N, inside the tables we hold mutably.
         unsafe {
@@ -188,7 +215,7 @@ impl<const M: usize> PowerTable<M> {
         fill: usize,
     ) -> Self {
         assert!(fill.is_multiple_of(V::L) && fill <= Self::N && low.filled >= 2 * V::L);
-        let mut t = Self::zeroed();
+        let mut t = Self::empty();
         t.filled = fill;
         let have = low.filled.min(fill);
         let (n, k) = (Self::N, PowerTable::<K>::N);
@@ -196,7 +223,14 @@ impl<const M: usize> PowerTable<M> {
         t.hk[n - have..n].copy_from_slice(&low.hk[k - have..k]);
         // SAFETY: V's features per the caller; H^1..H^have are in, and
         // extend writes at(j) for have < j <= fill <= N, inside `t`.
-        unsafe { Self::extend::<V>(t.hd.as_mut_ptr(), t.hk.as_mut_ptr(), have + 1, fill) };
+        unsafe {
+            Self::extend::<V>(
+                t.hd.as_mut_ptr().cast(),
+                t.hk.as_mut_ptr().cast(),
+                have + 1,
+                fill,
+            )
+        };
         t
     }
 
@@ -244,8 +278,8 @@ impl<const M: usize> PowerTable<M> {
     pub(crate) fn view(&self) -> Powers<'_> {
         Powers {
             // The entry after H^1: the first of the PAD entries.
-            hd: self.hd[Self::N..].as_ptr(),
-            hk: self.hk[Self::N..].as_ptr(),
+            hd: self.hd[Self::N..].as_ptr().cast(),
+            hk: self.hk[Self::N..].as_ptr().cast(),
             filled: self.filled,
             _table: core::marker::PhantomData,
         }
