@@ -235,10 +235,7 @@ impl XAes256Gcm {
     /// The GCM counter block Y0 of a (checked) nonce: its last 12 bytes || 1.
     #[cfg(target_arch = "x86_64")]
     fn y0(nonce: &[u8]) -> [u8; 16] {
-        let mut y0 = [0u8; 16];
-        y0[..12].copy_from_slice(&nonce[12..]);
-        y0[15] = 1;
-        y0
+        crate::gcm::y0_96(nonce[12..24].try_into().expect("a checked 24-byte nonce"))
     }
 
     /// Seals `src` into `buf` (same length), or `buf` in place: every check

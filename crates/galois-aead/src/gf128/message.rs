@@ -143,6 +143,7 @@ impl<'t> MessageKey<'t> {
     /// (POLYVAL's order), on the wide backends, which load them as they
     /// are; `None` on the others (the caller reverses a copy).
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> Option<u128> {
         debug_assert_eq!(blocks.len() % 16, 0);
         match self {

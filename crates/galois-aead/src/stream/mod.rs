@@ -110,14 +110,6 @@ fn derive(key: &[u8], salt: &[u8; 15]) -> Result<AesGcm> {
     r
 }
 
-/// Y0 of a 96-bit nonce: nonce || 0^31 1.
-fn y0_of_nonce(n: &[u8; 12]) -> [u8; 16] {
-    let mut y = [0u8; 16];
-    y[..12].copy_from_slice(n);
-    y[15] = 1;
-    y
-}
-
 fn nonce(header: &[u8; HEADER_LEN], i: u64, last: u8) -> [u8; 12] {
     let mut n = [0u8; 12];
     n[..7].copy_from_slice(&header[27..34]);
@@ -293,7 +285,7 @@ impl Ctx {
         let mut found = None;
         for j in lo..=hi {
             for last in [0u8, 1] {
-                let y0 = y0_of_nonce(&nonce(&self.header, j, last));
+                let y0 = crate::gcm::y0_96(&nonce(&self.header, j, last));
                 let t = (g ^ mask(&self.gcm, &y0)).to_be_bytes();
                 if ct::eq(&t, tag) {
                     found = Some((j, last == 1));
@@ -336,7 +328,7 @@ impl Ctx {
     /// (ciphertext then tag). One pass: GHASH over growing prefixes.
     fn final_segment_inside(&self, i: u64, chunk: &[u8]) -> bool {
         let key = &self.gcm.ghash;
-        let y0 = y0_of_nonce(&nonce(&self.header, i, 1));
+        let y0 = crate::gcm::y0_96(&nonce(&self.header, i, 1));
         let m = mask(&self.gcm, &y0);
         let mut h = Hasher::default();
         h.update(key, self.aad());

@@ -464,9 +464,7 @@ pub(crate) unsafe fn seal_batch(
     tags: &mut [u128],
 ) {
     for (p, t) in packets.iter_mut().zip(tags.iter_mut()) {
-        let mut y0 = [0u8; 16];
-        y0[..12].copy_from_slice(&p.nonce);
-        y0[15] = 1;
+        let y0 = crate::gcm::y0_96(&p.nonce);
         // SAFETY: the caller's contract.
         *t = unsafe { seal(pw, eor3, rk, &y0, p.aad, None, p.data) };
     }
