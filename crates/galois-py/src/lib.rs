@@ -2185,6 +2185,21 @@ trait HasAead {
     fn inner(&self) -> &Self::Inner;
 }
 
+/// The nonce (exactly `A::NONCE_LEN` bytes), data and associated data of
+/// a [`HasAead`] class's call, as its methods take them.
+#[allow(clippy::type_complexity)]
+fn fixed_args<'py, A: Aead>(
+    nonce: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    associated_data: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(In<'py>, In<'py>, In<'py>)> {
+    Ok((
+        exact_nonce(nonce, A::NONCE_LEN)?,
+        input(data, "data")?,
+        input_opt(associated_data, "associated_data")?,
+    ))
+}
+
 /// The `#[pymethods]` of a [`HasAead`] class: its own (constructor, key
 /// generation), then encrypt, decrypt, encrypt_into and decrypt_into, the
 /// same for each (the nonce length is its AEAD's). One block per class (a
@@ -2204,9 +2219,7 @@ macro_rules! fixed_aead_methods {
             data: &Bound<'py, PyAny>,
             associated_data: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyBytes>> {
-            let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
-            let d = input(data, "data")?;
-            let a = input_opt(associated_data, "associated_data")?;
+            let (n, d, a) = fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
             fixed_encrypt(py, self.inner(), &n, &d, &a)
         }
 
@@ -2220,9 +2233,7 @@ macro_rules! fixed_aead_methods {
             data: &Bound<'py, PyAny>,
             associated_data: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyBytes>> {
-            let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
-            let d = input(data, "data")?;
-            let a = input_opt(associated_data, "associated_data")?;
+            let (n, d, a) = fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
             fixed_decrypt(py, self.inner(), &n, &d, &a)
         }
 
@@ -2240,9 +2251,7 @@ macro_rules! fixed_aead_methods {
             buf: &Bound<'_, PyAny>,
         ) -> PyResult<usize> {
             into_call(py, buf, |out| {
-                let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
-                let d = input(data, "data")?;
-                let a = input_opt(associated_data, "associated_data")?;
+                let (n, d, a) = fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
                 fixed_into(py, self.inner(), &n, &d, &a, out, true)
             })
         }
@@ -2261,9 +2270,7 @@ macro_rules! fixed_aead_methods {
             buf: &Bound<'_, PyAny>,
         ) -> PyResult<usize> {
             into_call(py, buf, |out| {
-                let n = exact_nonce(nonce, <<Self as HasAead>::Inner as Aead>::NONCE_LEN)?;
-                let d = input(data, "data")?;
-                let a = input_opt(associated_data, "associated_data")?;
+                let (n, d, a) = fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
                 fixed_into(py, self.inner(), &n, &d, &a, out, false)
             })
         }
