@@ -277,9 +277,14 @@ impl<const M: usize> PowerTable<M> {
     #[inline(always)]
     pub(crate) fn view(&self) -> Powers<'_> {
         Powers {
-            // The entry after H^1: the first of the PAD entries.
-            hd: self.hd[Self::N..].as_ptr().cast(),
-            hk: self.hk[Self::N..].as_ptr().cast(),
+            // The entry after H^1, the first of the PAD entries, as a
+            // pointer into the whole array (one made from the slice [N..]
+            // could not reach the powers before it: Miri's Stacked Borrows
+            // caught that).
+            // SAFETY: N < M: within the array.
+            hd: unsafe { self.hd.as_ptr().cast::<u128>().add(Self::N) },
+            // SAFETY: as for hd.
+            hk: unsafe { self.hk.as_ptr().cast::<u128>().add(Self::N) },
             filled: self.filled,
             _table: core::marker::PhantomData,
         }
