@@ -35,8 +35,10 @@
 // every TA clocks. GH = 4, 5: ghash_eo.v with two digit-serial D = 32 / D = 16 multipliers
 // (GL = 4 / 8 clocks per multiply, one block per 2 / 4 clocks): the Input Reg also spaces
 // the words sent to GHASH by R = GL/2 clocks, and the data words wait GL - 1 clocks for
-// the hash (latency 13 + GL). GH = 4, 5 need ITER = 1 (E(K,Y0) and the received tag are
-// then not delayed: END words are TA >= GL clocks apart).
+// the hash (latency 13 + GL). GH = 6: ghash_eo.v ARCH 3, two digit-serial D = 16
+// multipliers with a load clock (GL = 9, one block per 5 clocks, latency 22).
+// GH = 4, 5, 6 need ITER = 1 (E(K,Y0) and the received tag are then not delayed: END
+// words are TA >= GL clocks apart).
 module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, parameter ITER = 0) (
   input  wire         clk,
   input  wire         rst,
@@ -61,7 +63,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   localparam [2:0] K_AAD = 3'd0, K_DATA = 3'd1, K_END = 3'd2, K_IV = 3'd3, K_IVLEN = 3'd4;
   localparam [1:0] O_AAD = 2'd0, O_DATA = 2'd1, O_TAG = 2'd2;
   localparam integer FIFO_DEPTH = 10 * (SPLIT + 1);   // = AES pipeline depth
-  localparam integer GL = (GH == 5) ? 8 : (GH == 4) ? 4 : (GH >= 2) ? 2 : 1;   // clocks per GHASH multiply
+  localparam integer GL = (GH == 6) ? 9 : (GH == 5) ? 8 : (GH == 4) ? 4 : (GH >= 2) ? 2 : 1;   // clocks per GHASH multiply
   localparam integer GR = (GL + 1) / 2;       // clocks per GHASH block (ghash_eo.v in_ready)
 
   function [127:0] bytemask(input [4:0] n);   // leftmost n bytes set
@@ -307,7 +309,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs), .in_data(mux2),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end else begin : gheo
-      ghash_eo #(.ARCH(GH >= 3 ? 2 : GH - 1), .D(GH == 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
+      ghash_eo #(.ARCH(GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
                 .in_last(fo_kind == K_END || fo_kind == K_IVLEN), .in_data(mux2), .in_ready(),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end
