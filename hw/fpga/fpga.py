@@ -56,6 +56,11 @@ DESIGNS["gcm_enc_iter"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 5, "ITER": 
 DESIGNS["gcm_enc_iter_pre"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "ITER": 1}, 0.1, "22",
                                "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 16 GHASH "
                                "with preloaded operand registers (10 clocks per block)")
+# an experiment for the big cores' estimate: the preloaded D = 16 GHASH (one block per 5 clocks)
+# beside the pipelined AES with two stages per round and the H engine (CORE=pre-split)
+DESIGNS["gcm_enc_pre_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "SPLIT": 1}, 0.2, "32",
+                                "GCM encryption core, preloaded even/odd digit-serial D = 16 GHASH, AES two stages "
+                                "per round (5 clocks per block)")
 DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
                                 "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
                                 "(10 clocks per block)")

@@ -37,8 +37,9 @@
 // the words sent to GHASH by R = GL/2 clocks, and the data words wait GL - 1 clocks for
 // the hash (latency 13 + GL). GH = 6: ghash_eo.v ARCH 3, two digit-serial D = 16
 // multipliers with a load clock (GL = 9, one block per 5 clocks, latency 22).
-// GH = 4, 5, 6 need ITER = 1 (E(K,Y0) and the received tag are then not delayed: END
-// words are TA >= GL clocks apart).
+// With ITER = 1, E(K,Y0) and the received tag are not delayed (END words are TA >= GL
+// clocks apart); with ITER = 0 (GH = 4..6 beside the pipelined AES, one word per GR clocks)
+// they are.
 module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, parameter ITER = 0) (
   input  wire         clk,
   input  wire         rst,
@@ -100,11 +101,15 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   reg         h_started;             // ITER: H of the Input Reg's packet is being computed
   reg  [3:0]  gh_cool;               // clocks until GHASH takes the next word (GR > 1)
   wire        aes_ready;             // ITER: the iterative AES is idle
-  wire        hneed = ITER && ir_v && ir_sop && ir_newkey && !h_started;
+  wire        hreq  = ir_v && ir_sop && ir_newkey && !h_started;   // H not yet started
+  wire        hneed = ITER && hreq;
   wire        gh_wait = (GR > 1) && (gh_cool != 4'd0);
   wire        ir_ctr;
+  // ITER = 0 with GR > 1 (GH = 4..6 beside the pipelined AES): the word also waits for GHASH;
+  // the H engine is started once (h_started), the word may leave in the start clock
   wire        hold = ITER ? (ir_v && (hneed || gh_wait || (ir_ctr && !aes_ready)))
-                          : (ir_v && ir_sop && ir_newkey && !eng_ready);
+                   : (GR == 1) ? (ir_v && ir_sop && ir_newkey && !eng_ready)
+                   : (ir_v && ((hreq && !eng_ready) || gh_wait));
   wire        inject_ivlen = ir_v && ir_kind == K_IV && ir_last && !hold;
   wire        y0_capture;            // X Reg holds GHASH(H,{},IV) this cycle
   wire        in_is_ctr = (in_kind == K_DATA) || (in_kind == K_END);
@@ -115,7 +120,8 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
   generate if (!ITER) begin : heng
-  aes_iter #(.SPLIT(SPLIT)) engine (.clk(clk), .rst(rst), .start(ir_v && ir_sop && ir_newkey), .blk(128'd0),
+  aes_iter #(.SPLIT(SPLIT)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
+                   .blk(128'd0),
                    .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
   end else begin : nheng
     assign eng_ready = 1'b1;
@@ -147,7 +153,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       else if (y0_capture) y0_pending <= 1'b0;
     end
     if (rst || (ir_v && !hold)) h_started <= 1'b0;        // ITER: the H job of this packet
-    else if (hneed && aes_ready) h_started <= 1'b1;
+    else if (hreq && (ITER ? aes_ready : eng_ready)) h_started <= 1'b1;
     if (rst) gh_cool <= 4'd0;                             // GHASH spacing (GR > 1)
     else if (ir_v && !hold) gh_cool <= GR - 1;
     else if (gh_cool != 4'd0) gh_cool <= gh_cool - 4'd1;
@@ -337,6 +343,10 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       reg  [1:0]   r_kind [1:GL-1];
       reg  [4:0]   r_bytes [1:GL-1];
       reg  [127:0] r_data [1:GL-1];
+      reg  [127:0] r_ey0 [1:GL-1];                       // ITER = 0 only (END words R apart)
+      reg  [127:0] r_tagin [1:GL-1];
+      reg  [4:0]   r_tlen [1:GL-1];
+      reg          r_tdec [1:GL-1];
       integer k;
       always @(posedge clk) begin
         if (rst) begin
@@ -346,12 +356,20 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
           for (k = 2; k < GL; k = k + 1) begin r_v[k] <= r_v[k-1]; r_end[k] <= r_end[k-1]; r_ivlen[k] <= r_ivlen[k-1]; end
         end
         r_kind[1] <= c_kind; r_bytes[1] <= c_bytes; r_data[1] <= c_data;
+        r_ey0[1] <= ey0_reg; r_tagin[1] <= tagin_reg; r_tlen[1] <= t_len; r_tdec[1] <= t_dec;
         for (k = 2; k < GL; k = k + 1) begin
           r_kind[k] <= r_kind[k-1]; r_bytes[k] <= r_bytes[k-1]; r_data[k] <= r_data[k-1];
+          r_ey0[k] <= r_ey0[k-1]; r_tagin[k] <= r_tagin[k-1]; r_tlen[k] <= r_tlen[k-1]; r_tdec[k] <= r_tdec[k-1];
         end
       end
-      assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
-             {r_v[GL-1], r_kind[GL-1], r_bytes[GL-1], r_data[GL-1], ey0_reg, tagin_reg, t_len, t_dec};
+      if (ITER) begin : nd
+        assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
+               {r_v[GL-1], r_kind[GL-1], r_bytes[GL-1], r_data[GL-1], ey0_reg, tagin_reg, t_len, t_dec};
+      end else begin : dd
+        assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
+               {r_v[GL-1], r_kind[GL-1], r_bytes[GL-1], r_data[GL-1], r_ey0[GL-1], r_tagin[GL-1], r_tlen[GL-1],
+                r_tdec[GL-1]};
+      end
       assign ac2_end = r_end[GL-1];
       assign ac2_ivlen = r_ivlen[GL-1];
     end else begin : dly
