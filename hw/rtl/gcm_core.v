@@ -343,10 +343,6 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       reg  [1:0]   r_kind [1:GL-1];
       reg  [4:0]   r_bytes [1:GL-1];
       reg  [127:0] r_data [1:GL-1];
-      reg  [127:0] r_ey0 [1:GL-1];                       // ITER = 0 only (END words R apart)
-      reg  [127:0] r_tagin [1:GL-1];
-      reg  [4:0]   r_tlen [1:GL-1];
-      reg          r_tdec [1:GL-1];
       integer k;
       always @(posedge clk) begin
         if (rst) begin
@@ -356,16 +352,25 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
           for (k = 2; k < GL; k = k + 1) begin r_v[k] <= r_v[k-1]; r_end[k] <= r_end[k-1]; r_ivlen[k] <= r_ivlen[k-1]; end
         end
         r_kind[1] <= c_kind; r_bytes[1] <= c_bytes; r_data[1] <= c_data;
-        r_ey0[1] <= ey0_reg; r_tagin[1] <= tagin_reg; r_tlen[1] <= t_len; r_tdec[1] <= t_dec;
         for (k = 2; k < GL; k = k + 1) begin
           r_kind[k] <= r_kind[k-1]; r_bytes[k] <= r_bytes[k-1]; r_data[k] <= r_data[k-1];
-          r_ey0[k] <= r_ey0[k-1]; r_tagin[k] <= r_tagin[k-1]; r_tlen[k] <= r_tlen[k-1]; r_tdec[k] <= r_tdec[k-1];
         end
       end
       if (ITER) begin : nd
         assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
                {r_v[GL-1], r_kind[GL-1], r_bytes[GL-1], r_data[GL-1], ey0_reg, tagin_reg, t_len, t_dec};
-      end else begin : dd
+      end else begin : dd                                 // ITER = 0: END words only GR apart
+        reg  [127:0] r_ey0 [1:GL-1];
+        reg  [127:0] r_tagin [1:GL-1];
+        reg  [4:0]   r_tlen [1:GL-1];
+        reg          r_tdec [1:GL-1];
+        integer j;
+        always @(posedge clk) begin
+          r_ey0[1] <= ey0_reg; r_tagin[1] <= tagin_reg; r_tlen[1] <= t_len; r_tdec[1] <= t_dec;
+          for (j = 2; j < GL; j = j + 1) begin
+            r_ey0[j] <= r_ey0[j-1]; r_tagin[j] <= r_tagin[j-1]; r_tlen[j] <= r_tlen[j-1]; r_tdec[j] <= r_tdec[j-1];
+          end
+        end
         assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
                {r_v[GL-1], r_kind[GL-1], r_bytes[GL-1], r_data[GL-1], r_ey0[GL-1], r_tagin[GL-1], r_tlen[GL-1],
                 r_tdec[GL-1]};
