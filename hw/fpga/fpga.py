@@ -61,6 +61,9 @@ DESIGNS["gcm_enc_iter_pre"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "ITE
 DESIGNS["gcm_enc_pre_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "SPLIT": 1}, 0.2, "32",
                                 "GCM encryption core, preloaded even/odd digit-serial D = 16 GHASH, AES two stages "
                                 "per round (5 clocks per block)")
+DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "SPLIT": 1, "-DGCM_RREADY": 1}, 0.2, "32",
+                                   "GCM encryption core, as gcm_enc_pre_split, a word accepted only into an empty Input "
+                                   "Reg (`GCM_RREADY`; 5 clocks per block)")
 DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
                                 "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
                                 "(10 clocks per block)")
@@ -86,8 +89,11 @@ def synth(hw, name, top, files, params, timeout, reuse=False):
         yt = os.path.join(hw, d, "yosys_seconds.txt")
         return parse_stat(os.path.join(hw, d, "stat.txt")), float(open(yt).read()) if os.path.exists(yt) else float("nan")
     os.makedirs(os.path.join(hw, d), exist_ok=True)
-    ys = ["read_verilog " + " ".join(files)]
+    defs = [k for k in params if k.startswith("-D")]          # Verilog defines, e.g. "-DGCM_RREADY": 1
+    ys = ["read_verilog " + "".join(d + " " for d in defs) + " ".join(files)]
     for k, v in params.items():
+        if k.startswith("-D"):
+            continue
         ys.append("chparam -set %s %s %s" % (k, v, top))
     ys.append("synth_ecp5 -top %s -json %s/net.json" % (top, d))
     ys.append("tee -o %s/stat.txt stat" % d)

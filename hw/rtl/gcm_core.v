@@ -113,7 +113,14 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        inject_ivlen = ir_v && ir_kind == K_IV && ir_last && !hold;
   wire        y0_capture;            // X Reg holds GHASH(H,{},IV) this cycle
   wire        in_is_ctr = (in_kind == K_DATA) || (in_kind == K_END);
+`ifdef GCM_RREADY
+  // FPGA experiment (cores whose Input Reg words are GR > 1 clocks apart): a word is accepted
+  // only into an empty Input Reg, so in_ready and the port registers' load enable come from
+  // flip-flops instead of through the hold logic; no clock is lost when GR > 1
+  assign in_ready = !rst && !ir_v
+`else
   assign in_ready = !rst && !hold && !inject_ivlen
+`endif
                     && !(y0_pending && in_is_ctr)
                     && !(in_sop && !in_iv96 && y0_pending);
   wire        acc = in_valid && in_ready;
@@ -131,6 +138,26 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   always @(posedge clk) begin
     if (rst) begin
       ir_v <= 1'b0; lastkey_v <= 1'b0; y0_pending <= 1'b0;
+`ifdef GCM_RREADY
+    end else begin
+      if (acc) begin                                      // into the empty Input Reg
+        ir_v <= 1'b1;
+        ir_kind <= in_kind; ir_data <= in_data; ir_bytes <= in_bytes; ir_last <= in_last;
+        ir_sop <= in_sop; ir_blk <= blk_next;
+        if (in_sop) begin
+          ir_key <= in_key; ir_iv <= in_iv; ir_iv96 <= in_iv96; ir_dec <= mode_dec;
+          ir_taglen <= in_taglen; ir_newkey <= newkey;
+          lastkey <= in_key; lastkey_v <= 1'b1;
+        end
+      end else if (inject_ivlen) begin
+        ir_v <= 1'b1; ir_kind <= K_IVLEN; ir_sop <= 1'b0; ir_last <= 1'b0; ir_bytes <= 5'd16;
+      end else if (ir_v && !hold) begin
+        ir_v <= 1'b0;                                     // the word left
+      end
+      if (acc && in_sop && !in_iv96) y0_pending <= 1'b1;
+      else if (y0_capture) y0_pending <= 1'b0;
+    end
+`else
     end else begin
       if (hold) begin
         // keep the Input Reg
@@ -152,6 +179,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       if (acc && in_sop && !in_iv96) y0_pending <= 1'b1;
       else if (y0_capture) y0_pending <= 1'b0;
     end
+`endif
     if (rst || (ir_v && !hold)) h_started <= 1'b0;        // ITER: the H job of this packet
     else if (hreq && (ITER ? aes_ready : eng_ready)) h_started <= 1'b1;
     if (rst) gh_cool <= 4'd0;                             // GHASH spacing (GR > 1)
