@@ -287,7 +287,7 @@ def write(out, rows, freq, keep=()):
              "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15`; another `--freq` or router "
              "where the row says); Fmax is nextpnr's achieved frequency for `clk` after routing, except where "
              "the row says \"estimate after placement\". Tool times are wall clock on a 2-core machine "
-             "shared with other jobs (load 8-13 during most runs; the `gcm_enc_iter`, `gcm_enc_iter_pre` and `gcm_enc_pre_split` runs of 2026-11-25: load 4-6, every tool pinned to one core with `taskset -c 0 nice -n 19`), so they are upper bounds (- : not recorded). Out of context: no I/O buffers and no global clock network "
+             "shared with other jobs (load 8-13 during most runs; the `gcm_enc_iter*` and `gcm_enc_pre_split*` runs of 2026-11-25: load 4-6, every tool pinned to one core with `taskset -c 0 nice -n 19`), so they are upper bounds (- : not recorded). Out of context: no I/O buffers and no global clock network "
              "(the cores have 500+ ports, more than any ECP5 package has pins), so port paths are not "
              "constrained and the clock is routed on the fabric. Throughput = 128 bits x blocks per clock x "
              "median Fmax." % freq)
