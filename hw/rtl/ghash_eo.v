@@ -10,6 +10,10 @@
 // ARCH 0: two one-clock parallel multipliers (L = 1 clock per multiply);
 // ARCH 1: two parallel multipliers with a register bank in the XOR tree (L = 2);
 // ARCH 2: two digit-serial multipliers of D bits per clock, no load clock (L = 128/D).
+// ARCH 3: two digit-serial multipliers whose operand registers are loaded in the AC Reg's
+// clock (the multiplier's load clock), so the multiplier start selects nothing inside the
+// AND-XOR datapath (L = 128/D + 1; for the FPGA: ARCH 2's critical path runs from the
+// AC Reg's control through the start multiplexers into the XOR tree).
 // The core accepts one block every R = ceil(L/2) clocks (in_ready), so D = 64 keeps up with
 // one block per clock, D = 32 with one block per two clocks, D = 16 one per four.
 //
@@ -24,7 +28,7 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
   output wire in_ready,
   input  wire h_load, input wire [127:0] h_in,
   output wire [127:0] x_out, output reg x_v);
-  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1) ? 2 : 128 / D;
+  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1) ? 2 : (ARCH == 3) ? 128 / D + 1 : 128 / D;
   localparam integer R = (L + 1) / 2;
 
   reg  [127:0] h, h2;                       // H Reg and H^2 Reg
@@ -89,6 +93,11 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
       gf128_mul_par2 m0 (.clk(clk), .start(st0), .a(a0), .h(b0), .z(z0));
       gf128_mul_par2 m1 (.clk(clk), .start(st1), .a(a1), .h(b1), .z(z1));
       assign dn0 = d0; assign dn1 = d1;
+    end else if (ARCH == 3) begin : pre
+      if (D == 16) begin : p16
+        gf128_mul_dsp16 m0 (.clk(clk), .rst(rst), .load(st0), .a(a0), .b(b0), .z(z0), .last(dn0), .busy());
+        gf128_mul_dsp16 m1 (.clk(clk), .rst(rst), .load(st1), .a(a1), .b(b1), .z(z1), .last(dn1), .busy());
+      end
     end else if (D == 64) begin : ds64
       gf128_mul_dsf64 m0 (.clk(clk), .rst(rst), .start(st0), .a(a0), .b(b0), .z(z0), .last(dn0), .busy());
       gf128_mul_dsf64 m1 (.clk(clk), .rst(rst), .start(st1), .a(a1), .b(b1), .z(z1), .last(dn1), .busy());

@@ -1,6 +1,6 @@
 // Simulation top: the three cores of Table 1 (encryption, decryption, combined) behind one
 // port; sel picks the core that is driven and observed. GH: the GHASH core (gcm_core.v).
-module gcm_top #(parameter GH = 0, parameter SPLIT = 0) (
+module gcm_top #(parameter GH = 0, parameter SPLIT = 0, parameter ITER = 0) (
   input  wire clk, input wire rst, input wire [1:0] sel,
   input  wire in_valid, output wire in_ready, input wire [2:0] in_kind,
   input  wire [127:0] in_data, input wire [4:0] in_bytes, input wire in_last, input wire in_sop,
@@ -15,7 +15,7 @@ module gcm_top #(parameter GH = 0, parameter SPLIT = 0) (
   wire [4:0] ob [0:2];
   genvar m;
   generate for (m = 0; m < 3; m = m + 1) begin : core
-    gcm_core #(.MODE(m), .GH(GH), .SPLIT(SPLIT)) u (
+    gcm_core #(.MODE(m), .GH(GH), .SPLIT(SPLIT), .ITER(ITER)) u (
       .clk(clk), .rst(rst), .in_valid(in_valid && sel == m), .in_ready(rdy[m]),
       .in_kind(in_kind), .in_data(in_data), .in_bytes(in_bytes), .in_last(in_last),
       .in_sop(in_sop), .in_key(in_key), .in_iv(in_iv), .in_iv96(in_iv96), .in_dec(in_dec),
