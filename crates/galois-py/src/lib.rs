@@ -2200,6 +2200,23 @@ fn fixed_args<'py, A: Aead>(
     ))
 }
 
+/// encrypt_into (`seal`) or decrypt_into of a [`HasAead`] class: its
+/// arguments parsed inside [`into_call`], which zeroes `buf` on any error.
+fn fixed_into_call<A: Aead>(
+    py: Python<'_>,
+    aead: &A,
+    nonce: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    associated_data: Option<&Bound<'_, PyAny>>,
+    buf: &Bound<'_, PyAny>,
+    seal: bool,
+) -> PyResult<usize> {
+    into_call(py, buf, |out| {
+        let (n, d, a) = fixed_args::<A>(nonce, data, associated_data)?;
+        fixed_into(py, aead, &n, &d, &a, out, seal)
+    })
+}
+
 /// The `#[pymethods]` of a [`HasAead`] class: its own (constructor, key
 /// generation), then encrypt, decrypt, encrypt_into and decrypt_into, the
 /// same for each (the nonce length is its AEAD's). One block per class (a
@@ -2250,10 +2267,7 @@ macro_rules! fixed_aead_methods {
             associated_data: Option<&Bound<'_, PyAny>>,
             buf: &Bound<'_, PyAny>,
         ) -> PyResult<usize> {
-            into_call(py, buf, |out| {
-                let (n, d, a) = fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
-                fixed_into(py, self.inner(), &n, &d, &a, out, true)
-            })
+            fixed_into_call(py, self.inner(), nonce, data, associated_data, buf, true)
         }
 
         /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
@@ -2269,10 +2283,7 @@ macro_rules! fixed_aead_methods {
             associated_data: Option<&Bound<'_, PyAny>>,
             buf: &Bound<'_, PyAny>,
         ) -> PyResult<usize> {
-            into_call(py, buf, |out| {
-                let (n, d, a) = fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
-                fixed_into(py, self.inner(), &n, &d, &a, out, false)
-            })
+            fixed_into_call(py, self.inner(), nonce, data, associated_data, buf, false)
         }
         }
     };

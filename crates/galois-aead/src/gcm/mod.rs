@@ -490,7 +490,6 @@ impl AesGcm {
 /// Blocks of keystream computed per call to the block cipher.
 const CTR_BATCH: usize = 8;
 
-
 /// Y0 of a 96-bit IV: IV || 0^31 1, built in a register. (Written byte by
 /// byte, as an array, the kernels' first whole-block load of it waited for
 /// the stores to retire, since store forwarding fails across several

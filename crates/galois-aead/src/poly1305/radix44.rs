@@ -94,14 +94,20 @@ pub(crate) fn from64(h: &[u64; 3]) -> Limbs {
 /// word small (below 2^22).
 #[inline(always)]
 pub(crate) fn to64(h: &Limbs) -> [u64; 3] {
+    // Exact 44-bit h0 and h1, so the words below do not overlap.
+    let [h0, h1, h2] = exact(h);
+    [h0 | (h1 << 44), (h1 >> 20) | (h2 << 24), h2 >> 40]
+}
+
+/// h carried, then h0 and h1 made exactly 44 bits (h2 keeps the rest).
+#[inline(always)]
+fn exact(h: &Limbs) -> Limbs {
     let mut h = *h;
     carry(&mut h);
-    // Exact 44-bit h0 and h1, so the words below do not overlap.
     let h1 = h[1] + (h[0] >> 44);
     let h0 = h[0] & M44;
     let h2 = h[2] + (h1 >> 44);
-    let h1 = h1 & M44;
-    [h0 | (h1 << 44), (h1 >> 20) | (h2 << 24), h2 >> 40]
+    [h0, h1 & M44, h2]
 }
 
 /// r (clamped, 16 bytes) in radix 2^44.
@@ -118,13 +124,7 @@ pub(crate) const M26: u64 = (1 << 26) - 1;
 /// Radix 2^44 (carried) to five 26-bit limbs (the top one may keep a carry
 /// bit), for the AVX2 and NEON backends.
 pub(crate) fn to26(h: &Limbs) -> [u64; 5] {
-    let mut h = *h;
-    carry(&mut h);
-    // Make h0, h1 exactly 44 bits (h2 may keep a carry bit).
-    let h1 = h[1] + (h[0] >> 44);
-    let h0 = h[0] & M44;
-    let h2 = h[2] + (h1 >> 44);
-    let h1 = h1 & M44;
+    let [h0, h1, h2] = exact(h);
     [
         h0 & M26,
         ((h0 >> 26) | (h1 << 18)) & M26,

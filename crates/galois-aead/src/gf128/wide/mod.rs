@@ -131,7 +131,7 @@ macro_rules! wide_backend {
         /// The CPU has `features` (`detect` returned true).
         #[target_feature(enable = $features)]
         unsafe fn low_table(h: u128) -> Box<wide::LowTable> {
-            let mut t = wide::LowTable::boxed_zeroed();
+            let mut t = wide::LowTable::boxed_empty();
             // SAFETY: this function enables the vector's features.
             unsafe { t.fill::<$v>(h, wide::LOW_POWERS) };
             t
@@ -145,8 +145,10 @@ macro_rules! wide_backend {
         /// The CPU has `features` (`detect` returned true).
         #[target_feature(enable = $features)]
         unsafe fn full_table(low: &wide::LowTable) -> Box<wide::FullTable> {
+            let mut t = wide::FullTable::boxed_empty();
             // SAFETY: this function enables the vector's features.
-            Box::new(unsafe { wide::FullTable::extended::<$v, _>(low, wide::MAX_BATCH) })
+            unsafe { t.extend_from::<$v, _>(low, wide::MAX_BATCH) };
+            t
         }
 
         /// Fills a per-message table.

@@ -131,19 +131,6 @@ impl<const M: usize> PowerTable<M> {
         Self::N - j
     }
 
-    /// A table with no powers yet: only the PAD entries written (zero).
-    #[inline(always)]
-    pub(crate) fn empty() -> Self {
-        let mut t = PowerTable {
-            hd: [MaybeUninit::uninit(); M],
-            hk: [MaybeUninit::uninit(); M],
-            filled: 0,
-        };
-        t.hd[Self::N..].fill(MaybeUninit::new(0));
-        t.hk[Self::N..].fill(MaybeUninit::new(0));
-        t
-    }
-
     /// Makes `slot` an empty table in place (only `filled` and the PAD
     /// entries written) and returns it.
     #[inline(always)]
@@ -165,12 +152,13 @@ impl<const M: usize> PowerTable<M> {
         }
     }
 
-    /// A table with no powers yet, zeroed where it is allocated (not
+    /// A table with no powers yet, set up where it is allocated (not
     /// built on the stack and copied into the box).
-    pub(crate) fn boxed_zeroed() -> Box<Self> {
-        // SAFETY: all zero bytes are a valid table: `filled` = 0 (no
-        // powers), and the PAD entries zero as `empty` writes them.
-        unsafe { Box::<Self>::new_zeroed().assume_init() }
+    pub(crate) fn boxed_empty() -> Box<Self> {
+        let mut b = Box::<Self>::new_uninit();
+        Self::init_empty(&mut b);
+        // SAFETY: `init_empty` initialized the table.
+        unsafe { b.assume_init() }
     }
 
     /// Computes H^1..H^fill into a table with no powers yet.
@@ -204,34 +192,35 @@ impl<const M: usize> PowerTable<M> {
         }
     }
 
-    /// A table of H^1..H^fill that starts from the powers of `low`.
+    /// Computes H^1..H^fill into a table with no powers yet (in place:
+    /// a full table is 8 KiB), starting from the powers of `low`.
     ///
     /// # Safety
     /// Only from a function that enabled V's features; fill is a multiple
     /// of L and at most N, and `low` has at least 2L powers.
     #[inline(always)]
-    pub(crate) unsafe fn extended<V: Lanes, const K: usize>(
+    pub(crate) unsafe fn extend_from<V: Lanes, const K: usize>(
+        &mut self,
         low: &PowerTable<K>,
         fill: usize,
-    ) -> Self {
+    ) {
         assert!(fill.is_multiple_of(V::L) && fill <= Self::N && low.filled >= 2 * V::L);
-        let mut t = Self::empty();
-        t.filled = fill;
+        assert_eq!(self.filled, 0, "a table is filled once");
+        self.filled = fill;
         let have = low.filled.min(fill);
         let (n, k) = (Self::N, PowerTable::<K>::N);
-        t.hd[n - have..n].copy_from_slice(&low.hd[k - have..k]);
-        t.hk[n - have..n].copy_from_slice(&low.hk[k - have..k]);
+        self.hd[n - have..n].copy_from_slice(&low.hd[k - have..k]);
+        self.hk[n - have..n].copy_from_slice(&low.hk[k - have..k]);
         // SAFETY: V's features per the caller; H^1..H^have are in, and
-        // extend writes at(j) for have < j <= fill <= N, inside `t`.
+        // extend writes at(j) for have < j <= fill <= N, inside the table.
         unsafe {
             Self::extend::<V>(
-                t.hd.as_mut_ptr().cast(),
-                t.hk.as_mut_ptr().cast(),
+                self.hd.as_mut_ptr().cast(),
+                self.hk.as_mut_ptr().cast(),
                 have + 1,
                 fill,
             )
         };
-        t
     }
 
     /// Computes H^from..H^to, L at a time: the vector S = 2L powers below
