@@ -73,6 +73,23 @@ pub fn wipe(buf: &mut [u8]) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
+/// Zeroes a secret of known size with plain (vector) stores the compiler
+/// may not drop: the bytes escape to `black_box` before anything could read
+/// them again ([`wipe`]'s way for long buffers; `zeroize`'s volatile writes
+/// go one byte at a time: 240 stores for an AES-256 schedule).
+#[inline(always)]
+pub(crate) fn wipe_now(b: &mut [u8]) {
+    b.fill(0);
+    core::hint::black_box(&mut *b);
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// [`wipe_now`] of an array.
+#[inline(always)]
+pub(crate) fn wipe_fixed<const N: usize>(b: &mut [u8; N]) {
+    wipe_now(b);
+}
+
 /// All-ones if `bit` is 1, zero if it is 0, without a branch.
 #[inline(always)]
 pub(crate) fn mask128(bit: u128) -> u128 {

@@ -19,21 +19,21 @@ use crate::block::BlockCipher128;
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gcm::{AesGcm, Options, Tag};
-use crate::gf128::{Backend, MessageTable};
+use crate::gf128::Backend;
 use zeroize::Zeroize;
 
-/// One message's AES-256-GCM key. On AES-NI with a stitched GHASH backend:
-/// the subkey's AES-NI schedule and a GHASH key with only the powers of H
-/// the message can use (`gf128::MessageKey`), no allocation; elsewhere a
-/// whole [`AesGcm`] (boxed: it would make every move of this value copy
-/// its inline powers). Both wipe themselves on drop.
-enum MessageGcm<'t> {
+/// One message's AES-256-GCM key, lent by [`XAes256Gcm::with_key`], which
+/// builds and wipes it in its own frame. On AES-NI with a stitched GHASH
+/// backend: the subkey's AES-NI schedule and the stitched kernel over a
+/// GHASH key with only the powers of H the message can use
+/// (`gf128::MessageKey`), no allocation; elsewhere a whole [`AesGcm`].
+enum MessageGcm<'a> {
     #[cfg(target_arch = "x86_64")]
     Lean {
-        aes: crate::aes::aesni::AesNi,
-        hash: crate::gf128::MessageKey<'t>,
+        rk: &'a crate::block::round_keys::AesRoundKeys,
+        kernel: crate::gcm::kernels::Kernel<'a>,
     },
-    Gcm(Box<AesGcm>, core::marker::PhantomData<&'t MessageTable>),
+    Gcm(&'a AesGcm),
 }
 
 /// The key length (32 bytes).
@@ -170,15 +170,8 @@ impl XAes256Gcm {
         Ok(())
     }
 
-    /// Steps 3 to 6: the AES-256-GCM key for this (checked) nonce and a
-    /// message of `len` bytes of AAD and text.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    fn derive<'t>(
-        &self,
-        nonce: &[u8],
-        len: usize,
-        table: &'t mut MessageTable,
-    ) -> Result<MessageGcm<'t>> {
+    /// Step 3: the subkey K_x for this (checked) nonce.
+    fn subkey(&self, nonce: &[u8]) -> [u8; 32] {
         let mut m = [[0u8; 16]; 2];
         for (i, b) in m.iter_mut().enumerate() {
             b[1] = i as u8 + 1;
@@ -192,7 +185,22 @@ impl XAes256Gcm {
         let mut kx = [0u8; 32];
         kx[..16].copy_from_slice(&m[0]);
         kx[16..].copy_from_slice(&m[1]);
-        m.zeroize();
+        ct::wipe_now(m.as_flattened_mut());
+        kx
+    }
+
+    /// Runs `f` with the AES-256-GCM key for this (checked) nonce and a
+    /// message of `len` bytes of AAD and text. The key lives in this
+    /// frame, built in place and wiped when `f` returns (returned by
+    /// value, its 240-byte schedule was copied four times per message).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn with_key<R>(
+        &self,
+        nonce: &[u8],
+        len: usize,
+        f: impl FnOnce(MessageGcm<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let mut kx = self.subkey(nonce);
         let backend = self.backend();
         #[cfg(target_arch = "x86_64")]
         if self.aes.backend() == AesBackend::AesNi
@@ -201,35 +209,36 @@ impl XAes256Gcm {
                 Backend::VaesAvx512 | Backend::VaesAvx2 | Backend::AesniClmul
             )
         {
-            if let Some(aes) = crate::aes::aesni::AesNi::new(&kx) {
-                kx.zeroize();
-                let mut h = [0u8; 16];
-                aes.encrypt_block(&mut h);
-                let mut hv = u128::from_be_bytes(h);
-                h.zeroize();
-                let hash = crate::gf128::MessageKey::new(table, hv, backend, len);
+            let made = crate::aes::aesni::AesNi::with_h256(&kx, |aes, h| {
+                let mut hv = u128::from_be_bytes(*h);
+                let mut table = crate::gf128::MessageTable::new();
+                let hash = crate::gf128::MessageKey::new(&mut table, hv, backend, len);
                 hv.zeroize();
                 let hash = hash?;
-                if hash
+                // These backends' message keys are all stitched.
+                let kernel = hash
                     .wide()
                     .and_then(crate::gcm::kernels::Kernel::for_wide)
-                    .is_some()
-                {
-                    return Ok(MessageGcm::Lean { aes, hash });
-                }
-                // Not reached: these backends' message keys are stitched.
-                return Err(Error::BackendUnavailable {
-                    backend: backend.name(),
-                });
+                    .ok_or(Error::BackendUnavailable {
+                        backend: backend.name(),
+                    })?;
+                f(MessageGcm::Lean {
+                    rk: aes.keys(),
+                    kernel,
+                })
+            });
+            ct::wipe_fixed(&mut kx);
+            match made {
+                Some(r) => return r,
+                None => unreachable!("the AES backend is AES-NI: detected"),
             }
         }
-        let _ = &table;
         let opts = Options::new()
             .backend(backend)
             .aes_backend(self.aes.backend());
         let gcm = AesGcm::with_options(&kx, opts);
-        kx.zeroize();
-        Ok(MessageGcm::Gcm(Box::new(gcm?), core::marker::PhantomData))
+        ct::wipe_fixed(&mut kx);
+        f(MessageGcm::Gcm(&gcm?))
     }
 
     /// The GCM counter block Y0 of a (checked) nonce: its last 12 bytes || 1.
@@ -249,22 +258,18 @@ impl XAes256Gcm {
     ) -> Result<Tag> {
         Self::check_nonce(nonce)?;
         AesGcm::check_lengths(aad, buf.len())?;
-        let mut table = MessageTable::new();
-        match self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table)? {
+        let len = aad.len().saturating_add(buf.len());
+        self.with_key(nonce, len, |key| match key {
             #[cfg(target_arch = "x86_64")]
-            MessageGcm::Lean { aes, hash } => {
-                let k = hash
-                    .wide()
-                    .and_then(crate::gcm::kernels::Kernel::for_wide)
-                    .expect("derive keeps only keys with a stitched kernel");
-                let t = k.seal(aes.keys(), &Self::y0(nonce), true, aad, src, buf);
+            MessageGcm::Lean { rk, kernel } => {
+                let t = kernel.seal(rk, &Self::y0(nonce), true, aad, src, buf);
                 Ok(Tag::full(t.to_be_bytes()))
             }
-            MessageGcm::Gcm(g, _) => match src {
+            MessageGcm::Gcm(g) => match src {
                 Some(pt) => g.seal_detached_into(&nonce[12..], aad, pt, buf),
                 None => g.seal_in_place_detached(&nonce[12..], aad, buf),
             },
-        }
+        })
     }
 
     /// Opens `src` into `buf` (same length), or `buf` in place, if `tag`
@@ -277,45 +282,41 @@ impl XAes256Gcm {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<()> {
-        let mut table = MessageTable::new();
-        let checked = Self::check_nonce(nonce)
-            .and_then(|_| {
-                if tag.len() != TAG_BYTES {
-                    return Err(Error::InvalidTagLength { got: tag.len() });
-                }
-                AesGcm::check_lengths(aad, buf.len())
-            })
-            .and_then(|_| self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table));
-        let key = match checked {
-            Ok(k) => k,
-            Err(e) => {
-                ct::wipe(buf);
-                return Err(e);
+        let checked = Self::check_nonce(nonce).and_then(|_| {
+            if tag.len() != TAG_BYTES {
+                return Err(Error::InvalidTagLength { got: tag.len() });
             }
-        };
-        match key {
+            AesGcm::check_lengths(aad, buf.len())
+        });
+        if let Err(e) = checked {
+            ct::wipe(buf);
+            return Err(e);
+        }
+        let len = aad.len().saturating_add(buf.len());
+        let r = self.with_key(nonce, len, |key| match key {
             #[cfg(target_arch = "x86_64")]
-            MessageGcm::Lean { aes, hash } => {
-                let k = hash
-                    .wide()
-                    .and_then(crate::gcm::kernels::Kernel::for_wide)
-                    .expect("derive keeps only keys with a stitched kernel");
-                let mut t = k
-                    .open(aes.keys(), &Self::y0(nonce), true, aad, src, buf)
+            MessageGcm::Lean { rk, kernel } => {
+                let mut t = kernel
+                    .open(rk, &Self::y0(nonce), true, aad, src, buf)
                     .to_be_bytes();
                 let ok = ct::eq(&t, tag);
                 t.zeroize();
-                if !ok {
-                    ct::wipe(buf);
-                    return Err(Error::AuthenticationFailed);
+                if ok {
+                    Ok(())
+                } else {
+                    Err(Error::AuthenticationFailed)
                 }
-                Ok(())
             }
-            MessageGcm::Gcm(g, _) => match src {
+            MessageGcm::Gcm(g) => match src {
                 Some(c) => g.open_detached_into(&nonce[12..], aad, c, tag, buf),
                 None => g.open_in_place_detached(&nonce[12..], aad, buf, tag),
             },
+        });
+        if r.is_err() {
+            // Whatever failed (the key, the tag), nothing of it is released.
+            ct::wipe(buf);
         }
+        r
     }
 
     /// Encrypts `buf` in place and returns the 16-byte tag.

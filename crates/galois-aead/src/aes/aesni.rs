@@ -70,16 +70,12 @@ fn sub_word(w: u32) -> u32 {
     )) as u32
 }
 
-/// Stores round keys and wipes the stack slots of the register copies.
+/// Stores a round key.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn store_keys<const N: usize>(out: &mut [[u8; 16]; N], r: &mut [__m128i; N]) {
-    for (d, v) in out.iter_mut().zip(r.iter()) {
-        // SAFETY: `d` is a writable 16-byte round key; the store is unaligned.
-        unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), *v) };
-    }
-    // SAFETY: __m128i is 16 plain bytes: the array viewed as N * 16 bytes.
-    unsafe { core::slice::from_raw_parts_mut(r.as_mut_ptr().cast::<u8>(), N * 16) }.zeroize();
+fn store(d: &mut [u8; 16], v: __m128i) {
+    // SAFETY: `d` is a writable 16-byte round key; the store is unaligned.
+    unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), v) };
 }
 
 /// Loads 16 bytes.
@@ -90,66 +86,52 @@ fn load(b: &[u8; 16]) -> __m128i {
     unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
 }
 
-/// The AES-128 schedule. A safe function where the caller has AES-NI
-/// enabled; others call it in `unsafe` after detecting AES-NI.
+/// The AES-128 schedule; returns the encryption of the zero block (GCM's
+/// H), computed round by round as the keys come (a few AES instructions
+/// beside the schedule, where encrypting after it would wait ten rounds
+/// more). A safe function where the caller has AES-NI enabled; others call
+/// it in `unsafe` after detecting AES-NI. Each round key goes to `out` as
+/// it is made and only the last one or two stay in registers (an array of
+/// all of them was spilled to the stack, and its copies there had to be
+/// wiped).
 #[target_feature(enable = "aes,sse2")]
-pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) {
-    // Written out step by step: a loop over the array kept the round keys
-    // in memory, and each step waited on a store and a reload.
-    let mut r = [_mm_setzero_si128(); 11];
-    macro_rules! step {
-        ($i:literal) => {
-            r[$i] = _mm_xor_si128(spread(r[$i - 1]), sub_rot_last(r[$i - 1], RCON[$i - 1]));
+pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) -> __m128i {
+    let mut r = load(key);
+    store(&mut out[0], r);
+    let mut z = r;
+    for (i, rcon) in RCON.iter().enumerate() {
+        r = _mm_xor_si128(spread(r), sub_rot_last(r, *rcon));
+        store(&mut out[i + 1], r);
+        z = if i < 9 {
+            _mm_aesenc_si128(z, r)
+        } else {
+            _mm_aesenclast_si128(z, r)
         };
     }
-    r[0] = load(key);
-    step!(1);
-    step!(2);
-    step!(3);
-    step!(4);
-    step!(5);
-    step!(6);
-    step!(7);
-    step!(8);
-    step!(9);
-    step!(10);
-    store_keys(out, &mut r);
+    z
 }
 
 /// The AES-256 schedule: even round keys take SubWord(RotWord) xor Rcon of
-/// the last word before them, odd ones (from the third on) SubWord. Safe
-/// as [`expand128`].
+/// the last word before them, odd ones (from the third on) SubWord.
+/// Returns the encryption of the zero block; safe and stored as
+/// [`expand128`].
 #[target_feature(enable = "aes,sse2")]
-pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) {
-    let mut r = [_mm_setzero_si128(); 15];
+pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) -> __m128i {
     let (k0, k1) = key.split_at(16);
-    r[0] = load(k0.try_into().unwrap());
-    r[1] = load(k1.try_into().unwrap());
-    // Written out step by step, as in expand128.
-    macro_rules! even {
-        ($i:literal) => {
-            r[$i] = _mm_xor_si128(spread(r[$i - 2]), sub_rot_last(r[$i - 1], RCON[$i / 2 - 1]));
-        };
+    let (mut a, mut b) = (load(k0.try_into().unwrap()), load(k1.try_into().unwrap()));
+    store(&mut out[0], a);
+    store(&mut out[1], b);
+    let mut z = _mm_aesenc_si128(a, b);
+    for i in 1..7 {
+        a = _mm_xor_si128(spread(a), sub_rot_last(b, RCON[i - 1]));
+        store(&mut out[2 * i], a);
+        b = _mm_xor_si128(spread(b), sub_last(a));
+        store(&mut out[2 * i + 1], b);
+        z = _mm_aesenc_si128(_mm_aesenc_si128(z, a), b);
     }
-    macro_rules! odd {
-        ($i:literal) => {
-            r[$i] = _mm_xor_si128(spread(r[$i - 2]), sub_last(r[$i - 1]));
-        };
-    }
-    even!(2);
-    odd!(3);
-    even!(4);
-    odd!(5);
-    even!(6);
-    odd!(7);
-    even!(8);
-    odd!(9);
-    even!(10);
-    odd!(11);
-    even!(12);
-    odd!(13);
-    even!(14);
-    store_keys(out, &mut r);
+    a = _mm_xor_si128(spread(a), sub_rot_last(b, RCON[6]));
+    store(&mut out[14], a);
+    _mm_aesenclast_si128(z, a)
 }
 
 /// The AES-192 schedule, word by word (FIPS-197 section 5.2). Safe as
@@ -185,7 +167,8 @@ impl AesNi {
             16 => {
                 let mut k = AesRoundKeys::Aes128([[0; 16]; 11]);
                 if let AesRoundKeys::Aes128(rk) = &mut k {
-                    // SAFETY: has_aesni() proved aes and sse2.
+                    // SAFETY: has_aesni() proved aes and sse2 (the
+                    // encryption of zero it returns is not needed here).
                     unsafe { expand128(key.try_into().unwrap(), rk) };
                 }
                 k
@@ -209,6 +192,33 @@ impl AesNi {
             _ => return None,
         };
         Some(AesNi { keys })
+    }
+
+    /// Runs `f` with the AES-256 schedule of `key` and the encryption of
+    /// the zero block under it (GCM's H, computed beside the schedule), both
+    /// built in this frame and wiped when `f` returns (a schedule returned
+    /// by value was copied with each move: 240 bytes, twice per message in
+    /// XAES-256-GCM); `None` if the CPU lacks AES-NI.
+    #[inline(always)]
+    pub(crate) fn with_h256<R>(
+        key: &[u8; 32],
+        f: impl FnOnce(&AesNi, &[u8; 16]) -> R,
+    ) -> Option<R> {
+        if !crate::detect::has_aesni() {
+            return None;
+        }
+        let mut ni = AesNi {
+            keys: AesRoundKeys::Aes256([[0; 16]; 15]),
+        };
+        let mut h = [0u8; 16];
+        if let AesRoundKeys::Aes256(rk) = &mut ni.keys {
+            // SAFETY: has_aesni() proved aes and sse2; `h` is a writable
+            // 16-byte array.
+            unsafe { _mm_storeu_si128(h.as_mut_ptr().cast(), expand256(key, rk)) };
+        }
+        let r = f(&ni, &h);
+        crate::ct::wipe_fixed(&mut h);
+        Some(r)
     }
 
     pub(crate) fn key_len(&self) -> usize {

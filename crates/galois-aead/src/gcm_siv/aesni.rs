@@ -14,7 +14,6 @@
 
 use crate::aes::aesni::{expand128, expand256};
 use core::arch::x86_64::*;
-use zeroize::Zeroize;
 
 /// An expanded AES-128 or AES-256 key (11 or 15 round keys), wiped on drop.
 pub(super) struct RoundKeys {
@@ -24,32 +23,58 @@ pub(super) struct RoundKeys {
 
 impl Drop for RoundKeys {
     fn drop(&mut self) {
-        self.rk.zeroize();
+        crate::ct::wipe_now(self.rk.as_flattened_mut());
     }
 }
 
 impl RoundKeys {
     /// Expands a 16- or 32-byte key; `None` without AES-NI or for another
     /// length.
+    #[cfg(test)]
     pub(super) fn new(key: &[u8]) -> Option<Self> {
+        let mut k = RoundKeys {
+            rk: [[0u8; 16]; 15],
+            rounds: 0,
+        };
+        k.expand(key)?;
+        Some(k)
+    }
+
+    /// Runs `f` with the schedule of a 16- or 32-byte key, built in this
+    /// frame and wiped when `f` returns (returned by value, the 248-byte
+    /// schedule was copied with every move); `None` without AES-NI or for
+    /// another length.
+    #[inline(always)]
+    pub(super) fn with_new<R>(key: &[u8], f: impl FnOnce(&RoundKeys) -> R) -> Option<R> {
+        let mut k = RoundKeys {
+            rk: [[0u8; 16]; 15],
+            rounds: 0,
+        };
+        k.expand(key)?;
+        Some(f(&k))
+    }
+
+    /// Expands `key` into a schedule that has none yet.
+    #[inline(always)]
+    fn expand(&mut self, key: &[u8]) -> Option<()> {
         if !crate::detect::has_aesni() {
             return None;
         }
-        let mut k = RoundKeys {
-            rk: [[0u8; 16]; 15],
-            rounds: key.len() / 4 + 6,
-        };
         match key.len() {
             16 => {
-                let r11 = (&mut k.rk[..11]).try_into().unwrap();
+                let r11 = (&mut self.rk[..11]).try_into().unwrap();
                 // SAFETY: has_aesni() proved aes and sse2, the target features.
-                unsafe { expand128(key.try_into().unwrap(), r11) }
+                // (The encryption of zero it returns is not needed here.)
+                unsafe { expand128(key.try_into().unwrap(), r11) };
             }
-            // SAFETY: as above.
-            32 => unsafe { expand256(key.try_into().unwrap(), &mut k.rk) },
+            32 => {
+                // SAFETY: as above.
+                unsafe { expand256(key.try_into().unwrap(), &mut self.rk) };
+            }
             _ => return None,
         }
-        Some(k)
+        self.rounds = key.len() / 4 + 6;
+        Some(())
     }
 
     /// Encrypts one block.
@@ -147,7 +172,7 @@ impl RoundKeys {
                 for (d, k) in c.iter_mut().zip(b.iter()) {
                     *d ^= k;
                 }
-                b.zeroize();
+                crate::ct::wipe_fixed(&mut b);
                 ctr = _mm_add_epi32(ctr, one);
             }
         }

@@ -76,22 +76,23 @@ pub struct AesGcmSiv {
     backend: Option<Backend>,
 }
 
-/// The per-nonce keys: the encryption key's schedule and the POLYVAL key
-/// prepared for the GHASH backend. Wiped on drop.
-struct MessageKeys<'t> {
-    enc: Enc,
-    hash: MessageKey<'t>,
+/// The per-nonce keys, lent by [`AesGcmSiv::with_keys`], which builds
+/// them in its own frame and wipes them: the encryption key's schedule and
+/// the POLYVAL key prepared for the GHASH backend.
+struct MessageKeys<'a> {
+    enc: Enc<'a>,
+    hash: &'a MessageKey<'a>,
 }
 
 /// The message-encryption key: our AES-NI schedule and counter-mode
 /// kernels where the key-generating key runs on AES-NI, else [`Aes`].
-enum Enc {
+enum Enc<'a> {
     #[cfg(target_arch = "x86_64")]
-    Ni(aesni::RoundKeys),
-    Aes(Aes),
+    Ni(&'a aesni::RoundKeys),
+    Aes(&'a Aes),
 }
 
-impl Enc {
+impl Enc<'_> {
     fn encrypt_block(&self, b: &mut Block) {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -224,14 +225,16 @@ impl AesGcmSiv {
         Ok(())
     }
 
-    /// RFC 8452 section 4: the message keys for this nonce (2 + key
-    /// length / 8 blocks: 4 for AES-128, 5 for AES-192, 6 for AES-256).
-    fn derive<'t>(
+    /// RFC 8452 section 4: runs `f` with the message keys for this nonce
+    /// (2 + key length / 8 blocks: 4 for AES-128, 5 for AES-192, 6 for
+    /// AES-256) and a message of `len` bytes of AAD and text. The keys live
+    /// in this frame and are wiped when `f` returns.
+    fn with_keys<R>(
         &self,
         nonce: &[u8],
         len: usize,
-        table: &'t mut MessageTable,
-    ) -> Result<MessageKeys<'t>> {
+        f: impl FnOnce(&MessageKeys<'_>) -> R,
+    ) -> Result<R> {
         let n = 2 + self.kgk.key_len() / 8;
         // Eight blocks, not four or six: AES-NI interleaves eight at once,
         // where fewer would run one after another.
@@ -248,38 +251,47 @@ impl AesGcmSiv {
         for (i, b) in blocks[2..n].iter().enumerate() {
             enc[8 * i..8 * i + 8].copy_from_slice(&b[..8]);
         }
-        blocks.zeroize();
+        ct::wipe_now(blocks.as_flattened_mut());
         let enc_len = 8 * (n - 2);
-        let aes = match self.kgk.backend() {
-            #[cfg(target_arch = "x86_64")]
-            AesBackend::AesNi if enc_len != 24 => aesni::RoundKeys::new(&enc[..enc_len])
-                .map(Enc::Ni)
-                .ok_or(Error::BackendUnavailable { backend: "aesni" }),
-            b => Aes::with_backend(&enc[..enc_len], b).map(Enc::Aes),
-        };
-        enc.zeroize();
         // mulX_GHASH(ByteReverse(H)) in the backends' representation.
         let mut h = crate::gf128::mul_x(u128::from_le_bytes(auth));
-        auth.zeroize();
-        let hash = MessageKey::new(table, h, self.backend_for(len), len);
+        ct::wipe_fixed(&mut auth);
+        let mut table = MessageTable::new();
+        let hash = MessageKey::new(&mut table, h, self.backend_for(len), len);
         h.zeroize();
-        Ok(MessageKeys {
-            enc: aes?,
-            hash: hash?,
-        })
+        let r = hash.and_then(|hash| match self.kgk.backend() {
+            #[cfg(target_arch = "x86_64")]
+            AesBackend::AesNi if enc_len != 24 => {
+                aesni::RoundKeys::with_new(&enc[..enc_len], |k| {
+                    f(&MessageKeys {
+                        enc: Enc::Ni(k),
+                        hash: &hash,
+                    })
+                })
+                .ok_or(Error::BackendUnavailable { backend: "aesni" })
+            }
+            b => Aes::with_backend(&enc[..enc_len], b).map(|k| {
+                f(&MessageKeys {
+                    enc: Enc::Aes(&k),
+                    hash: &hash,
+                })
+            }),
+        });
+        ct::wipe_fixed(&mut enc);
+        r
     }
 
     /// The tag: AES(enc key, (POLYVAL(A, P, lengths) xor nonce) with bit 127 cleared).
     fn tag(keys: &MessageKeys, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Block {
         let mut y = 0u128;
-        y = polyval_padded(&keys.hash, y, aad);
+        y = polyval_padded(keys.hash, y, aad);
         // ByteReverse(le64(8|A|) || le64(8|P|)) read big-endian.
         let lens = ((pt.len() as u128 * 8) << 64) | (aad.len() as u128 * 8);
         // The text's partial block and the lengths under one reduction on
         // the wide backends.
-        y = match polyval_wide(&keys.hash, y, pt, Some(lens)) {
+        y = match polyval_wide(keys.hash, y, pt, Some(lens)) {
             Some(y) => y,
-            None => keys.hash.mul_h(polyval_padded(&keys.hash, y, pt) ^ lens),
+            None => keys.hash.mul_h(polyval_padded(keys.hash, y, pt) ^ lens),
         };
         let mut s = y.to_le_bytes();
         y.zeroize();
@@ -303,11 +315,11 @@ impl AesGcmSiv {
     /// ```
     pub fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
         Self::check(nonce, aad, buf.len())?;
-        let mut table = MessageTable::new();
-        let keys = self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table)?;
-        let tag = Self::tag(&keys, nonce, aad, buf);
-        keys.enc.ctr_xor(&tag, buf);
-        Ok(Tag::full(tag))
+        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
+            let tag = Self::tag(keys, nonce, aad, buf);
+            keys.enc.ctr_xor(&tag, buf);
+            Tag::full(tag)
+        })
     }
 
     /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
@@ -334,27 +346,28 @@ impl AesGcmSiv {
             ct::wipe(buf);
             return Err(Error::InvalidTagLength { got: tag.len() });
         }
-        let mut table = MessageTable::new();
-        let keys = match Self::check(nonce, aad, buf.len())
-            .and_then(|_| self.derive(nonce, aad.len().saturating_add(buf.len()), &mut table))
-        {
-            Ok(k) => k,
+        let ok = Self::check(nonce, aad, buf.len()).and_then(|_| {
+            self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
+                let mut t = [0u8; 16];
+                t.copy_from_slice(tag);
+                keys.enc.ctr_xor(&t, buf);
+                let mut expected = Self::tag(keys, nonce, aad, buf);
+                let ok = ct::eq(&expected, tag);
+                ct::wipe_fixed(&mut expected);
+                ok
+            })
+        });
+        match ok {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                ct::wipe(buf);
+                Err(Error::AuthenticationFailed)
+            }
             Err(e) => {
                 ct::wipe(buf);
-                return Err(e);
+                Err(e)
             }
-        };
-        let mut t = [0u8; 16];
-        t.copy_from_slice(tag);
-        keys.enc.ctr_xor(&t, buf);
-        let mut expected = Self::tag(&keys, nonce, aad, buf);
-        let ok = ct::eq(&expected, tag);
-        expected.zeroize();
-        if !ok {
-            ct::wipe(buf);
-            return Err(Error::AuthenticationFailed);
         }
-        Ok(())
     }
 
     /// Encrypts `pt` into `out` (same length) and returns the tag.

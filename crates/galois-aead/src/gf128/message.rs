@@ -22,12 +22,19 @@ pub(crate) struct MessageTable {
 impl MessageTable {
     #[inline(always)]
     pub(crate) fn new() -> Self {
-        MessageTable {
-            #[cfg(target_arch = "x86_64")]
-            t: core::mem::MaybeUninit::uninit(),
-            #[cfg(target_arch = "x86_64")]
-            init: false,
-        }
+        // Only the flag is written: built as `MessageTable { t: uninit,
+        // init: false }`, LLVM filled the whole 2 KiB with zeros (it may
+        // choose any value for uninitialized bytes, and chose one memset).
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut s = core::mem::MaybeUninit::<Self>::uninit();
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a write of the one field that needs initializing.
+        unsafe {
+            core::ptr::addr_of_mut!((*s.as_mut_ptr()).init).write(false)
+        };
+        // SAFETY: `t` is a MaybeUninit (needs no initialization) and `init`
+        // is written (on other targets the struct has no fields).
+        unsafe { s.assume_init() }
     }
 
     /// The table, empty (a table used before is wiped first).

@@ -45,21 +45,15 @@ pub(crate) const LEAN_FROM: usize = 2048;
 /// How many powers a per-message key computes for `len` bytes of AAD and
 /// text, on vectors of `l` blocks. No reduction group of such a message is
 /// longer than its blocks (AAD and text each padded, and the length
-/// block: at most len / 16 + 3), so that many powers are enough: 2 or 3 for
-/// a 16-byte message; at most LOW_POWERS below LEAN_FROM bytes, where a
-/// stitched group (8 l blocks) needs LOW_POWERS / (8 l) whole groups, and
-/// LEAN_POWERS from there on. A fill above 2l is a multiple of l (the
-/// vector steps of `PowerTable::fill`).
+/// block: at most len / 16 + 3), so that many powers, rounded up to whole
+/// vectors, are enough: one vector for a 16-byte message; at most
+/// LOW_POWERS below LEAN_FROM bytes, where a stitched group (8 l blocks)
+/// needs LOW_POWERS / (8 l) whole groups, and LEAN_POWERS from there on.
 pub(crate) fn lean_fill_for(len: usize, l: usize) -> usize {
     if len >= LEAN_FROM {
         return LEAN_POWERS;
     }
-    let blocks = len / 16 + 3;
-    if blocks <= 2 * l {
-        blocks
-    } else {
-        blocks.next_multiple_of(l).min(LOW_POWERS)
-    }
+    (len / 16 + 3).next_multiple_of(l).min(LOW_POWERS)
 }
 
 /// Zero entries after the last power, so that a vector load of up to four
@@ -164,31 +158,37 @@ impl<const M: usize> PowerTable<M> {
     /// Computes H^1..H^fill into a table with no powers yet.
     ///
     /// # Safety
-    /// Only from a function that enabled V's features; 1 <= fill <= N,
-    /// and fill is a multiple of L if above 2L.
+    /// Only from a function that enabled V's features; 1 <= fill <= N, a
+    /// multiple of L.
     #[inline(always)]
     pub(crate) unsafe fn fill<V: Lanes>(&mut self, h: u128, fill: usize) {
-        assert!(fill >= 1 && fill <= Self::N && (fill <= 2 * V::L || fill.is_multiple_of(V::L)));
+        assert!(fill >= V::L && fill <= Self::N && fill.is_multiple_of(V::L));
         assert_eq!(self.filled, 0, "a table is filled once");
         self.filled = fill;
         // Powers times x^-1 multiply directly: mul(H^a x^-1, H^b x^-1) =
-        // H^(a+b) x^-1. H^1..H^S (S = 2L) one after another, then vectors.
+        // H^(a+b) x^-1.
         let hd = self.hd.as_mut_ptr().cast::<u128>();
         let hk = self.hk.as_mut_ptr().cast::<u128>();
         // SAFETY: V's features per the caller; every index written is
         // at(j) for 1 <= j <= fill <= N, inside the tables we hold mutably.
         unsafe {
-            // H^j = H^(j/2) H^(j - j/2): a doubling ladder, three products
-            // deep for the eight of 512-bit vectors (a chain would be seven).
-            Self::store(hd, hk, 1, u128_to_block::<V::Block>(mul_xinv(h)));
-            for j in 2..=fill.min(2 * V::L) {
-                let a = V::Block::load(hd.add(Self::at(j / 2)).cast());
-                let b = V::Block::load(hd.add(Self::at(j - j / 2)).cast());
-                Self::store(hd, hk, j, mul(a, b));
+            // H^1..H^L (L <= 4) as single blocks, two products deep, into
+            // one vector (lane 0 the highest power).
+            let h1 = u128_to_block::<V::Block>(mul_xinv(h));
+            let mut v = V::broadcast(h1);
+            let mut top = h1;
+            if V::L >= 2 {
+                let h2 = mul(h1, h1);
+                v = V::with_lane(v, V::L - 2, h2);
+                top = h2;
+                if V::L >= 4 {
+                    let (h3, h4) = (mul(h2, h1), mul(h2, h2));
+                    v = V::with_lane(V::with_lane(v, 1, h3), 0, h4);
+                    top = h4;
+                }
             }
-            if fill > 2 * V::L {
-                Self::extend::<V>(hd, hk, 2 * V::L + 1, fill);
-            }
+            Self::store(hd, hk, V::L, v);
+            Self::double::<V>(hd, hk, V::L, top, fill);
         }
     }
 
@@ -197,53 +197,65 @@ impl<const M: usize> PowerTable<M> {
     ///
     /// # Safety
     /// Only from a function that enabled V's features; fill is a multiple
-    /// of L and at most N, and `low` has at least 2L powers.
+    /// of L and at most N, and `low` has at least L powers, a multiple of L.
     #[inline(always)]
     pub(crate) unsafe fn extend_from<V: Lanes, const K: usize>(
         &mut self,
         low: &PowerTable<K>,
         fill: usize,
     ) {
-        assert!(fill.is_multiple_of(V::L) && fill <= Self::N && low.filled >= 2 * V::L);
+        assert!(fill.is_multiple_of(V::L) && fill <= Self::N);
+        assert!(low.filled >= V::L && low.filled.is_multiple_of(V::L));
         assert_eq!(self.filled, 0, "a table is filled once");
         self.filled = fill;
         let have = low.filled.min(fill);
         let (n, k) = (Self::N, PowerTable::<K>::N);
         self.hd[n - have..n].copy_from_slice(&low.hd[k - have..k]);
         self.hk[n - have..n].copy_from_slice(&low.hk[k - have..k]);
+        let hd = self.hd.as_mut_ptr().cast::<u128>();
         // SAFETY: V's features per the caller; H^1..H^have are in, and
-        // extend writes at(j) for have < j <= fill <= N, inside the table.
+        // double writes at(j) for have < j <= fill <= N, inside the table.
         unsafe {
-            Self::extend::<V>(
-                self.hd.as_mut_ptr().cast(),
-                self.hk.as_mut_ptr().cast(),
-                have + 1,
-                fill,
-            )
+            let top = V::Block::load(hd.add(Self::at(have)).cast());
+            Self::double::<V>(hd, self.hk.as_mut_ptr().cast(), have, top, fill)
         };
     }
 
-    /// Computes H^from..H^to, L at a time: the vector S = 2L powers below
-    /// times H^S, two independent chains of vector multiplies (one chain of
-    /// single multiplies would be latency-bound). Needs H^1..H^(from-1).
+    /// Computes H^(m+1)..H^fill from H^1..H^m by doubling: the vectors of
+    /// H^(m+1)..H^(2m) are those of H^1..H^m times H^m, all independent,
+    /// while H^(2m) is squared beside them for the next round. The last
+    /// power is log2(fill / m) products after H^m (a chain of vector
+    /// products by one power would be fill / 2L deep).
     ///
     /// # Safety
     /// V's features are enabled; hd and hk are a table's arrays, held
-    /// mutably, and to <= N.
+    /// mutably, with H^1..H^m in; `top` is H^m; m and fill are multiples
+    /// of L, and m <= fill <= N.
     #[inline(always)]
-    unsafe fn extend<V: Lanes>(hd: *mut u128, hk: *mut u128, from: usize, to: usize) {
-        let step = 2 * V::L;
-        // SAFETY: the indices stay within the tables (to <= N, and a vector
-        // read at at(j) ends within the PAD entries); features per the
-        // caller.
+    unsafe fn double<V: Lanes>(
+        hd: *mut u128,
+        hk: *mut u128,
+        mut m: usize,
+        mut top: V::Block,
+        fill: usize,
+    ) {
+        // SAFETY: the indices stay within the tables (fill <= N) and read
+        // only powers already in; features per the caller.
         unsafe {
-            let hs = V::broadcast(V::Block::load(hd.add(Self::at(step)).cast()));
-            let mut j = from;
-            while j + V::L - 1 <= to {
-                // The vector at index at(j + L - 1) holds H^(j+L-1), ..., H^j.
-                let below = V::load(hd.add(Self::at(j - step + V::L - 1)).cast());
-                Self::store(hd, hk, j + V::L - 1, mul(below, hs));
-                j += V::L;
+            while m < fill {
+                let hm = V::broadcast(top);
+                let next = (2 * m).min(fill);
+                if next < fill {
+                    top = mul(top, top);
+                }
+                // j: the power in the first lane of the vector written.
+                let mut j = m + V::L;
+                while j <= next {
+                    let below = V::load(hd.add(Self::at(j - m)).cast());
+                    Self::store(hd, hk, j, mul(below, hm));
+                    j += V::L;
+                }
+                m = next;
             }
         }
     }
@@ -252,7 +264,7 @@ impl<const M: usize> PowerTable<M> {
     /// descending), and their Karatsuba middle operands.
     ///
     /// # Safety
-    /// As [`PowerTable::extend`], for the L entries from at(j).
+    /// As [`PowerTable::double`], for the L entries from at(j).
     #[inline(always)]
     unsafe fn store<V: Lanes>(hd: *mut u128, hk: *mut u128, j: usize, v: V) {
         // SAFETY: per the caller.
