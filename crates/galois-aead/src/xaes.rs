@@ -60,13 +60,15 @@ pub const TAG_BYTES: usize = 16;
 /// ```
 pub struct XAes256Gcm {
     aes: Aes,
-    k1: [u8; 16],
+    /// M_1 xor K1 and M_2 xor K1 with a zero nonce: 0x00 || i || 0x58 ||
+    /// 0x00 || 0^96, xor the CMAC subkey K1 (the nonce goes in per message).
+    mbase: [[u8; 16]; 2],
     backend: Option<Backend>,
 }
 
 impl Drop for XAes256Gcm {
     fn drop(&mut self) {
-        self.k1.zeroize();
+        ct::wipe_now(self.mbase.as_flattened_mut());
     }
 }
 
@@ -116,12 +118,15 @@ impl XAes256Gcm {
         let mut l = [0u8; 16];
         aes.encrypt_block(&mut l);
         let mut lv = u128::from_be_bytes(l);
-        let k1v = (lv << 1) ^ (0x87 & ct::mask128(lv >> 127));
+        let mut k1 = (lv << 1) ^ (0x87 & ct::mask128(lv >> 127));
         l.zeroize();
         lv.zeroize();
+        let m = |i: u128| ((i << 112) | (0x58 << 104)) ^ k1;
+        let mbase = [m(1).to_be_bytes(), m(2).to_be_bytes()];
+        k1.zeroize();
         Ok(XAes256Gcm {
             aes,
-            k1: k1v.to_be_bytes(),
+            mbase,
             backend,
         })
     }
@@ -172,19 +177,21 @@ impl XAes256Gcm {
 
     /// Step 3: the subkey K_x for this (checked) nonce.
     fn subkey(&self, nonce: &[u8]) -> [u8; 32] {
-        let mut m = [[0u8; 16]; 2];
-        for (i, b) in m.iter_mut().enumerate() {
-            b[1] = i as u8 + 1;
-            b[2] = 0x58;
-            b[4..].copy_from_slice(&nonce[..12]);
-            for (x, k) in b.iter_mut().zip(&self.k1) {
-                *x ^= k;
+        let n: &[u8; 12] = nonce[..12].try_into().expect("a checked 24-byte nonce");
+        let mut kx = [0u8; 32];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ni) = self.aes.as_aesni() {
+            ni.encrypt2_tail(&self.mbase, n, &mut kx);
+            return kx;
+        }
+        let mut m = self.mbase;
+        for b in m.iter_mut() {
+            for (x, v) in b[4..].iter_mut().zip(n) {
+                *x ^= v;
             }
         }
         self.aes.encrypt_blocks(&mut m);
-        let mut kx = [0u8; 32];
-        kx[..16].copy_from_slice(&m[0]);
-        kx[16..].copy_from_slice(&m[1]);
+        kx.copy_from_slice(m.as_flattened());
         ct::wipe_now(m.as_flattened_mut());
         kx
     }

@@ -221,6 +221,47 @@ impl AesNi {
         Some(r)
     }
 
+    /// E_K(b_i xor (0^32 || t)) for i = 0, 1 into `out`: two blocks that
+    /// differ from fixed ones `b` only by a 12-byte tail `t` (XAES-256-GCM's
+    /// KDF inputs), built and encrypted in registers. (Built in memory byte
+    /// by byte, each whole-block load waited for its stores to retire:
+    /// store forwarding fails across several stores.)
+    pub(crate) fn encrypt2_tail(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: &mut [u8; 32]) {
+        // SAFETY: an AesNi exists only where AES-NI was detected (see new).
+        unsafe { self.encrypt2_tail_ni(b, t, out) }
+    }
+
+    /// [`AesNi::encrypt2_tail`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AES-NI (an `AesNi` value proves it).
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn encrypt2_tail_ni(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: &mut [u8; 32]) {
+        // SAFETY: each load reads exactly the bytes it names: 8 and 4 bytes
+        // of `t`, 16 of each `b[i]` and of each round key; the stores write
+        // the 32 bytes of `out`.
+        unsafe {
+            let lo = _mm_loadl_epi64(t.as_ptr().cast());
+            let hi = _mm_cvtsi32_si128(i32::from_le_bytes([t[8], t[9], t[10], t[11]]));
+            let tail = _mm_slli_si128::<4>(_mm_unpacklo_epi64(lo, hi));
+            let keys = self.keys.as_slice();
+            let rk = |i: usize| _mm_loadu_si128(keys[i].as_ptr().cast());
+            let k0 = rk(0);
+            let mut x = _mm_xor_si128(_mm_xor_si128(load(&b[0]), tail), k0);
+            let mut y = _mm_xor_si128(_mm_xor_si128(load(&b[1]), tail), k0);
+            let last = keys.len() - 1;
+            for i in 1..last {
+                let k = rk(i);
+                x = _mm_aesenc_si128(x, k);
+                y = _mm_aesenc_si128(y, k);
+            }
+            let k = rk(last);
+            _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_aesenclast_si128(x, k));
+            _mm_storeu_si128(out.as_mut_ptr().add(16).cast(), _mm_aesenclast_si128(y, k));
+        }
+    }
+
     pub(crate) fn key_len(&self) -> usize {
         match self.keys {
             AesRoundKeys::Aes128(_) => 16,

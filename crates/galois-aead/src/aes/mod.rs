@@ -183,6 +183,17 @@ impl Aes {
         Ok(Aes { imp })
     }
 
+    /// The AES-NI key, if that is the backend.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn as_aesni(&self) -> Option<&aesni::AesNi> {
+        match &self.imp {
+            Imp::Ni(k) => Some(k),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
     /// The backend this key runs on.
     ///
     /// ```
