@@ -158,40 +158,37 @@ fn expand192(key: &[u8; 24], out: &mut [[u8; 16]; 13]) {
 }
 
 impl AesNi {
-    /// Expands a 16-, 24- or 32-byte key; `None` if the CPU lacks AES-NI.
-    pub(crate) fn new(key: &[u8]) -> Option<Self> {
+    /// Expands a 16-, 24- or 32-byte key in a box (the schedule expanded
+    /// where it stays); `None` if the CPU lacks AES-NI.
+    pub(crate) fn new_boxed(key: &[u8]) -> Option<Box<Self>> {
         if !crate::detect::has_aesni() {
             return None;
         }
         let keys = match key.len() {
-            16 => {
-                let mut k = AesRoundKeys::Aes128([[0; 16]; 11]);
-                if let AesRoundKeys::Aes128(rk) = &mut k {
-                    // SAFETY: has_aesni() proved aes and sse2 (the
-                    // encryption of zero it returns is not needed here).
-                    unsafe { expand128(key.try_into().unwrap(), rk) };
-                }
-                k
-            }
-            24 => {
-                let mut k = AesRoundKeys::Aes192([[0; 16]; 13]);
-                if let AesRoundKeys::Aes192(rk) = &mut k {
-                    // SAFETY: as above.
-                    unsafe { expand192(key.try_into().unwrap(), rk) };
-                }
-                k
-            }
-            32 => {
-                let mut k = AesRoundKeys::Aes256([[0; 16]; 15]);
-                if let AesRoundKeys::Aes256(rk) = &mut k {
-                    // SAFETY: as above.
-                    unsafe { expand256(key.try_into().unwrap(), rk) };
-                }
-                k
-            }
+            16 => AesRoundKeys::Aes128([[0; 16]; 11]),
+            24 => AesRoundKeys::Aes192([[0; 16]; 13]),
+            32 => AesRoundKeys::Aes256([[0; 16]; 15]),
             _ => return None,
         };
-        Some(AesNi { keys })
+        // Written into the allocation (`Box::new` built the value on the
+        // stack and copied it in).
+        let mut b = Box::<AesNi>::new_uninit();
+        b.write(AesNi { keys });
+        // SAFETY: written just above.
+        let mut b = unsafe { b.assume_init() };
+        // SAFETY (every arm): has_aesni() proved aes and sse2; each key has
+        // its schedule's length (the variant was chosen by it). The
+        // encryption of zero they return is not needed here.
+        match &mut b.keys {
+            AesRoundKeys::Aes128(rk) => unsafe {
+                expand128(key.try_into().unwrap(), rk);
+            },
+            AesRoundKeys::Aes192(rk) => unsafe { expand192(key.try_into().unwrap(), rk) },
+            AesRoundKeys::Aes256(rk) => unsafe {
+                expand256(key.try_into().unwrap(), rk);
+            },
+        }
+        Some(b)
     }
 
     /// Runs `f` with the AES-256 schedule of `key` and the encryption of
@@ -227,7 +224,7 @@ impl AesNi {
     /// by byte, each whole-block load waited for its stores to retire:
     /// store forwarding fails across several stores.)
     pub(crate) fn encrypt2_tail(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: &mut [u8; 32]) {
-        // SAFETY: an AesNi exists only where AES-NI was detected (see new).
+        // SAFETY: an AesNi exists only where AES-NI was detected (new_boxed, with_h256).
         unsafe { self.encrypt2_tail_ni(b, t, out) }
     }
 
@@ -276,7 +273,7 @@ impl AesNi {
     }
 
     pub(crate) fn encrypt_block(&self, block: &mut Block) {
-        // SAFETY: an AesNi exists only where AES-NI was detected (see new).
+        // SAFETY: an AesNi exists only where AES-NI was detected (new_boxed, with_h256).
         unsafe { self.encrypt_n::<1>(core::slice::from_mut(block)) }
     }
 
@@ -370,7 +367,7 @@ mod tests {
                 "fe4890d1e6188d0b046df344706c631e",
             ),
         ] {
-            let k = AesNi::new(&hex(key)).unwrap();
+            let k = AesNi::new_boxed(&hex(key)).unwrap();
             assert_eq!(
                 k.keys().as_slice().last().unwrap().to_vec(),
                 hex(last),
@@ -387,7 +384,7 @@ mod tests {
         for len in [16, 24, 32] {
             for _ in 0..300 {
                 let key: Vec<u8> = (0..len).map(|_| next()).collect();
-                let ni = AesNi::new(&key).unwrap();
+                let ni = AesNi::new_boxed(&key).unwrap();
                 let sw = Aes::with_backend(&key, AesBackend::Portable).unwrap();
                 let mut a = [0u8; 16];
                 a.iter_mut().for_each(|b| *b = next());

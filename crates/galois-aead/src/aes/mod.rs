@@ -111,11 +111,15 @@ impl AesBackend {
     }
 }
 
+/// Every variant boxed: a schedule is up to 241 bytes (the `aes` crate's
+/// key about a kilobyte), which every move of an [`Aes`] and of the GCM
+/// keys holding one copied: six copies in building a GCM key, more than
+/// the allocation costs.
 enum Imp {
     #[cfg(target_arch = "x86_64")]
-    Ni(aesni::AesNi),
+    Ni(Box<aesni::AesNi>),
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Armv8(armv8::Armv8),
+    Armv8(Box<armv8::Armv8>),
     /// Boxed: the `aes` crate's key (fixsliced and AES-NI schedules
     /// together) is about a kilobyte, which every move of an [`Aes`] (and
     /// of the GCM keys holding one) would copy.
@@ -172,12 +176,13 @@ impl Aes {
         let imp = match backend {
             #[cfg(target_arch = "x86_64")]
             AesBackend::AesNi => Imp::Ni(
-                aesni::AesNi::new(key).ok_or(Error::BackendUnavailable { backend: "aesni" })?,
+                aesni::AesNi::new_boxed(key)
+                    .ok_or(Error::BackendUnavailable { backend: "aesni" })?,
             ),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            AesBackend::Armv8 => Imp::Armv8(
+            AesBackend::Armv8 => Imp::Armv8(Box::new(
                 armv8::Armv8::new(key).ok_or(Error::BackendUnavailable { backend: "armv8" })?,
-            ),
+            )),
             AesBackend::Portable => Imp::Portable(Box::new(portable::Portable::new(key))),
         };
         Ok(Aes { imp })
@@ -188,7 +193,7 @@ impl Aes {
     #[inline]
     pub(crate) fn as_aesni(&self) -> Option<&aesni::AesNi> {
         match &self.imp {
-            Imp::Ni(k) => Some(k),
+            Imp::Ni(k) => Some(&**k),
             #[allow(unreachable_patterns)]
             _ => None,
         }

@@ -4,7 +4,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// The Nr + 1 round keys of a hardware AES key schedule, by key size: the
 /// round count is the variant, never inferred from a length. Only the
-/// hardware AES code builds one (`aes::aesni::AesNi::new`, after it proved
+/// hardware AES code builds one (`aes::aesni::AesNi`, after it proved
 /// AES-NI at run time; `aes::armv8::Armv8::new` after it proved FEAT_AES),
 /// and this module is private, so no other crate can name or
 /// build the type: what the stitched GCM kernels receive is always a whole

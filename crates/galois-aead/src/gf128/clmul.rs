@@ -31,12 +31,14 @@ use zeroize::Zeroize;
 /// Blocks per aggregated reduction.
 const N: usize = 8;
 
+/// Boxed (see `shoup4_vartime::Key`: `GhashKey` is as large as its
+/// largest variant).
 #[derive(Zeroize)]
 pub(crate) struct Key {
     /// pow[i] = H^(i+1).
-    pow: [u128; N],
+    pow: Box<[u128; N]>,
     /// kar[i] = high half ^ low half of pow[i], for Karatsuba.
-    kar: [u64; N],
+    kar: Box<[u64; N]>,
 }
 
 /// Loads a `u128` into a vector (little-endian lanes, as the integer lies in
@@ -119,8 +121,8 @@ impl GhashBackend for Key {
             return None;
         }
         let mut key = Key {
-            pow: [0; N],
-            kar: [0; N],
+            pow: Box::new([0; N]),
+            kar: Box::new([0; N]),
         };
         // mul_h only reads pow[0] and kar[0], so each power can be computed
         // from the previous one on the key being built.

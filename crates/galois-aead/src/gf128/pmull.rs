@@ -244,7 +244,7 @@ impl Powers {
 
 /// H for the plain NEON + PMULL path.
 #[derive(Zeroize)]
-pub(crate) struct Key(pub(crate) Powers);
+pub(crate) struct Key(pub(crate) Box<Powers>);
 
 impl GhashBackend for Key {
     const KEY_BYTES: usize = 2 * N * 16;
@@ -253,11 +253,11 @@ impl GhashBackend for Key {
         if !crate::detect::has_pmull() {
             return None;
         }
-        Some(Key(Powers::new(h, |pw, x| {
+        Some(Key(Box::new(Powers::new(h, |pw, x| {
             // SAFETY: PMULL and NEON were detected just above; the block
             // is a local 16-byte array.
             unsafe { absorb_neon(pw, 0, &x.to_be_bytes()) }
-        })))
+        }))))
     }
 
     fn mul_h(&self, x: u128) -> u128 {
@@ -279,7 +279,7 @@ pub(crate) mod pmull_eor3 {
 
     /// H for the PMULL + EOR3 path.
     #[derive(Zeroize)]
-    pub(crate) struct Key(pub(crate) Powers);
+    pub(crate) struct Key(pub(crate) Box<Powers>);
 
     impl GhashBackend for Key {
         const KEY_BYTES: usize = 2 * N * 16;
@@ -288,11 +288,11 @@ pub(crate) mod pmull_eor3 {
             if !(crate::detect::has_pmull() && crate::detect::has_sha3()) {
                 return None;
             }
-            Some(Key(Powers::new(h, |pw, x| {
+            Some(Key(Box::new(Powers::new(h, |pw, x| {
                 // SAFETY: PMULL, NEON and SHA3 were detected just above;
                 // the block is a local 16-byte array.
                 unsafe { absorb_eor3(pw, 0, &x.to_be_bytes()) }
-            })))
+            }))))
         }
 
         fn mul_h(&self, x: u128) -> u128 {

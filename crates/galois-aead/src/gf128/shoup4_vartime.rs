@@ -11,9 +11,11 @@ use zeroize::Zeroize;
 
 static R4: [u16; 16] = shoup_reduction_table::<16>(4);
 
+/// Boxed, as every key larger than a pointer or two: `GhashKey` is as
+/// large as its largest variant, and every move of a GCM key copies it.
 #[derive(Zeroize)]
 pub(crate) struct Key {
-    m0: [u128; 16],
+    m0: Box<[u128; 16]>,
 }
 
 impl GhashBackend for Key {
@@ -22,8 +24,8 @@ impl GhashBackend for Key {
 
     fn new(h: u128) -> Option<Self> {
         let p = powers_of_x(h);
-        let mut m0 = [0u128; 16];
-        fill_table(&mut m0, &p[..4], 4);
+        let mut m0 = Box::new([0u128; 16]);
+        fill_table(&mut *m0, &p[..4], 4);
         Some(Key { m0 })
     }
 

@@ -65,7 +65,12 @@ const PAD: usize = 3;
 /// and the entries below H^filled never written nor read (a per-message
 /// table is not zeroed whole: 2 KiB of stores per message). Wipes what it
 /// computed on drop.
-#[repr(C, align(64))]
+///
+/// 16-byte aligned (the allocator's own alignment: a 64-byte aligned box
+/// went through `posix_memalign`, whose split chunks cost a
+/// `malloc_consolidate` per GCM key, ~20% of its setup; the kernels'
+/// speed is the same either way, `scripts/bench-ab.sh`).
+#[repr(C, align(16))]
 pub(crate) struct PowerTable<const M: usize> {
     /// hd[i] = H^(N-i) * x^-1, then PAD zero entries.
     hd: [MaybeUninit<u128>; M],
