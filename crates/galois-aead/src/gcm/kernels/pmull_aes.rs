@@ -26,14 +26,14 @@
 //!
 //! AES-128 with EOR3 (the `pmull_eor3` key) runs its full batches, after
 //! the first when sealing, in hand-scheduled assembly instead
-//! ([`batches128_eor3`], little-endian targets): the same batch, rounds
-//! and reduction per batch, but the blocks hashed in `REV64` order
-//! against powers with swapped halves, the Karatsuba middle operands of
-//! two blocks formed together, a reduction that keeps the middle term
-//! whole, and counter blocks loaded from memory, all to spend fewer
-//! vector-pipe µops beside the AES and PMULL ones (its documentation and
-//! docs/speed.md, aarch64). The GHASH result is the same field element.
-//! The plain `pmull` kernel and AES-192/256 keep the intrinsics.
+//! ([`batches128_eor3`]): the same batch structure, rounds and one
+//! reduction per batch, but the blocks hashed in `REV64` order against
+//! powers with swapped halves, the Karatsuba middle operands of two blocks
+//! formed together, a reduction that keeps the middle term whole, and
+//! counter blocks loaded from memory, all to spend fewer vector-pipe µops
+//! beside the AES and PMULL ones (its documentation and docs/speed.md,
+//! aarch64). The GHASH result is the same field element. The plain `pmull`
+//! kernel and AES-192/256 keep the intrinsics.
 //!
 //! Soundness: the functions enable `neon,aes` (and `sha3` for EOR3).
 //! [`super::Kernel`] calls them only for a `pmull` (`pmull_eor3`) GHASH key,
@@ -215,8 +215,10 @@ struct Ctr8([[u8; 16]; 8]);
 /// 57.25 cycles per batch against its 57.3):
 /// - the counter blocks are vector loads of a [`Ctr8`] whose counter words
 ///   the batch before wrote with general-register stores (load and store
-///   pipes, no vector µop; the stores are one batch, about 270
-///   instructions, ahead of their loads);
+///   pipes, no vector µop; the stores are one batch, about 250
+///   instructions, ahead of their loads, so that on hardware they have
+///   left the store buffer: a 16-byte load from a pending 4-byte store is
+///   in general not forwarded);
 /// - a hashed block is taken as r = REV64(block) = [x.hi, x.lo] (x the
 ///   byte-reversed block, the field element of `gf128/pmull.rs`), so with
 ///   the swapped power sw = [h.hi, h.lo], x.lo h.lo = `PMULL2`(r, sw) and
@@ -281,7 +283,7 @@ unsafe fn batches128_eor3(
             b[12..].copy_from_slice(&c.to_be_bytes());
         }
         // The counter word of the next batch's first block (native order;
-        // the asm byte-reverses it: little-endian only, see the caller).
+        // the asm byte-reverses it, as this module is little-endian only).
         let mut w = base.wrapping_add(first).wrapping_add(8);
         let kc = vreinterpretq_u8_u64(vdupq_n_u64(K));
         let mut ys = vextq_u8::<8>(*yv, *yv);
@@ -632,14 +634,12 @@ unsafe fn batches128_eor3(
 }
 
 /// The hook of the EOR3 instantiation: AES-128 batches go through
-/// [`batches128_eor3`] (on little-endian targets; its counter words are
-/// byte-reversed as little-endian integers). Evaluates to the number of
-/// batches done.
+/// [`batches128_eor3`]. Evaluates to the number of batches done.
 macro_rules! asm128_eor3 {
     ($nr:expr, $pw:expr, $k:ident, $y0:expr, $first:expr, $yv:ident, $hp:expr, $src:expr,
      $dst:expr, $n:expr) => {{
         let n: usize = $n;
-        if $nr == 10 && cfg!(target_endian = "little") && n > 0 {
+        if $nr == 10 && n > 0 {
             batches128_eor3($pw, &$k, $y0, $first, &mut $yv, $hp, $src, $dst, n);
             n
         } else {
