@@ -9,13 +9,14 @@
 # See docs/speed.md. MCA_DIR=DIR KEEP=1 keeps the extracted loops in DIR.
 set -e
 MCA=${MCA:-$(command -v llvm-mca-19 || command -v llvm-mca-16)}
+OBJDUMP=${OBJDUMP:-$(command -v llvm-objdump-19 || command -v llvm-objdump-16)}
 echo "# $($MCA --version | grep -m1 -o 'LLVM version [0-9.]*')"
 
 T=${MCA_DIR:-$(mktemp -d)}
 trap '[ -n "$KEEP" ] || rm -rf "$T"' EXIT
 R=$(ls -t target/aarch64-unknown-linux-gnu/release/deps/libgalois_aead-*.rlib | head -1)
 for v in eor3 neon; do
-  llvm-objdump-16 -d --no-show-raw-insn "$R" 2>/dev/null |
+  "$OBJDUMP" -d --no-show-raw-insn "$R" 2>/dev/null |
     awk -v v="$v" '/^[0-9a-f]+ </ {p = ($0 ~ "pmull11absorb_"v); if (p) print "FN"; next} p' |
     sed 's/<_RN[^>]*>//' > "$T/fn-$v.s"
   # LLVM may emit several copies of the function (one per codegen unit, some
@@ -57,7 +58,7 @@ done
 # Poly1305::mac_with_backend, 1 block per iteration) and the NEON loop of
 # poly1305/neon.rs (blocks_neon, 4 blocks per iteration).
 loop_of() { # symbol-regex out: the first backward branch's loop in that function
-  llvm-objdump-16 -d --no-show-raw-insn "$R" 2>/dev/null |
+  "$OBJDUMP" -d --no-show-raw-insn "$R" 2>/dev/null |
     awk -v re="$1" '$0 ~ "^[0-9a-f]+ <.*"re {p=1; next} p && /^[0-9a-f]+ </ {exit} p' > "$T/fn.s"
   python3 - "$T/fn.s" "$2" <<'PY'
 import re, sys
@@ -84,13 +85,19 @@ mca() { # name file blocks-per-iteration
 loop_of 'Poly130516mac_with_backend>' "$T/p1305-portable.s" && mca poly1305-port "$T/p1305-portable.s" 1
 loop_of '4neon11blocks_neon' "$T/p1305-neon.s" && mca poly1305-neon "$T/p1305-neon.s" 4
 
-# Stitched AES-128-GCM (gf128/pmull_aes.rs, seal::<10>): the loop holding
-# both AESE and PMULL (8 blocks per iteration), beside the pipe bound of
-# its AES and PMULL instructions on each model (llvm-mca's per-instruction
+# Stitched AES-128-GCM (gcm/kernels/pmull_aes.rs): the loop holding both
+# AESE and PMULL (8 blocks per iteration), beside the pipe bound of its AES
+# and PMULL instructions on each model (llvm-mca's per-instruction
 # reciprocal throughputs; see docs/speed.md for how the bound is formed).
+# `neon`: the intrinsics loop of neon::seal::<10>; `eor3`: AES-128 batches
+# of the EOR3 kernel run in the asm loop of batches128_eor3 (eor3::seal::<10>
+# still holds the intrinsics loop, which AES-128 no longer reaches on
+# little-endian targets).
 stitched_loop() { # variant(neon|eor3) out
-  llvm-objdump-16 -d -C --no-show-raw-insn "$R" 2>/dev/null |
-    awk -v re="pmull_aes::$1::seal::<10>" 'index($0, re) && /^[0-9a-f]+ </ {p=1; next} p && /^[0-9a-f]+ </ {exit} p' > "$T/fn.s"
+  local fn="pmull_aes::$1::seal::<10>"
+  [ "$1" = eor3 ] && fn="pmull_aes::batches128_eor3>"
+  "$OBJDUMP" -d -C --no-show-raw-insn "$R" 2>/dev/null |
+    awk -v re="$fn" 'index($0, re) && /^[0-9a-f]+ </ {p=1; next} p && /^[0-9a-f]+ </ {exit} p' > "$T/fn.s"
   python3 - "$T/fn.s" "$2" <<'PY'
 import re, sys
 ins = []

@@ -24,6 +24,17 @@
 //! AES-128/192/256 are three instantiations (NR = 10, 12, 14); the GCM
 //! layer computes Y0 for every IV length and passes it in.
 //!
+//! AES-128 with EOR3 (the `pmull_eor3` key) runs its full batches, after
+//! the first when sealing, in hand-scheduled assembly instead
+//! ([`batches128_eor3`]): the same batch structure, rounds and one
+//! reduction per batch, but the blocks hashed in `REV64` order against
+//! powers with swapped halves, the Karatsuba middle operands of two blocks
+//! formed together, a reduction that keeps the middle term whole, and
+//! counter blocks loaded from memory, all to spend fewer vector-pipe µops
+//! beside the AES and PMULL ones (its documentation and docs/speed.md,
+//! aarch64). The GHASH result is the same field element. The plain `pmull`
+//! kernel and AES-192/256 keep the intrinsics.
+//!
 //! Soundness: the functions enable `neon,aes` (and `sha3` for EOR3).
 //! [`super::Kernel`] calls them only for a `pmull` (`pmull_eor3`) GHASH key,
 //! which exists only where PMULL (and SHA3) were detected, and with an
@@ -177,8 +188,475 @@ macro_rules! xor_batch {
     }};
 }
 
+/// Powers of H with their halves swapped, [h.hi, h.lo] (see
+/// [`batches128_eor3`]); built once per call, wiped.
+#[repr(C, align(16))]
+struct Swapped([uint8x16_t; N]);
+
+/// Eight counter blocks in memory (Y0 with the counter word), 16-byte
+/// aligned, for [`batches128_eor3`].
+#[repr(C, align(16))]
+struct Ctr8([[u8; 16]; 8]);
+
+/// `n` AES-128-GCM batches of the EOR3 kernel in hand-scheduled assembly:
+/// batch j (j = 0..n) encrypts (or decrypts) the counter blocks
+/// `first + 8j ..` of `y0` (inc32 of its low word) XOR the 128 bytes at
+/// `src + 128j` into `dst + 128j`, and absorbs the 128 bytes at
+/// `hp + 128j` into `yv` with one reduction. Sealing passes the previous
+/// batch's ciphertext as `hp` (`dst - 128`), opening the batch itself
+/// (`src`).
+///
+/// Why assembly: llvm-mca's Neoverse V1 model runs the stitched loop at
+/// the limit of its four vector pipes, so every vector µop that is not an
+/// `AESE`/`AESMC`/`PMULL` costs time, and with intrinsics LLVM adds
+/// register copies and decides the data movement itself (docs/speed.md,
+/// aarch64). Per batch here, beside the 80 `AESE`, 72 `AESMC` and 26
+/// `PMULL`/`PMULL2`, are 51 vector µops (llvm-mca's V1 model: 229 / 4 =
+/// 57.25 cycles per batch against its 57.3):
+/// - the counter blocks are vector loads of a [`Ctr8`] whose counter words
+///   the batch before wrote with general-register stores (load and store
+///   pipes, no vector µop; the stores are one batch, about 250
+///   instructions, ahead of their loads, so that on hardware they have
+///   left the store buffer: a 16-byte load from a pending 4-byte store is
+///   in general not forwarded);
+/// - a hashed block is taken as r = REV64(block) = [x.hi, x.lo] (x the
+///   byte-reversed block, the field element of `gf128/pmull.rs`), so with
+///   the swapped power sw = [h.hi, h.lo], x.lo h.lo = `PMULL2`(r, sw) and
+///   x.hi h.hi = `PMULL`(r, sw); the Karatsuba middle operands of two
+///   blocks come from one `TRN1`, `TRN2`, `EOR` as
+///   [ra.lo ^ ra.hi, rb.lo ^ rb.hi], multiplied by the precomputed
+///   h.lo ^ h.hi of the two powers (lane 0 by `PMULL`, lane 1 by `PMULL2`);
+///   the accumulator is kept as [Y.hi, Y.lo] and XORed into r of block 0;
+/// - the Montgomery reduction of `gf128/pmull.rs` rearranged so that the
+///   Karatsuba middle term is never split into words: with
+///   z = mid ^ lo ^ hi ^ T (T = lo.lo K) and w = lo ^ [z.hi, z.lo], the
+///   reduced product is hi ^ w ^ w.hi K. (w.hi is the word d1 ^ T.lo that
+///   `reduce!` multiplies, and w differs from its v only in the low word,
+///   by the middle term's high half, which is the part of [d3 d2] that hi
+///   lacks.) Then one `EXT` turns it into [Y.hi, Y.lo];
+/// - the last round key and the message join the keystream in one `EOR3`
+///   per block.
+///
+/// Registers: round keys v0-v10, the accumulator v11, the sums lo, hi,
+/// mid v12-v14, [K, K] v15, the AES states v16-v23, scratch v24-v31. The
+/// GHASH pairs follow AES rounds 1, 3, 5, 7 and the reduction round 8 (in
+/// llvm-mca, every placement tried gave the same V1 time; this one keeps
+/// Neoverse N1 at its bound).
+///
+/// Constant time: no branch or address depends on data; the only
+/// addresses are the buffers, the power tables and the counter block.
+///
+/// # Safety
+///
+/// The CPU must have FEAT_AES, FEAT_PMULL and FEAT_SHA3; `k[0..=10]` are
+/// the AES-128 round keys; for j < n, `hp + 128j` and `src + 128j` are
+/// readable and `dst + 128j` writable for 128 bytes, `src` and `dst` are
+/// equal or do not overlap, and `hp`'s bytes are not written by the batch
+/// that reads them (the previous batch's output or the batch's own
+/// input).
+#[target_feature(enable = "neon,aes,sha3")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn batches128_eor3(
+    pw: &Powers,
+    k: &[uint8x16_t; 15],
+    y0: &[u8; 16],
+    first: u32,
+    yv: &mut uint8x16_t,
+    mut hp: *const u8,
+    mut src: *const u8,
+    mut dst: *mut u8,
+    n: usize,
+) {
+    // SAFETY: the features (# Safety); the intrinsics read the powers and
+    // write locals; the asm reads 128 bytes at hp and src, writes 128 at
+    // dst (# Safety), and reads and writes the locals `sw` (read), `ctr`.
+    unsafe {
+        let mut sw = Swapped([vdupq_n_u8(0); N]);
+        for (p, h) in pw.tw.iter().enumerate() {
+            let h = vld1q_u8((h as *const u128).cast());
+            sw.0[p] = vextq_u8::<8>(h, h);
+        }
+        let base = u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]);
+        let mut ctr = Ctr8([*y0; 8]);
+        for (i, b) in ctr.0.iter_mut().enumerate() {
+            let c = base.wrapping_add(first).wrapping_add(i as u32);
+            b[12..].copy_from_slice(&c.to_be_bytes());
+        }
+        // The counter word of the next batch's first block (native order;
+        // the asm byte-reverses it, as this module is little-endian only).
+        let mut w = base.wrapping_add(first).wrapping_add(8);
+        let kc = vreinterpretq_u8_u64(vdupq_n_u64(K));
+        let mut ys = vextq_u8::<8>(*yv, *yv);
+        let (swp, karp, cp) = (sw.0.as_ptr(), pw.kar.as_ptr(), &mut ctr as *mut Ctr8);
+        for _ in 0..n {
+            core::arch::asm!(
+                "// this batch's counter blocks",
+                "ldp q16, q17, [{ctr}]",
+                "ldp q18, q19, [{ctr}, #32]",
+                "ldp q20, q21, [{ctr}, #64]",
+                "ldp q22, q23, [{ctr}, #96]",
+                "// the next batch's counter words (general registers, store pipe)",
+                "add {t:w}, {w:w}, #0",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #12]",
+                "add {t:w}, {w:w}, #1",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #28]",
+                "add {t:w}, {w:w}, #2",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #44]",
+                "add {t:w}, {w:w}, #3",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #60]",
+                "add {t:w}, {w:w}, #4",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #76]",
+                "add {t:w}, {w:w}, #5",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #92]",
+                "add {t:w}, {w:w}, #6",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #108]",
+                "add {t:w}, {w:w}, #7",
+                "rev {t:w}, {t:w}",
+                "str {t:w}, [{ctr}, #124]",
+                "// round 0",
+                "aese v16.16b, v0.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v0.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v0.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v0.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v0.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v0.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v0.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v0.16b",
+                "aesmc v23.16b, v23.16b",
+                "// round 1",
+                "aese v16.16b, v1.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v1.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v1.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v1.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v1.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v1.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v1.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v1.16b",
+                "aesmc v23.16b, v23.16b",
+                "// GHASH: blocks 2, 3 of the hashed batch against H^6, H^5",
+                "ldp q24, q25, [{hp}, #32]",
+                "rev64 v24.16b, v24.16b",
+                "rev64 v25.16b, v25.16b",
+                "ldp q26, q27, [{sw}, #64]",
+                "pmull2 v28.1q, v24.2d, v27.2d",
+                "pmull2 v29.1q, v25.2d, v26.2d",
+                "eor v12.16b, v28.16b, v29.16b",
+                "pmull v28.1q, v24.1d, v27.1d",
+                "pmull v29.1q, v25.1d, v26.1d",
+                "eor v13.16b, v28.16b, v29.16b",
+                "trn1 v28.2d, v24.2d, v25.2d",
+                "trn2 v29.2d, v24.2d, v25.2d",
+                "eor v28.16b, v28.16b, v29.16b",
+                "ldp q26, q27, [{kar}, #64]",
+                "pmull v29.1q, v28.1d, v27.1d",
+                "pmull2 v28.1q, v28.2d, v26.2d",
+                "eor v14.16b, v28.16b, v29.16b",
+                "// round 2",
+                "aese v16.16b, v2.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v2.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v2.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v2.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v2.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v2.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v2.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v2.16b",
+                "aesmc v23.16b, v23.16b",
+                "// round 3",
+                "aese v16.16b, v3.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v3.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v3.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v3.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v3.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v3.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v3.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v3.16b",
+                "aesmc v23.16b, v23.16b",
+                "// GHASH: blocks 4, 5 of the hashed batch against H^4, H^3",
+                "ldp q24, q25, [{hp}, #64]",
+                "rev64 v24.16b, v24.16b",
+                "rev64 v25.16b, v25.16b",
+                "ldp q26, q27, [{sw}, #32]",
+                "pmull2 v28.1q, v24.2d, v27.2d",
+                "pmull2 v29.1q, v25.2d, v26.2d",
+                "eor3 v12.16b, v12.16b, v28.16b, v29.16b",
+                "pmull v28.1q, v24.1d, v27.1d",
+                "pmull v29.1q, v25.1d, v26.1d",
+                "eor3 v13.16b, v13.16b, v28.16b, v29.16b",
+                "trn1 v28.2d, v24.2d, v25.2d",
+                "trn2 v29.2d, v24.2d, v25.2d",
+                "eor v28.16b, v28.16b, v29.16b",
+                "ldp q26, q27, [{kar}, #32]",
+                "pmull v29.1q, v28.1d, v27.1d",
+                "pmull2 v28.1q, v28.2d, v26.2d",
+                "eor3 v14.16b, v14.16b, v28.16b, v29.16b",
+                "// round 4",
+                "aese v16.16b, v4.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v4.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v4.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v4.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v4.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v4.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v4.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v4.16b",
+                "aesmc v23.16b, v23.16b",
+                "// round 5",
+                "aese v16.16b, v5.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v5.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v5.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v5.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v5.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v5.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v5.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v5.16b",
+                "aesmc v23.16b, v23.16b",
+                "// GHASH: blocks 6, 7 of the hashed batch against H^2, H^1",
+                "ldp q24, q25, [{hp}, #96]",
+                "rev64 v24.16b, v24.16b",
+                "rev64 v25.16b, v25.16b",
+                "ldp q26, q27, [{sw}, #0]",
+                "pmull2 v28.1q, v24.2d, v27.2d",
+                "pmull2 v29.1q, v25.2d, v26.2d",
+                "eor3 v12.16b, v12.16b, v28.16b, v29.16b",
+                "pmull v28.1q, v24.1d, v27.1d",
+                "pmull v29.1q, v25.1d, v26.1d",
+                "eor3 v13.16b, v13.16b, v28.16b, v29.16b",
+                "trn1 v28.2d, v24.2d, v25.2d",
+                "trn2 v29.2d, v24.2d, v25.2d",
+                "eor v28.16b, v28.16b, v29.16b",
+                "ldp q26, q27, [{kar}, #0]",
+                "pmull v29.1q, v28.1d, v27.1d",
+                "pmull2 v28.1q, v28.2d, v26.2d",
+                "eor3 v14.16b, v14.16b, v28.16b, v29.16b",
+                "// round 6",
+                "aese v16.16b, v6.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v6.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v6.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v6.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v6.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v6.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v6.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v6.16b",
+                "aesmc v23.16b, v23.16b",
+                "// round 7",
+                "aese v16.16b, v7.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v7.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v7.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v7.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v7.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v7.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v7.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v7.16b",
+                "aesmc v23.16b, v23.16b",
+                "// GHASH: blocks 0, 1 of the hashed batch against H^8, H^7 (+ accumulator)",
+                "ldp q24, q25, [{hp}, #0]",
+                "rev64 v24.16b, v24.16b",
+                "rev64 v25.16b, v25.16b",
+                "eor v24.16b, v24.16b, v11.16b",
+                "ldp q26, q27, [{sw}, #96]",
+                "pmull2 v28.1q, v24.2d, v27.2d",
+                "pmull2 v29.1q, v25.2d, v26.2d",
+                "eor3 v12.16b, v12.16b, v28.16b, v29.16b",
+                "pmull v28.1q, v24.1d, v27.1d",
+                "pmull v29.1q, v25.1d, v26.1d",
+                "eor3 v13.16b, v13.16b, v28.16b, v29.16b",
+                "trn1 v28.2d, v24.2d, v25.2d",
+                "trn2 v29.2d, v24.2d, v25.2d",
+                "eor v28.16b, v28.16b, v29.16b",
+                "ldp q26, q27, [{kar}, #96]",
+                "pmull v29.1q, v28.1d, v27.1d",
+                "pmull2 v28.1q, v28.2d, v26.2d",
+                "eor3 v14.16b, v14.16b, v28.16b, v29.16b",
+                "// round 8",
+                "aese v16.16b, v8.16b",
+                "aesmc v16.16b, v16.16b",
+                "aese v17.16b, v8.16b",
+                "aesmc v17.16b, v17.16b",
+                "aese v18.16b, v8.16b",
+                "aesmc v18.16b, v18.16b",
+                "aese v19.16b, v8.16b",
+                "aesmc v19.16b, v19.16b",
+                "aese v20.16b, v8.16b",
+                "aesmc v20.16b, v20.16b",
+                "aese v21.16b, v8.16b",
+                "aesmc v21.16b, v21.16b",
+                "aese v22.16b, v8.16b",
+                "aesmc v22.16b, v22.16b",
+                "aese v23.16b, v8.16b",
+                "aesmc v23.16b, v23.16b",
+                "// GHASH: Montgomery reduction; the accumulator out as [Y.hi, Y.lo]",
+                "pmull v28.1q, v12.1d, v15.1d",
+                "eor3 v14.16b, v14.16b, v12.16b, v13.16b",
+                "eor v14.16b, v14.16b, v28.16b",
+                "ext v14.16b, v14.16b, v14.16b, #8",
+                "eor v12.16b, v12.16b, v14.16b",
+                "pmull2 v28.1q, v12.2d, v15.2d",
+                "eor3 v13.16b, v13.16b, v12.16b, v28.16b",
+                "ext v11.16b, v13.16b, v13.16b, #8",
+                "// round 9, then keystream ^ round key 10 ^ message, stored",
+                "ldp q24, q25, [{src}, #0]",
+                "ldp q26, q27, [{src}, #32]",
+                "ldp q28, q29, [{src}, #64]",
+                "ldp q30, q31, [{src}, #96]",
+                "aese v16.16b, v9.16b",
+                "eor3 v16.16b, v16.16b, v10.16b, v24.16b",
+                "aese v17.16b, v9.16b",
+                "eor3 v17.16b, v17.16b, v10.16b, v25.16b",
+                "aese v18.16b, v9.16b",
+                "eor3 v18.16b, v18.16b, v10.16b, v26.16b",
+                "aese v19.16b, v9.16b",
+                "eor3 v19.16b, v19.16b, v10.16b, v27.16b",
+                "aese v20.16b, v9.16b",
+                "eor3 v20.16b, v20.16b, v10.16b, v28.16b",
+                "aese v21.16b, v9.16b",
+                "eor3 v21.16b, v21.16b, v10.16b, v29.16b",
+                "aese v22.16b, v9.16b",
+                "eor3 v22.16b, v22.16b, v10.16b, v30.16b",
+                "aese v23.16b, v9.16b",
+                "eor3 v23.16b, v23.16b, v10.16b, v31.16b",
+                "stp q16, q17, [{dst}, #0]",
+                "stp q18, q19, [{dst}, #32]",
+                "stp q20, q21, [{dst}, #64]",
+                "stp q22, q23, [{dst}, #96]",
+                hp = in(reg) hp,
+                sw = in(reg) swp,
+                kar = in(reg) karp,
+                ctr = in(reg) cp,
+                src = in(reg) src,
+                dst = in(reg) dst,
+                w = in(reg) w,
+                t = out(reg) _,
+                in("v0") k[0],
+                in("v1") k[1],
+                in("v2") k[2],
+                in("v3") k[3],
+                in("v4") k[4],
+                in("v5") k[5],
+                in("v6") k[6],
+                in("v7") k[7],
+                in("v8") k[8],
+                in("v9") k[9],
+                in("v10") k[10],
+                inout("v11") ys,
+                out("v12") _,
+                out("v13") _,
+                out("v14") _,
+                in("v15") kc,
+                out("v16") _,
+                out("v17") _,
+                out("v18") _,
+                out("v19") _,
+                out("v20") _,
+                out("v21") _,
+                out("v22") _,
+                out("v23") _,
+                out("v24") _,
+                out("v25") _,
+                out("v26") _,
+                out("v27") _,
+                out("v28") _,
+                out("v29") _,
+                out("v30") _,
+                out("v31") _,
+                options(nostack, preserves_flags),
+            );
+            hp = hp.add(BATCH);
+            src = src.add(BATCH);
+            dst = dst.add(BATCH);
+            w = w.wrapping_add(8);
+        }
+        *yv = vextq_u8::<8>(ys, ys);
+        // The swapped powers are secret (powers of H).
+        core::ptr::write_volatile(&mut sw, Swapped([vdupq_n_u8(0); N]));
+    }
+}
+
+/// The hook of the EOR3 instantiation: AES-128 batches go through
+/// [`batches128_eor3`]. Evaluates to the number of batches done.
+macro_rules! asm128_eor3 {
+    ($nr:expr, $pw:expr, $k:ident, $y0:expr, $first:expr, $yv:ident, $hp:expr, $src:expr,
+     $dst:expr, $n:expr) => {{
+        let n: usize = $n;
+        if $nr == 10 && n > 0 {
+            batches128_eor3($pw, &$k, $y0, $first, &mut $yv, $hp, $src, $dst, n);
+            n
+        } else {
+            0
+        }
+    }};
+}
+
+/// The hook of the plain NEON instantiation: no assembly path.
+macro_rules! no_asm {
+    ($($t:tt)*) => {
+        0usize
+    };
+}
+
 macro_rules! gcm_fns {
-    ($(#[$attr:meta])* $m:ident, $absorb:ident, $xor3:path) => {
+    ($(#[$attr:meta])* $m:ident, $absorb:ident, $xor3:path, $asm:ident) => {
     mod $m {
         use super::*;
 
@@ -275,7 +753,20 @@ macro_rules! gcm_fns {
                     let mut s = counters!(&ctr0, base, 1u32);
                     let ks = stitched8!(pw, k, NR, s, yv, None, rev, $xor3);
                     xor_batch!(src, dst, ks);
-                    for b in 1..full {
+                    // Batches 1.. hash the batch before them (from `dst`).
+                    let done = $asm!(
+                        NR,
+                        pw,
+                        k,
+                        y0,
+                        1 + BATCH as u32 / 16,
+                        yv,
+                        dst as *const u8,
+                        src.add(BATCH),
+                        dst.add(BATCH),
+                        full - 1
+                    );
+                    for b in 1 + done..full {
                         let mut s = counters!(&ctr0, base, 1 + 8 * b as u32);
                         let prev = dst.add(BATCH * (b - 1)) as *const u8;
                         let ks = stitched8!(pw, k, NR, s, yv, Some(prev), rev, $xor3);
@@ -335,7 +826,8 @@ macro_rules! gcm_fns {
                 let base = u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]);
                 let full = len / BATCH;
                 let mut yv = vld1q_u8((&y as *const u128).cast());
-                for b in 0..full {
+                let done = $asm!(NR, pw, k, y0, 1, yv, src, src, dst, full);
+                for b in done..full {
                     let mut s = counters!(&ctr0, base, 1 + 8 * b as u32);
                     let cur = src.add(BATCH * b);
                     let ks = stitched8!(pw, k, NR, s, yv, Some(cur), rev, $xor3);
@@ -367,13 +859,15 @@ gcm_fns!(
     #[target_feature(enable = "neon,aes")]
     neon,
     absorb_neon,
-    xor3
+    xor3,
+    no_asm
 );
 gcm_fns!(
     #[target_feature(enable = "neon,aes,sha3")]
     eor3,
     absorb_eor3,
-    veor3q_u8
+    veor3q_u8,
+    asm128_eor3
 );
 
 /// Checks the lengths, takes the pointers, and runs `f` for the key size.
