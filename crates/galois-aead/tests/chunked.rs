@@ -592,6 +592,28 @@ fn any_thread_count_seals_and_opens_the_same_message() {
     }
 }
 
+/// Several threads sealing and opening at once: one call owns the helper
+/// threads, the others run alone, and every result is right (the helpers
+/// never mix two calls' runs).
+#[test]
+fn concurrent_calls_share_the_helpers_correctly() {
+    let msgs: Vec<Vec<u8>> = (0..6).map(|i| data(9 * CHUNK_SIZE + 17 * i)).collect();
+    std::thread::scope(|sc| {
+        for (i, pt) in msgs.iter().enumerate() {
+            sc.spawn(move || {
+                for round in 0..20 {
+                    let ctx = [i as u8, round as u8];
+                    let mut s = vec![0u8; chunked::sealed_len(pt.len())];
+                    chunked::seal_into_on(2 + i % 3, &K128, &ctx, pt, &mut s).unwrap();
+                    let mut back = vec![0u8; pt.len()];
+                    chunked::open_into_on(2, &K128, &ctx, &s, &mut back).unwrap();
+                    assert!(&back == pt, "thread {i}, round {round}");
+                }
+            });
+        }
+    });
+}
+
 mod random_damage {
     use super::*;
     use proptest::prelude::*;
