@@ -235,10 +235,9 @@ impl XAes256Gcm {
                 })
             });
             ct::wipe_fixed(&mut kx);
-            match made {
-                Some(r) => return r,
-                None => unreachable!("the AES backend is AES-NI: detected"),
-            }
+            // None only if AES-NI were not detected, which this key's
+            // AES-NI backend already proved: an error, never a panic.
+            return made.unwrap_or(Err(Error::BackendUnavailable { backend: "aesni" }));
         }
         let opts = Options::new()
             .backend(backend)
