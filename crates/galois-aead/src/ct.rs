@@ -68,9 +68,7 @@ pub fn wipe(buf: &mut [u8]) {
         buf.zeroize();
         return;
     }
-    buf.fill(0);
-    core::hint::black_box(&mut *buf);
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    wipe_now(buf);
 }
 
 /// Zeroes a secret of known size with plain (vector) stores the compiler
@@ -82,12 +80,6 @@ pub(crate) fn wipe_now(b: &mut [u8]) {
     b.fill(0);
     core::hint::black_box(&mut *b);
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-}
-
-/// [`wipe_now`] of an array.
-#[inline(always)]
-pub(crate) fn wipe_fixed<const N: usize>(b: &mut [u8; N]) {
-    wipe_now(b);
 }
 
 /// All-ones if `bit` is 1, zero if it is 0, without a branch.

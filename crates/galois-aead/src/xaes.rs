@@ -234,7 +234,7 @@ impl XAes256Gcm {
                     kernel,
                 })
             });
-            ct::wipe_fixed(&mut kx);
+            ct::wipe_now(&mut kx);
             // None only if AES-NI were not detected, which this key's
             // AES-NI backend already proved: an error, never a panic.
             return made.unwrap_or(Err(Error::BackendUnavailable { backend: "aesni" }));
@@ -243,7 +243,7 @@ impl XAes256Gcm {
             .backend(backend)
             .aes_backend(self.aes.backend());
         let gcm = AesGcm::with_options(&kx, opts);
-        ct::wipe_fixed(&mut kx);
+        ct::wipe_now(&mut kx);
         f(MessageGcm::Gcm(&gcm?))
     }
 

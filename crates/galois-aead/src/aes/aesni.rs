@@ -214,7 +214,7 @@ impl AesNi {
             unsafe { _mm_storeu_si128(h.as_mut_ptr().cast(), expand256(key, rk)) };
         }
         let r = f(&ni, &h);
-        crate::ct::wipe_fixed(&mut h);
+        crate::ct::wipe_now(&mut h);
         Some(r)
     }
 

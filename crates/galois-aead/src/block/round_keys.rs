@@ -40,13 +40,8 @@ impl Zeroize for AesRoundKeys {
             AesRoundKeys::Aes192(k) => k,
             AesRoundKeys::Aes256(k) => k,
         };
-        // Plain (vector) stores the compiler may not drop: the keys escape
-        // to `black_box` before anything could read them again. (Volatile
-        // writes, one byte each, took longer than the key schedule.)
-        let k = k.as_flattened_mut();
-        k.fill(0);
-        core::hint::black_box(&mut *k);
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        // (Volatile writes, one byte each, took longer than the schedule.)
+        crate::ct::wipe_now(k.as_flattened_mut());
     }
 }
 

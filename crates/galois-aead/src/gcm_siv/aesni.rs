@@ -172,7 +172,7 @@ impl RoundKeys {
                 for (d, k) in c.iter_mut().zip(b.iter()) {
                     *d ^= k;
                 }
-                crate::ct::wipe_fixed(&mut b);
+                crate::ct::wipe_now(&mut b);
                 ctr = _mm_add_epi32(ctr, one);
             }
         }

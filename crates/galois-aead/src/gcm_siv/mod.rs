@@ -255,7 +255,7 @@ impl AesGcmSiv {
         let enc_len = 8 * (n - 2);
         // mulX_GHASH(ByteReverse(H)) in the backends' representation.
         let mut h = crate::gf128::mul_x(u128::from_le_bytes(auth));
-        ct::wipe_fixed(&mut auth);
+        ct::wipe_now(&mut auth);
         let mut table = MessageTable::new();
         let hash = MessageKey::new(&mut table, h, self.backend_for(len), len);
         h.zeroize();
@@ -277,7 +277,7 @@ impl AesGcmSiv {
                 })
             }),
         });
-        ct::wipe_fixed(&mut enc);
+        ct::wipe_now(&mut enc);
         r
     }
 
@@ -353,7 +353,7 @@ impl AesGcmSiv {
                 keys.enc.ctr_xor(&t, buf);
                 let mut expected = Self::tag(keys, nonce, aad, buf);
                 let ok = ct::eq(&expected, tag);
-                ct::wipe_fixed(&mut expected);
+                ct::wipe_now(&mut expected);
                 ok
             })
         });
