@@ -224,10 +224,11 @@ fn short_messages_without_aad_match_reference() {
     }
 }
 
-/// Buffers at every 16-byte offset from a 64-byte boundary (and one that is
-/// not a multiple of 16): from eight batches on (2 KiB for ymm, 4 KiB for
-/// zmm) the kernels take a short head chunk, sized so the remaining batches
-/// run on 32-byte-aligned addresses, and hash it stitched into the next.
+/// Buffers at every 16-byte offset from a 64-byte boundary, and at every
+/// 8 mod 16: from eight batches on (2 KiB for ymm, 4 KiB for zmm) the
+/// kernels take a short head chunk, sized so the remaining batches run on
+/// 32-byte-aligned addresses (or, 8 bytes off, are stored shifted back to
+/// them), and hash it stitched into the next.
 #[test]
 fn aligning_head_at_every_offset() {
     let mut r = rng(17);
@@ -239,20 +240,29 @@ fn aligning_head_at_every_offset() {
         let mut lens: Vec<usize> = (2040..=2056).chain(4080..=4112).collect();
         lens.extend([8192 - 1, 16384, 16384 + 5]);
         let mut store = vec![0u8; 16384 + 256];
-        let base = (64 - store.as_ptr() as usize % 64) % 64;
+        let base = (64 - store.as_ptr() as usize % 64) % 64 + 64;
         for aad_len in [0usize, 5, 600] {
             let aad = bytes(&mut r, aad_len);
             for &n in &lens {
                 let want = refg.seal(&iv, &aad, &pt[..n]).unwrap();
                 for opts in implementations() {
                     let g = AesGcm::with_options(&key, opts).unwrap();
-                    for off in [0usize, 16, 32, 48, 8] {
+                    for off in [0usize, 16, 32, 48, 8, 24, 40, 56] {
                         let at = base + off;
+                        // The bytes around the buffer stay as they were (a
+                        // kernel storing shifted vectors must not reach them).
+                        let fence = |s: &[u8], len: usize| {
+                            (s[at - 8..at].to_vec(), s[at + len..at + len + 8].to_vec())
+                        };
+                        store[at - 8..at].fill(0xa5);
+                        let around = fence(&store, n);
                         let buf = &mut store[at..at + n];
                         buf.copy_from_slice(&pt[..n]);
                         let tag = g.seal_in_place_detached(&iv, &aad, buf).unwrap();
                         assert_eq!(&buf[..], &want[..n], "{opts:?} len {n} off {off}");
                         assert_eq!(tag.as_bytes(), &want[n..], "{opts:?} len {n} off {off}");
+                        assert_eq!(fence(&store, n), around, "{opts:?} len {n} off {off}");
+                        let buf = &mut store[at..at + n];
                         g.open_in_place_detached(&iv, &aad, buf, tag.as_bytes())
                             .unwrap();
                         assert_eq!(&buf[..], &pt[..n], "{opts:?} len {n} off {off}");
@@ -262,8 +272,15 @@ fn aligning_head_at_every_offset() {
                         let mut src = vec![0u8; n + t + 64];
                         let s_at = (off * 7 + 3) % 64;
                         src[s_at..s_at + n].copy_from_slice(&pt[..n]);
+                        let around = fence(&store, n + t);
                         let buf = &mut store[at..at + n + t];
                         g.seal_into(&iv, &aad, &src[s_at..s_at + n], buf).unwrap();
+                        assert_eq!(
+                            fence(&store, n + t),
+                            around,
+                            "{opts:?} out of place len {n} off {off}"
+                        );
+                        let buf = &mut store[at..at + n + t];
                         assert_eq!(
                             &buf[..],
                             &want[..],
