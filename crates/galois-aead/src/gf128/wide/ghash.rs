@@ -87,11 +87,7 @@ impl<V: Lanes> Sums<V> {
             let mid = V::xor(self.mid, V::xor(self.lo, self.hi));
             let hi = V::xor(self.hi, V::shr64(mid));
             let lo = V::xor(self.lo, V::shl64(mid));
-            let c = V::broadcast(u128_to_block(0xC200_0000_0000_0000));
-            let t = V::clmul00(lo, c);
-            let v = V::xor(V::swap64(lo), t);
-            let u = V::clmul00(v, c);
-            V::xor(hi, V::xor(V::swap64(v), u))
+            fold2(lo, hi)
         }
     }
 
@@ -123,6 +119,34 @@ pub(super) unsafe fn halves_xor<V: Lanes>(v: V) -> V {
     unsafe { V::xor(v, V::swap64(v)) }
 }
 
+/// The two 64-bit folds of [X3:X2] [X1:X0] (`hi`, `lo`) into 128 bits.
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+unsafe fn fold2<V: Lanes>(lo: V, hi: V) -> V {
+    // SAFETY: per the caller.
+    unsafe {
+        let c = V::broadcast(u128_to_block(0xC200_0000_0000_0000));
+        let t = V::clmul00(lo, c);
+        let v = V::xor(V::swap64(lo), t);
+        let u = V::clmul00(v, c);
+        V::xor(hi, V::xor(V::swap64(v), u))
+    }
+}
+
+/// x * x in every lane, for x premultiplied by x^-1 (as is the result): a
+/// square's two middle products cancel, so it is the squares of the
+/// halves, folded (two products fewer than [`mul`] on the chain).
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(super) unsafe fn sqr<V: Lanes>(x: V) -> V {
+    // SAFETY: per the caller.
+    unsafe { fold2(V::clmul00(x, x), V::clmul11(x, x)) }
+}
+
 /// x * y in every lane, for y given premultiplied by x^-1.
 ///
 /// # Safety
@@ -130,11 +154,24 @@ pub(super) unsafe fn halves_xor<V: Lanes>(v: V) -> V {
 #[inline(always)]
 pub(super) unsafe fn mul<V: Lanes>(x: V, yx: V) -> V {
     // SAFETY: per the caller.
+    unsafe { mul_k(x, halves_xor(x), yx, halves_xor(yx)) }
+}
+
+/// [`mul`] with both Karatsuba middle operands given ([`halves_xor`] of
+/// x and of yx: a table has them).
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(super) unsafe fn mul_k<V: Lanes>(x: V, xk: V, yx: V, yk: V) -> V {
+    // SAFETY: per the caller.
     unsafe {
-        let k = halves_xor(yx);
-        let mut s = Sums::<V>::zero();
-        s.mul_add(x, yx, k);
-        s.reduce()
+        Sums {
+            lo: V::clmul00(x, yx),
+            hi: V::clmul11(x, yx),
+            mid: V::clmul00(xk, yk),
+        }
+        .reduce()
     }
 }
 
