@@ -306,7 +306,7 @@ impl XAes256Gcm {
                     .open(rk, &Self::y0(nonce), true, aad, src, buf)
                     .to_be_bytes();
                 let ok = ct::eq(&t, tag);
-                t.zeroize();
+                ct::wipe_now(&mut t);
                 if ok {
                     Ok(())
                 } else {
