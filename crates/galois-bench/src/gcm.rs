@@ -32,7 +32,13 @@ enum Prim {
     Aes128,
     Aes256,
     Gmac128,
+    /// AES-128-GCM opening: each call copies the sealed message into the
+    /// buffer and opens it in place (the tag verifies every time).
+    Aes128Open,
 }
+
+/// Every primitive, in the order they run and print.
+const PRIMS: [Prim; 4] = [Prim::Aes128, Prim::Aes256, Prim::Gmac128, Prim::Aes128Open];
 
 impl Prim {
     fn name(self) -> &'static str {
@@ -40,6 +46,7 @@ impl Prim {
             Prim::Aes128 => "aes-128-gcm",
             Prim::Aes256 => "aes-256-gcm",
             Prim::Gmac128 => "gmac-128",
+            Prim::Aes128Open => "aes-128-gcm-open",
         }
     }
     fn key_len(self) -> usize {
@@ -190,9 +197,82 @@ impl Subject for RustCrypto {
     }
 }
 
+/// The sealed message (ciphertext, then the 16-byte tag) an opening
+/// subject copies in before each open, made by galois's reference backend
+/// for `n` bytes of 0x11 (every implementation opens the same bytes).
+fn sealed_for(key: &[u8], n: usize) -> Vec<u8> {
+    let opts = galois_aead::Options::new().backend(galois_aead::Backend::Bitserial);
+    let gcm = galois_aead::AesGcm::with_options(key, opts).unwrap();
+    gcm.seal(&[7u8; 12], &[], &vec![0x11u8; n]).unwrap()
+}
+
+/// Opens a buffer holding a sealed message (ciphertext, then the tag) in
+/// place.
+type OpenFn = Box<dyn FnMut(&mut [u8])>;
+
+/// An implementation of `Prim::Aes128Open`.
+struct Opener {
+    key: Vec<u8>,
+    sealed: Vec<u8>,
+    scratch: Vec<u8>,
+    open: OpenFn,
+}
+impl Subject for Opener {
+    fn run(&mut self, buf: &mut [u8]) {
+        if self.sealed.len() != buf.len() + 16 {
+            self.sealed = sealed_for(&self.key, buf.len());
+            self.scratch = self.sealed.clone();
+        }
+        self.scratch.copy_from_slice(&self.sealed);
+        (self.open)(&mut self.scratch);
+        black_box(&self.scratch);
+    }
+}
+
+/// (impl, kernel, subject) for the openers: galois's automatic choice,
+/// aws-lc-rs and ring.
+fn openers(key: &[u8]) -> Vec<(&'static str, String, Box<dyn Subject>)> {
+    let opener = |open: OpenFn| -> Box<dyn Subject> {
+        Box::new(Opener {
+            key: key.to_vec(),
+            sealed: Vec::new(),
+            scratch: Vec::new(),
+            open,
+        })
+    };
+    let g = galois_aead::AesGcm::new(key).unwrap();
+    let kernel = format!("auto={}", g.backend());
+    let galois = opener(Box::new(move |b: &mut [u8]| {
+        let (c, t) = b.split_at_mut(b.len() - 16);
+        g.open_in_place_detached(&[7u8; 12], &[], c, t).unwrap();
+    }));
+    let a = aws_lc_rs::aead::LessSafeKey::new(
+        aws_lc_rs::aead::UnboundKey::new(&aws_lc_rs::aead::AES_128_GCM, key).unwrap(),
+    );
+    let aws = opener(Box::new(move |b: &mut [u8]| {
+        let n = aws_lc_rs::aead::Nonce::assume_unique_for_key([7u8; 12]);
+        a.open_in_place(n, aws_lc_rs::aead::Aad::empty(), b).unwrap();
+    }));
+    let r = ring::aead::LessSafeKey::new(
+        ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, key).unwrap(),
+    );
+    let ring = opener(Box::new(move |b: &mut [u8]| {
+        let n = ring::aead::Nonce::assume_unique_for_key([7u8; 12]);
+        r.open_in_place(n, ring::aead::Aad::empty(), b).unwrap();
+    }));
+    vec![
+        ("galois", kernel, galois),
+        ("aws-lc-rs", "LessSafeKey".into(), aws),
+        ("ring", "LessSafeKey".into(), ring),
+    ]
+}
+
 /// (impl, kernel, subject) for every implementation of `p`.
 fn subjects(p: Prim) -> Vec<(&'static str, String, Box<dyn Subject>)> {
     let key = vec![0x42u8; p.key_len()];
+    if p == Prim::Aes128Open {
+        return openers(&key);
+    }
     let gmac = p == Prim::Gmac128;
     let mut v: Vec<(&'static str, String, Box<dyn Subject>)> = Vec::new();
     let auto = galois_aead::AesGcm::new(&key).unwrap();
@@ -302,7 +382,7 @@ pub fn run(a: Args) {
     let sizes: Vec<usize> = a.sizes.clone().unwrap_or_else(|| SIZES.to_vec());
     let tsc = tsc_per_ns();
     let mut rows: Vec<Row> = Vec::new();
-    for prim in [Prim::Aes128, Prim::Aes256, Prim::Gmac128] {
+    for prim in PRIMS {
         let mut subs = subjects(prim);
         for &size in &sizes {
             let mut buf = vec![0x11u8; size];
@@ -385,7 +465,8 @@ fn best_peer(rows: &[Row], prim: Prim, size: usize) -> Option<(&Row, f64)> {
 fn print_table(rows: &[Row], ipi: &[(String, &'static str, f64)], tsc: f64, rounds: usize) {
     println!("galois-bench gcm: medians of {rounds} round-robin samples per cell; cycles are TSC cycles ({tsc:.3} per ns)");
     println!("ratio = GB/s / best peer's GB/s at that size (peers: openssl, aws-lc-rs, ring, rustcrypto)");
-    for prim in [Prim::Aes128, Prim::Aes256, Prim::Gmac128] {
+    println!("aes-128-gcm-open: each call copies the sealed message in and opens it in place");
+    for prim in PRIMS {
         let mut sizes: Vec<usize> = rows
             .iter()
             .filter(|r| r.prim == prim)
