@@ -104,3 +104,28 @@ pub(crate) fn wipe_now(b: &mut [u8]) {
 pub(crate) fn mask128(bit: u128) -> u128 {
     (bit & 1).wrapping_neg()
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every length around the word size, a difference in every byte and
+    /// bit (in the whole words and in the bytes after them), and length
+    /// mismatches: `eq` is byte equality.
+    #[test]
+    fn eq_is_byte_equality() {
+        for len in 0..41usize {
+            let a: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            assert!(super::eq(&a, &a.clone()), "len {len}");
+            for i in 0..len {
+                for bit in 0..8 {
+                    let mut b = a.clone();
+                    b[i] ^= 1 << bit;
+                    assert!(!super::eq(&a, &b), "len {len} byte {i} bit {bit}");
+                    assert!(!super::eq(&b, &a), "len {len} byte {i} bit {bit}");
+                }
+            }
+            let mut longer = a.clone();
+            longer.push(0);
+            assert!(!super::eq(&a, &longer) && !super::eq(&longer, &a), "len {len}");
+        }
+    }
+}
