@@ -125,7 +125,10 @@ mod tests {
             }
             let mut longer = a.clone();
             longer.push(0);
-            assert!(!super::eq(&a, &longer) && !super::eq(&longer, &a), "len {len}");
+            assert!(
+                !super::eq(&a, &longer) && !super::eq(&longer, &a),
+                "len {len}"
+            );
         }
     }
 }

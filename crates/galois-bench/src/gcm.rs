@@ -268,7 +268,8 @@ fn openers(key: &[u8]) -> Vec<(&'static str, String, Box<dyn Subject>)> {
     );
     let aws = opener(Box::new(move |b: &mut [u8]| {
         let n = aws_lc_rs::aead::Nonce::assume_unique_for_key([7u8; 12]);
-        a.open_in_place(n, aws_lc_rs::aead::Aad::empty(), b).unwrap();
+        a.open_in_place(n, aws_lc_rs::aead::Aad::empty(), b)
+            .unwrap();
     }));
     let r = ring::aead::LessSafeKey::new(
         ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, key).unwrap(),
