@@ -27,6 +27,11 @@ if ! command -v cargo >/dev/null 2>&1; then
   [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
 fi
 command -v cargo >/dev/null 2>&1 || { echo "setup: cargo not found (install Rust >= 1.89)"; exit 1; }
+# rustfmt for the test command's format check (a minimal rustup profile lacks it).
+if ! cargo fmt --version >/dev/null 2>&1; then
+  echo "setup: adding rustfmt"
+  rustup component add rustfmt
+fi
 
 # The hardware model's tools (Verilator, Yosys, Icarus).
 if [ -f hw/setup.sh ]; then bash hw/setup.sh; fi

@@ -23,6 +23,9 @@ if [ "${GALOIS_CI_PRUNE:-0}" = 1 ]; then
   echo "ci: free disk at start: $(df -h --output=avail . | tail -1 | tr -d ' ')"
 fi
 
+echo "== format (cargo fmt --check)"
+cargo fmt --all -- --check
+
 echo "== build"
 cargo build --release --workspace --locked
 
