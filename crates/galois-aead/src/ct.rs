@@ -1,7 +1,5 @@
 //! Constant-time helpers: comparison and wiping.
 
-use zeroize::Zeroize;
-
 /// Compares two byte strings in time that depends only on their lengths.
 ///
 /// ```
@@ -72,8 +70,7 @@ pub(crate) fn declassify<T: Copy>(v: T) -> T {
 
 /// Overwrites a buffer with zeros in a way the compiler keeps: a plain
 /// (vectorized) fill, then the buffer handed to `black_box` and a compiler
-/// fence so the stores cannot be removed as dead. Short buffers use the
-/// volatile writes of `zeroize`.
+/// fence so the stores cannot be removed as dead.
 ///
 /// ```
 /// let mut secret = vec![7u8; 1000];
@@ -81,17 +78,12 @@ pub(crate) fn declassify<T: Copy>(v: T) -> T {
 /// assert!(secret.iter().all(|&b| b == 0));
 /// ```
 pub fn wipe(buf: &mut [u8]) {
-    if buf.len() < 256 {
-        buf.zeroize();
-        return;
-    }
     wipe_now(buf);
 }
 
-/// Zeroes a secret of known size with plain (vector) stores the compiler
-/// may not drop: the bytes escape to `black_box` before anything could read
-/// them again ([`wipe`]'s way for long buffers; `zeroize`'s volatile writes
-/// go one byte at a time: 240 stores for an AES-256 schedule).
+/// [`wipe`], inlined where a small secret of known size is wiped on a hot
+/// path (`zeroize`'s volatile writes go one byte at a time: 240 stores for
+/// an AES-256 schedule).
 #[inline(always)]
 pub(crate) fn wipe_now(b: &mut [u8]) {
     b.fill(0);
