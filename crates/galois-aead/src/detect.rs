@@ -39,7 +39,10 @@ fn probe() -> u32 {
                 *bits |= bit;
             }
         };
-        let aesni = f!("aes") && f!("sse2");
+        // SSSE3 for the key schedule's byte shuffle: every CPU with AES-NI
+        // has it (Westmere on), but the schedule may rely only on what
+        // was proved.
+        let aesni = f!("aes") && f!("sse2") && f!("ssse3");
         let pclmul = f!("pclmulqdq") && f!("ssse3");
         let aesni_clmul = aesni && pclmul && f!("sse4.1");
         let vaes_avx2 = aesni_clmul && f!("avx") && f!("avx2") && f!("vaes") && f!("vpclmulqdq");
@@ -91,13 +94,14 @@ fn has(mask: u32) -> bool {
     bits & mask == mask
 }
 
-/// AES-NI (and SSE2) are present.
+/// AES-NI (and SSE2 and SSSE3) are present.
 ///
 /// ```
 /// use galois_aead::AesBackend;
 /// #[cfg(target_arch = "x86_64")]
 /// assert_eq!(galois_aead::detect::has_aesni(), AesBackend::AesNi.is_available());
 /// ```
+#[inline]
 pub fn has_aesni() -> bool {
     has(AESNI)
 }

@@ -44,13 +44,18 @@ fn spread(mut k: __m128i) -> __m128i {
 }
 
 /// SubWord(RotWord(w3)) xor rcon in every lane, w3 the last word of `k`.
+/// With every column the same, AESENCLAST's ShiftRows moves nothing, so
+/// it is SubWord of each lane xor rcon.
 #[inline]
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 fn sub_rot_last(k: __m128i, rcon: u32) -> __m128i {
-    // RotWord is a rotation right by 8 of each little-endian word.
-    let b = _mm_shuffle_epi32::<0xff>(k);
-    let b = _mm_or_si128(_mm_srli_epi32::<8>(b), _mm_slli_epi32::<24>(b));
-    _mm_aesenclast_si128(b, _mm_set1_epi32(rcon as i32))
+    // w3's bytes 12..16, rotated (RotWord: a1 a2 a3 a0) and copied to every
+    // lane in one shuffle (a word broadcast and two shifts were three steps
+    // on the schedule's chain).
+    let rot = _mm_setr_epi8(
+        13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12,
+    );
+    _mm_aesenclast_si128(_mm_shuffle_epi8(k, rot), _mm_set1_epi32(rcon as i32))
 }
 
 /// SubWord(w3) in every lane, w3 the last word of `k`.
@@ -94,7 +99,7 @@ fn load(b: &[u8; 16]) -> __m128i {
 /// it is made and only the last one or two stay in registers (an array of
 /// all of them was spilled to the stack, and its copies there had to be
 /// wiped).
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) -> __m128i {
     let mut r = load(key);
     store(&mut out[0], r);
@@ -115,7 +120,7 @@ pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) -> __m128i {
 /// the last word before them, odd ones (from the third on) SubWord.
 /// Returns the encryption of the zero block; safe and stored as
 /// [`expand128`].
-#[target_feature(enable = "aes,sse2")]
+#[target_feature(enable = "aes,sse2,ssse3")]
 pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) -> __m128i {
     let (k0, k1) = key.split_at(16);
     let (mut a, mut b) = (load(k0.try_into().unwrap()), load(k1.try_into().unwrap()));
@@ -176,7 +181,7 @@ impl AesNi {
         b.write(AesNi { keys });
         // SAFETY: written just above.
         let mut b = unsafe { b.assume_init() };
-        // SAFETY (every arm): has_aesni() proved aes and sse2; each key has
+        // SAFETY (every arm): has_aesni() proved aes, sse2 and ssse3; each key has
         // its schedule's length (the variant was chosen by it). The
         // encryption of zero they return is not needed here.
         match &mut b.keys {
@@ -209,7 +214,7 @@ impl AesNi {
         };
         let mut h = [0u8; 16];
         if let AesRoundKeys::Aes256(rk) = &mut ni.keys {
-            // SAFETY: has_aesni() proved aes and sse2; `h` is a writable
+            // SAFETY: has_aesni() proved aes, sse2 and ssse3; `h` is a writable
             // 16-byte array.
             unsafe { _mm_storeu_si128(h.as_mut_ptr().cast(), expand256(key, rk)) };
         }

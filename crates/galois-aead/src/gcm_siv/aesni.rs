@@ -63,7 +63,7 @@ impl RoundKeys {
         match key.len() {
             16 => {
                 let r11 = (&mut self.rk[..11]).try_into().unwrap();
-                // SAFETY: has_aesni() proved aes and sse2, the target features.
+                // SAFETY: has_aesni() proved aes, sse2 and ssse3, the target features.
                 // (The encryption of zero it returns is not needed here.)
                 unsafe { expand128(key.try_into().unwrap(), r11) };
             }

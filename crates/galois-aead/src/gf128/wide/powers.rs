@@ -117,6 +117,9 @@ fn wipe(s: &mut [MaybeUninit<u128>]) {
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
+/// Most vectors of powers [`PowerTable::double_regs`] keeps in registers.
+const REG_VECTORS: usize = 16;
+
 /// x^-1 = x^127 + x^6 + x + 1 in our representation (bits 0, 121, 126, 127).
 const XINV: u128 = (0xC2 << 120) | 1;
 
@@ -196,8 +199,100 @@ impl<const M: usize> PowerTable<M> {
                     top = h4;
                 }
             }
-            Self::store(hd, hk, V::L, v);
-            Self::double::<V>(hd, hk, V::L, top, fill);
+            // The two sizes messages and keys ask for most, with every
+            // vector kept in registers; others through the table.
+            if fill == LOW_POWERS && LOW_POWERS / V::L <= REG_VECTORS {
+                Self::double_regs::<V, LOW_POWERS>(hd, hk, v, top);
+            } else if fill == LEAN_POWERS && LEAN_POWERS / V::L <= REG_VECTORS {
+                Self::double_regs::<V, LEAN_POWERS>(hd, hk, v, top);
+            } else {
+                Self::store(hd, hk, V::L, v);
+                Self::double::<V>(hd, hk, V::L, top, fill);
+            }
+        }
+    }
+
+    /// [`PowerTable::double`] from the first vector (H^L..H^1, `first`;
+    /// `top` = H^L) to F powers known at compile time: unrolled, each
+    /// product's operands taken from registers rather than loaded back
+    /// from the stores just made (store-to-load forwarding of a whole
+    /// vector put ~8 cycles on every level of the chain).
+    ///
+    /// # Safety
+    /// As [`PowerTable::double`]; F / L <= REG_VECTORS.
+    #[inline(always)]
+    unsafe fn double_regs<V: Lanes, const F: usize>(
+        hd: *mut u128,
+        hk: *mut u128,
+        first: V,
+        mut top: V::Block,
+    ) {
+        let n = F / V::L;
+        debug_assert!(n <= REG_VECTORS && F <= Self::N);
+        // SAFETY: features per the caller; stores at(j) for j <= F <= N.
+        unsafe {
+            // Vector i holds H^(L(i+1))..H^(Li+1), k_i its middle operands:
+            // separate variables (an array was kept on the stack).
+            let (v0, k0) = (first, halves_xor(first));
+            let (mut v1, mut k1) = (first, k0);
+            let (mut v2, mut k2) = (first, k0);
+            let (mut v3, mut k3) = (first, k0);
+            let (mut v4, mut k4) = (first, k0);
+            let (mut v5, mut k5) = (first, k0);
+            let (mut v6, mut k6) = (first, k0);
+            let (mut v7, mut k7) = (first, k0);
+            let put = |i: usize, x: V, xk: V| {
+                let j = V::L * (i + 1);
+                V::store(hd.add(Self::at(j)).cast(), x);
+                V::store(hk.add(Self::at(j)).cast(), xk);
+            };
+            put(0, v0, k0);
+            // From m vectors to 2m: vector m + i = vector i times H^(Lm).
+            macro_rules! level {
+                ($m:literal, $next:ident; $(($d:ident $dk:ident = $s:ident $sk:ident))*) => {
+                    if $m < n {
+                        let hm = V::broadcast(top);
+                        let hmk = halves_xor(hm);
+                        level!(@top $next $m);
+                        let mut i = $m;
+                        $(
+                            if i < n {
+                                $d = mul_k($s, $sk, hm, hmk);
+                                $dk = halves_xor($d);
+                                put(i, $d, $dk);
+                            }
+                            i += 1;
+                        )*
+                        let _ = i;
+                    }
+                };
+                ($m:literal, last; $(($s:ident $sk:ident))*) => {
+                    if $m < n {
+                        let hm = V::broadcast(top);
+                        let hmk = halves_xor(hm);
+                        let mut i = $m;
+                        $(
+                            if i < n {
+                                let d = mul_k($s, $sk, hm, hmk);
+                                put(i, d, halves_xor(d));
+                            }
+                            i += 1;
+                        )*
+                        let _ = i;
+                    }
+                };
+                (@top next $m:literal) => {
+                    if 2 * $m < n {
+                        top = sqr(top);
+                    }
+                };
+                (@top last $m:literal) => {};
+            }
+            level!(1, next; (v1 k1 = v0 k0));
+            level!(2, next; (v2 k2 = v0 k0) (v3 k3 = v1 k1));
+            level!(4, next; (v4 k4 = v0 k0) (v5 k5 = v1 k1) (v6 k6 = v2 k2) (v7 k7 = v3 k3));
+            // The last level possible (n <= 16): no next top.
+            level!(8, last; (v0 k0) (v1 k1) (v2 k2) (v3 k3) (v4 k4) (v5 k5) (v6 k6) (v7 k7));
         }
     }
 
