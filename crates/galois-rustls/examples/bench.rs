@@ -14,7 +14,12 @@
 //! into a buffer), `open` the receiver (read_tls + decryption +
 //! reading the plaintext out), `both` their sum. Figures are medians over
 //! the rounds of GB/s of plaintext (10^9 bytes/s); the ratio column is
-//! galois over the best of the others. Then full TLS 1.3 handshakes per
+//! galois over the best of the others. The table is made twice: through
+//! rustls's buffered API (`writer`, `write_tls`, `read_tls`, `reader`) and
+//! through its unbuffered API (records encrypted straight into the wire
+//! buffer, decrypted in place there: no read or write copies); `--api`
+//! picks one. `--imp`, `--suite` and `--bulk-only` narrow a run for
+//! profiling. Then full TLS 1.3 handshakes per
 //! second (client and server in this thread, X25519, ECDSA P-256, no
 //! resumption, no tickets) and the cost of building one record key pair.
 
@@ -22,8 +27,11 @@ use std::io::{Read, Write};
 use std::sync::Arc;
 use std::time::Instant;
 
+use rustls::client::{ClientConnectionData, UnbufferedClientConnection};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+use rustls::server::{ServerConnectionData, UnbufferedServerConnection};
+use rustls::unbuffered::{ConnectionState, UnbufferedStatus};
 use rustls::{
     CipherSuite, ClientConfig, ClientConnection, Connection, RootCertStore, ServerConfig,
     ServerConnection,
@@ -195,6 +203,182 @@ fn bulk(
     (seal, open)
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Api {
+    Buffered,
+    Unbuffered,
+}
+
+/// A connected client and server through one of rustls's two APIs.
+// Three per table, made once and never moved in a loop.
+#[allow(clippy::large_enum_variant)]
+enum Pair {
+    Buffered(Connection, Connection),
+    Unbuffered(UnbufferedClientConnection, UnbufferedServerConnection),
+}
+
+impl Pair {
+    fn new(api: Api, cc: &Arc<ClientConfig>, sc: &Arc<ServerConfig>, wire: &mut Vec<u8>) -> Pair {
+        match api {
+            Api::Buffered => {
+                let (mut c, mut s) = handshake(cc, sc, wire);
+                c.set_buffer_limit(None);
+                s.set_buffer_limit(None);
+                Pair::Buffered(c, s)
+            }
+            Api::Unbuffered => {
+                let (c, s) = handshake_unbuffered(cc, sc);
+                Pair::Unbuffered(c, s)
+            }
+        }
+    }
+
+    fn bulk(
+        &mut self,
+        rec: usize,
+        total: usize,
+        wire: &mut Vec<u8>,
+        unbuf_wire: &mut [u8],
+    ) -> (f64, f64) {
+        match self {
+            Pair::Buffered(c, s) => bulk(c, s, rec, total, wire),
+            Pair::Unbuffered(c, s) => bulk_unbuffered(c, s, rec, total, unbuf_wire),
+        }
+    }
+}
+
+/// The two unbuffered connection types behind one call.
+trait Unbuffered {
+    type Data;
+    fn process<'c, 'i>(
+        &'c mut self,
+        incoming: &'i mut [u8],
+    ) -> UnbufferedStatus<'c, 'i, Self::Data>;
+}
+
+impl Unbuffered for UnbufferedClientConnection {
+    type Data = ClientConnectionData;
+    fn process<'c, 'i>(
+        &'c mut self,
+        incoming: &'i mut [u8],
+    ) -> UnbufferedStatus<'c, 'i, Self::Data> {
+        self.process_tls_records(incoming)
+    }
+}
+
+impl Unbuffered for UnbufferedServerConnection {
+    type Data = ServerConnectionData;
+    fn process<'c, 'i>(
+        &'c mut self,
+        incoming: &'i mut [u8],
+    ) -> UnbufferedStatus<'c, 'i, Self::Data> {
+        self.process_tls_records(incoming)
+    }
+}
+
+/// Runs one side of an unbuffered handshake until it blocks on its peer
+/// or may send application data (returned as `true`); what it sends is
+/// appended to `to_peer`, what it consumed is removed from `incoming`.
+fn pump<C: Unbuffered>(conn: &mut C, incoming: &mut Vec<u8>, to_peer: &mut Vec<u8>) -> bool {
+    let mut out = vec![0u8; 1 << 16];
+    loop {
+        let UnbufferedStatus { discard, state } = conn.process(&mut incoming[..]);
+        let done = match state.expect("handshake") {
+            ConnectionState::EncodeTlsData(mut e) => {
+                let n = e.encode(&mut out).expect("64 KiB holds a handshake flight");
+                to_peer.extend_from_slice(&out[..n]);
+                None
+            }
+            ConnectionState::TransmitTlsData(t) => {
+                t.done();
+                None
+            }
+            ConnectionState::BlockedHandshake => Some(false),
+            ConnectionState::WriteTraffic(_) => Some(true),
+            _ => panic!("unexpected state during the handshake"),
+        };
+        incoming.drain(..discard);
+        if let Some(d) = done {
+            return d;
+        }
+    }
+}
+
+fn handshake_unbuffered(
+    cc: &Arc<ClientConfig>,
+    sc: &Arc<ServerConfig>,
+) -> (UnbufferedClientConnection, UnbufferedServerConnection) {
+    let mut c =
+        UnbufferedClientConnection::new(cc.clone(), "localhost".try_into().unwrap()).unwrap();
+    let mut s = UnbufferedServerConnection::new(sc.clone()).unwrap();
+    let (mut to_s, mut to_c) = (Vec::new(), Vec::new());
+    for _ in 0..16 {
+        let cd = pump(&mut c, &mut to_c, &mut to_s);
+        let sd = pump(&mut s, &mut to_s, &mut to_c);
+        if cd && sd && to_s.is_empty() && to_c.is_empty() {
+            return (c, s);
+        }
+    }
+    panic!("unbuffered handshake did not finish");
+}
+
+/// (seal seconds, open seconds) through rustls's unbuffered API: records
+/// encrypted straight into the wire buffer, decrypted in place in it.
+fn bulk_unbuffered(
+    c: &mut UnbufferedClientConnection,
+    s: &mut UnbufferedServerConnection,
+    rec: usize,
+    total: usize,
+    wire: &mut [u8],
+) -> (f64, f64) {
+    let data = vec![0x5au8; rec];
+    let batch = (1 << 20) / rec * rec;
+    let (mut seal, mut open) = (0f64, 0f64);
+    let mut done = 0;
+    while done < total {
+        let n = batch.min(total - done);
+        let t0 = Instant::now();
+        let (mut left, mut len) = (n, 0);
+        while left > 0 {
+            // One record per call, as a server answering a socket event would.
+            let k = rec.min(left);
+            match c.process_tls_records(&mut []).state.unwrap() {
+                ConnectionState::WriteTraffic(mut w) => {
+                    len += w.encrypt(&data[..k], &mut wire[len..]).unwrap();
+                }
+                _ => panic!("client cannot write"),
+            }
+            left -= k;
+        }
+        let t1 = Instant::now();
+        let (mut off, mut got) = (0, 0);
+        while off < len {
+            let UnbufferedStatus { mut discard, state } =
+                s.process_tls_records(&mut wire[off..len]);
+            match state.unwrap() {
+                ConnectionState::ReadTraffic(mut r) => {
+                    while let Some(rec) = r.next_record() {
+                        let rec = rec.unwrap();
+                        discard += rec.discard;
+                        got += rec.payload.len();
+                        std::hint::black_box(rec.payload);
+                    }
+                }
+                ConnectionState::WriteTraffic(_) => {}
+                _ => panic!("server cannot read"),
+            }
+            assert!(discard > 0, "no progress");
+            off += discard;
+        }
+        let t2 = Instant::now();
+        assert_eq!(got, n);
+        seal += (t1 - t0).as_secs_f64();
+        open += (t2 - t1).as_secs_f64();
+        done += n;
+    }
+    (seal, open)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
@@ -204,6 +388,11 @@ fn main() {
     let mut rounds = 7usize;
     let mut mib = 64usize;
     let mut hs_per_round = 200usize;
+    // Profiling aids: one implementation, one suite, no handshake table.
+    let mut only_imp: Option<String> = None;
+    let mut only_suite: Option<String> = None;
+    let mut bulk_only = false;
+    let mut apis = vec![Api::Buffered, Api::Unbuffered];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -220,13 +409,26 @@ fn main() {
                     .and_then(|v| v.parse().ok())
                     .expect("--handshakes N")
             }
+            "--imp" => only_imp = Some(args.next().expect("--imp galois|aws-lc-rs|ring")),
+            "--suite" => only_suite = Some(args.next().expect("--suite NAME-PART")),
+            "--bulk-only" => bulk_only = true,
+            "--api" => {
+                apis = match args.next().as_deref() {
+                    Some("buffered") => vec![Api::Buffered],
+                    Some("unbuffered") => vec![Api::Unbuffered],
+                    Some("both") => vec![Api::Buffered, Api::Unbuffered],
+                    _ => panic!("--api buffered|unbuffered|both"),
+                }
+            }
             "--quick" => {
                 rounds = 1;
                 mib = 4;
                 hs_per_round = 20;
             }
             _ => {
-                eprintln!("usage: bench [--rounds N] [--mib N] [--handshakes N] [--quick]");
+                eprintln!(
+                    "usage: bench [--rounds N] [--mib N] [--handshakes N] [--quick] [--imp NAME] [--suite PART] [--bulk-only] [--api buffered|unbuffered|both]"
+                );
                 std::process::exit(2);
             }
         }
@@ -246,57 +448,88 @@ fn main() {
     ];
     let mut wire = Vec::with_capacity(3 << 20);
 
-    println!();
-    println!("| suite | record | impl | seal GB/s | open GB/s | both GB/s | galois / best other (both) |");
-    println!("|---|---|---|---|---|---|---|");
-    for suite in suites {
-        for rec in [16384usize, 1500] {
-            let total = if rec == 16384 {
-                mib << 20
-            } else {
-                ((mib / 4).max(1)) << 20
-            };
-            let mut res: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> = vec![Default::default(); IMPS.len()];
-            let mut conns: Vec<(Connection, Connection)> = IMPS
-                .iter()
-                .map(|&i| {
-                    let (cc, sc) = configs(&certs, i, suite);
-                    let (mut c, mut s) = handshake(&cc, &sc, &mut wire);
-                    c.set_buffer_limit(None);
-                    s.set_buffer_limit(None);
-                    // Warm up.
-                    bulk(&mut c, &mut s, rec, 1 << 20, &mut wire);
-                    (c, s)
-                })
-                .collect();
-            for _ in 0..rounds {
-                for (k, (c, s)) in conns.iter_mut().enumerate() {
-                    let (se, op) = bulk(c, s, rec, total, &mut wire);
-                    let gb = total as f64 / 1e9;
-                    res[k].0.push(gb / se);
-                    res[k].1.push(gb / op);
-                    res[k].2.push(gb / (se + op));
+    let mut unbuf_wire = vec![0u8; 2 << 20];
+    for api in apis {
+        println!();
+        println!("{}", match api {
+        Api::Buffered => "rustls's buffered API (writer / write_tls / read_tls / reader):",
+        Api::Unbuffered => "rustls's unbuffered API (encrypt into the wire buffer, decrypt in place there):",
+    });
+        println!();
+        println!("| suite | record | impl | seal GB/s | open GB/s | both GB/s | galois / best other (both) |");
+        println!("|---|---|---|---|---|---|---|");
+        let want = |i: Imp| only_imp.as_deref().is_none_or(|n| n == i.name());
+        for suite in suites {
+            if let Some(part) = &only_suite {
+                if !format!("{suite:?}").contains(part.as_str()) {
+                    continue;
                 }
             }
-            let both: Vec<f64> = res.iter().map(|r| median(r.2.clone())).collect();
-            let best_other = both[1..].iter().cloned().fold(0.0, f64::max);
-            for (k, imp) in IMPS.iter().enumerate() {
-                let ratio = if *imp == Imp::Galois {
-                    format!("{:.2}x", both[0] / best_other)
+            for rec in [16384usize, 1500] {
+                let total = if rec == 16384 {
+                    mib << 20
                 } else {
-                    String::new()
+                    ((mib / 4).max(1)) << 20
                 };
-                println!(
-                    "| {suite:?} | {rec} B | {} | {:.2} | {:.2} | {:.2} | {ratio} |",
-                    imp.name(),
-                    median(res[k].0.clone()),
-                    median(res[k].1.clone()),
-                    both[k],
-                );
+                let mut res: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> =
+                    vec![Default::default(); IMPS.len()];
+                let mut conns: Vec<Pair> = IMPS
+                    .iter()
+                    .map(|&i| {
+                        let (cc, sc) = configs(&certs, i, suite);
+                        let mut p = Pair::new(api, &cc, &sc, &mut wire);
+                        // Warm up.
+                        p.bulk(rec, 1 << 20, &mut wire, &mut unbuf_wire);
+                        p
+                    })
+                    .collect();
+                for _ in 0..rounds {
+                    for (k, p) in conns.iter_mut().enumerate() {
+                        if !want(IMPS[k]) {
+                            continue;
+                        }
+                        let (se, op) = p.bulk(rec, total, &mut wire, &mut unbuf_wire);
+                        let gb = total as f64 / 1e9;
+                        res[k].0.push(gb / se);
+                        res[k].1.push(gb / op);
+                        res[k].2.push(gb / (se + op));
+                    }
+                }
+                let both: Vec<f64> = res
+                    .iter()
+                    .map(|r| {
+                        if r.2.is_empty() {
+                            0.0
+                        } else {
+                            median(r.2.clone())
+                        }
+                    })
+                    .collect();
+                let best_other = both[1..].iter().cloned().fold(0.0, f64::max);
+                for (k, imp) in IMPS.iter().enumerate() {
+                    if res[k].2.is_empty() {
+                        continue;
+                    }
+                    let ratio = if *imp == Imp::Galois && best_other > 0.0 {
+                        format!("{:.2}x", both[0] / best_other)
+                    } else {
+                        String::new()
+                    };
+                    println!(
+                        "| {suite:?} | {rec} B | {} | {:.2} | {:.2} | {:.2} | {ratio} |",
+                        imp.name(),
+                        median(res[k].0.clone()),
+                        median(res[k].1.clone()),
+                        both[k],
+                    );
+                }
             }
         }
     }
 
+    if bulk_only {
+        return;
+    }
     println!();
     println!("| handshakes (TLS 1.3, X25519, ECDSA P-256, AES-128-GCM) | impl | per second | galois / aws-lc-rs |");
     println!("|---|---|---|---|");
