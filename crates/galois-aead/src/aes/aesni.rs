@@ -34,13 +34,13 @@ pub(crate) struct AesNi {
 const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
 /// w0, w0^w1, w0^w1^w2, w0^w1^w2^w3 of a round key's words w0..w3: XORed
-/// with the new word in every lane, the next round key's four words.
+/// with the new word in every lane, the next round key's four words. Two
+/// shift-XOR steps (by one word, then two), where AES-128's chain has it.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn spread(mut k: __m128i) -> __m128i {
-    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
-    _mm_xor_si128(k, _mm_slli_si128::<4>(k))
+fn spread(k: __m128i) -> __m128i {
+    let k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+    _mm_xor_si128(k, _mm_slli_si128::<8>(k))
 }
 
 /// SubWord(RotWord(w3)) xor rcon in every lane, w3 the last word of `k`.
@@ -49,20 +49,19 @@ fn spread(mut k: __m128i) -> __m128i {
 #[inline]
 #[target_feature(enable = "aes,sse2,ssse3")]
 fn sub_rot_last(k: __m128i, rcon: u32) -> __m128i {
-    // w3's bytes 12..16, rotated (RotWord: a1 a2 a3 a0) and copied to every
-    // lane in one shuffle (a word broadcast and two shifts were three steps
-    // on the schedule's chain).
+    _mm_aesenclast_si128(rot_last(k), _mm_set1_epi32(rcon as i32))
+}
+
+/// RotWord(w3) in every lane, w3 the last word of `k`: its bytes 12..16,
+/// rotated (a1 a2 a3 a0), in one shuffle (a word broadcast and two shifts
+/// were three steps on the schedule's chain).
+#[inline]
+#[target_feature(enable = "sse2,ssse3")]
+fn rot_last(k: __m128i) -> __m128i {
     let rot = _mm_setr_epi8(
         13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12,
     );
-    _mm_aesenclast_si128(_mm_shuffle_epi8(k, rot), _mm_set1_epi32(rcon as i32))
-}
-
-/// SubWord(w3) in every lane, w3 the last word of `k`.
-#[inline]
-#[target_feature(enable = "aes,sse2")]
-fn sub_last(k: __m128i) -> __m128i {
-    _mm_aesenclast_si128(_mm_shuffle_epi32::<0xff>(k), _mm_setzero_si128())
+    _mm_shuffle_epi8(k, rot)
 }
 
 /// SubWord of one word (FIPS-197 words as little-endian `u32`s).
@@ -127,14 +126,21 @@ pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) -> __m128i {
     store(&mut out[0], a);
     store(&mut out[1], b);
     let mut z = _mm_aesenc_si128(a, b);
+    // Each new key is AESENCLAST of the newest key's last word (copied to
+    // every lane, so ShiftRows moves nothing) with the older key's spread
+    // (xor Rcon) as its round key: the XOR is the instruction's own, and
+    // the spread of the older key is ready before the newest key is, so a
+    // step is a shuffle and one AESENCLAST on the chain.
     for i in 1..7 {
-        a = _mm_xor_si128(spread(a), sub_rot_last(b, RCON[i - 1]));
+        let rcon = _mm_set1_epi32(RCON[i - 1] as i32);
+        a = _mm_aesenclast_si128(rot_last(b), _mm_xor_si128(spread(a), rcon));
         store(&mut out[2 * i], a);
-        b = _mm_xor_si128(spread(b), sub_last(a));
+        b = _mm_aesenclast_si128(_mm_shuffle_epi32::<0xff>(a), spread(b));
         store(&mut out[2 * i + 1], b);
         z = _mm_aesenc_si128(_mm_aesenc_si128(z, a), b);
     }
-    a = _mm_xor_si128(spread(a), sub_rot_last(b, RCON[6]));
+    let rcon = _mm_set1_epi32(RCON[6] as i32);
+    a = _mm_aesenclast_si128(rot_last(b), _mm_xor_si128(spread(a), rcon));
     store(&mut out[14], a);
     _mm_aesenclast_si128(z, a)
 }
