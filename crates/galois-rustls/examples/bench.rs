@@ -152,48 +152,27 @@ fn handshake(
     (c, s)
 }
 
-/// (seal seconds, open seconds) for `total` bytes in records of `rec`.
-fn bulk(
-    c: &mut Connection,
-    s: &mut Connection,
+/// (seal seconds, open seconds) for `total` bytes in records of `rec`,
+/// sent in batches of about 1 MiB: `send(wire, data, n)` writes `n` bytes
+/// of `data` into `wire` as records, `recv(wire)` reads them all back and
+/// returns the plaintext bytes it got.
+fn batches<W: ?Sized>(
     rec: usize,
     total: usize,
-    wire: &mut Vec<u8>,
+    wire: &mut W,
+    mut send: impl FnMut(&mut W, &[u8], usize),
+    mut recv: impl FnMut(&mut W) -> usize,
 ) -> (f64, f64) {
     let data = vec![0x5au8; rec];
-    let mut sink = vec![0u8; 1 << 16];
-    let batch = (1 << 20) / rec * rec; // about 1 MiB per step
+    let batch = (1 << 20) / rec * rec;
     let (mut seal, mut open) = (0f64, 0f64);
     let mut done = 0;
     while done < total {
         let n = batch.min(total - done);
-        wire.clear();
         let t0 = Instant::now();
-        let mut left = n;
-        while left > 0 {
-            // One record at a time, written out at once, as a server with a
-            // socket would (rustls allocates each record's buffer).
-            let k = rec.min(left);
-            c.writer().write_all(&data[..k]).unwrap();
-            while c.wants_write() {
-                c.write_tls(wire).unwrap();
-            }
-            left -= k;
-        }
+        send(wire, &data, n);
         let t1 = Instant::now();
-        let mut rd = &wire[..];
-        let mut got = 0;
-        while !rd.is_empty() {
-            s.read_tls(&mut rd).unwrap();
-            s.process_new_packets().unwrap();
-            loop {
-                match s.reader().read(&mut sink) {
-                    Ok(0) => break,
-                    Ok(m) => got += m,
-                    Err(_) => break,
-                }
-            }
-        }
+        let got = recv(wire);
         let t2 = Instant::now();
         assert_eq!(got, n);
         seal += (t1 - t0).as_secs_f64();
@@ -201,6 +180,52 @@ fn bulk(
         done += n;
     }
     (seal, open)
+}
+
+/// [`batches`] through the buffered API.
+fn bulk(
+    c: &mut Connection,
+    s: &mut Connection,
+    rec: usize,
+    total: usize,
+    wire: &mut Vec<u8>,
+) -> (f64, f64) {
+    let mut sink = vec![0u8; 1 << 16];
+    batches(
+        rec,
+        total,
+        wire,
+        |wire, data, n| {
+            wire.clear();
+            let mut left = n;
+            while left > 0 {
+                // One record at a time, written out at once, as a server with
+                // a socket would (rustls allocates each record's buffer).
+                let k = rec.min(left);
+                c.writer().write_all(&data[..k]).unwrap();
+                while c.wants_write() {
+                    c.write_tls(wire).unwrap();
+                }
+                left -= k;
+            }
+        },
+        |wire| {
+            let mut rd = &wire[..];
+            let mut got = 0;
+            while !rd.is_empty() {
+                s.read_tls(&mut rd).unwrap();
+                s.process_new_packets().unwrap();
+                loop {
+                    match s.reader().read(&mut sink) {
+                        Ok(0) => break,
+                        Ok(m) => got += m,
+                        Err(_) => break,
+                    }
+                }
+            }
+            got
+        },
+    )
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -256,25 +281,23 @@ trait Unbuffered {
     ) -> UnbufferedStatus<'c, 'i, Self::Data>;
 }
 
-impl Unbuffered for UnbufferedClientConnection {
-    type Data = ClientConnectionData;
-    fn process<'c, 'i>(
-        &'c mut self,
-        incoming: &'i mut [u8],
-    ) -> UnbufferedStatus<'c, 'i, Self::Data> {
-        self.process_tls_records(incoming)
-    }
+/// `process_tls_records` is inherent on each of the two types.
+macro_rules! unbuffered {
+    ($conn:ty, $data:ty) => {
+        impl Unbuffered for $conn {
+            type Data = $data;
+            fn process<'c, 'i>(
+                &'c mut self,
+                incoming: &'i mut [u8],
+            ) -> UnbufferedStatus<'c, 'i, Self::Data> {
+                self.process_tls_records(incoming)
+            }
+        }
+    };
 }
 
-impl Unbuffered for UnbufferedServerConnection {
-    type Data = ServerConnectionData;
-    fn process<'c, 'i>(
-        &'c mut self,
-        incoming: &'i mut [u8],
-    ) -> UnbufferedStatus<'c, 'i, Self::Data> {
-        self.process_tls_records(incoming)
-    }
-}
+unbuffered!(UnbufferedClientConnection, ClientConnectionData);
+unbuffered!(UnbufferedServerConnection, ServerConnectionData);
 
 /// Runs one side of an unbuffered handshake until it blocks on its peer
 /// or may send application data (returned as `true`); what it sends is
@@ -322,8 +345,8 @@ fn handshake_unbuffered(
     panic!("unbuffered handshake did not finish");
 }
 
-/// (seal seconds, open seconds) through rustls's unbuffered API: records
-/// encrypted straight into the wire buffer, decrypted in place in it.
+/// [`batches`] through rustls's unbuffered API: records encrypted straight
+/// into the wire buffer, decrypted in place in it.
 fn bulk_unbuffered(
     c: &mut UnbufferedClientConnection,
     s: &mut UnbufferedServerConnection,
@@ -331,52 +354,52 @@ fn bulk_unbuffered(
     total: usize,
     wire: &mut [u8],
 ) -> (f64, f64) {
-    let data = vec![0x5au8; rec];
-    let batch = (1 << 20) / rec * rec;
-    let (mut seal, mut open) = (0f64, 0f64);
-    let mut done = 0;
-    while done < total {
-        let n = batch.min(total - done);
-        let t0 = Instant::now();
-        let (mut left, mut len) = (n, 0);
-        while left > 0 {
-            // One record per call, as a server answering a socket event would.
-            let k = rec.min(left);
-            match c.process_tls_records(&mut []).state.unwrap() {
-                ConnectionState::WriteTraffic(mut w) => {
-                    len += w.encrypt(&data[..k], &mut wire[len..]).unwrap();
-                }
-                _ => panic!("client cannot write"),
-            }
-            left -= k;
-        }
-        let t1 = Instant::now();
-        let (mut off, mut got) = (0, 0);
-        while off < len {
-            let UnbufferedStatus { mut discard, state } =
-                s.process_tls_records(&mut wire[off..len]);
-            match state.unwrap() {
-                ConnectionState::ReadTraffic(mut r) => {
-                    while let Some(rec) = r.next_record() {
-                        let rec = rec.unwrap();
-                        discard += rec.discard;
-                        got += rec.payload.len();
-                        std::hint::black_box(rec.payload);
+    // The bytes of records in the wire buffer: written by send, read by recv.
+    let len = std::cell::Cell::new(0);
+    batches(
+        rec,
+        total,
+        wire,
+        |wire, data, n| {
+            len.set(0);
+            let mut left = n;
+            while left > 0 {
+                // One record per call, as a server answering a socket event would.
+                let k = rec.min(left);
+                match c.process_tls_records(&mut []).state.unwrap() {
+                    ConnectionState::WriteTraffic(mut w) => {
+                        let at = len.get();
+                        len.set(at + w.encrypt(&data[..k], &mut wire[at..]).unwrap());
                     }
+                    _ => panic!("client cannot write"),
                 }
-                ConnectionState::WriteTraffic(_) => {}
-                _ => panic!("server cannot read"),
+                left -= k;
             }
-            assert!(discard > 0, "no progress");
-            off += discard;
-        }
-        let t2 = Instant::now();
-        assert_eq!(got, n);
-        seal += (t1 - t0).as_secs_f64();
-        open += (t2 - t1).as_secs_f64();
-        done += n;
-    }
-    (seal, open)
+        },
+        |wire| {
+            let (mut off, mut got) = (0, 0);
+            let end = len.get();
+            while off < end {
+                let UnbufferedStatus { mut discard, state } =
+                    s.process_tls_records(&mut wire[off..end]);
+                match state.unwrap() {
+                    ConnectionState::ReadTraffic(mut r) => {
+                        while let Some(rec) = r.next_record() {
+                            let rec = rec.unwrap();
+                            discard += rec.discard;
+                            got += rec.payload.len();
+                            std::hint::black_box(rec.payload);
+                        }
+                    }
+                    ConnectionState::WriteTraffic(_) => {}
+                    _ => panic!("server cannot read"),
+                }
+                assert!(discard > 0, "no progress");
+                off += discard;
+            }
+            got
+        },
+    )
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
