@@ -213,7 +213,7 @@ impl<const M: usize> PowerTable<M> {
     }
 
     /// [`PowerTable::double`] from the first vector (H^L..H^1, `first`;
-    /// `top` = H^L) to F powers known at compile time: unrolled, each
+    /// `top` = H^L) to F powers known at compile time: straight-line, each
     /// product's operands taken from registers rather than loaded back
     /// from the stores just made (store-to-load forwarding of a whole
     /// vector put ~8 cycles on every level of the chain).
@@ -225,74 +225,49 @@ impl<const M: usize> PowerTable<M> {
         hd: *mut u128,
         hk: *mut u128,
         first: V,
-        mut top: V::Block,
+        top: V::Block,
     ) {
         let n = F / V::L;
         debug_assert!(n <= REG_VECTORS && F <= Self::N);
         // SAFETY: features per the caller; stores at(j) for j <= F <= N.
         unsafe {
-            // Vector i holds H^(L(i+1))..H^(Li+1), k_i its middle operands:
-            // separate variables (an array was kept on the stack).
-            let (v0, k0) = (first, halves_xor(first));
-            let (mut v1, mut k1) = (first, k0);
-            let (mut v2, mut k2) = (first, k0);
-            let (mut v3, mut k3) = (first, k0);
-            let (mut v4, mut k4) = (first, k0);
-            let (mut v5, mut k5) = (first, k0);
-            let (mut v6, mut k6) = (first, k0);
-            let (mut v7, mut k7) = (first, k0);
-            let put = |i: usize, x: V, xk: V| {
-                let j = V::L * (i + 1);
-                V::store(hd.add(Self::at(j)).cast(), x);
-                V::store(hk.add(Self::at(j)).cast(), xk);
+            // Vector i holds H^(L(i+1))..H^(Li+1); it is stored (with its
+            // middle operands) only if i < n, and the compiler drops the
+            // products of the vectors past n (n is a constant).
+            let put = |i: usize, x: V| -> (V, V) {
+                let xk = halves_xor(x);
+                if i < n {
+                    let j = V::L * (i + 1);
+                    V::store(hd.add(Self::at(j)).cast(), x);
+                    V::store(hk.add(Self::at(j)).cast(), xk);
+                }
+                (x, xk)
             };
-            put(0, v0, k0);
-            // From m vectors to 2m: vector m + i = vector i times H^(Lm).
-            macro_rules! level {
-                ($m:literal, $next:ident; $(($d:ident $dk:ident = $s:ident $sk:ident))*) => {
-                    if $m < n {
-                        let hm = V::broadcast(top);
-                        let hmk = halves_xor(hm);
-                        level!(@top $next $m);
-                        let mut i = $m;
-                        $(
-                            if i < n {
-                                $d = mul_k($s, $sk, hm, hmk);
-                                $dk = halves_xor($d);
-                                put(i, $d, $dk);
-                            }
-                            i += 1;
-                        )*
-                        let _ = i;
-                    }
-                };
-                ($m:literal, last; $(($s:ident $sk:ident))*) => {
-                    if $m < n {
-                        let hm = V::broadcast(top);
-                        let hmk = halves_xor(hm);
-                        let mut i = $m;
-                        $(
-                            if i < n {
-                                let d = mul_k($s, $sk, hm, hmk);
-                                put(i, d, halves_xor(d));
-                            }
-                            i += 1;
-                        )*
-                        let _ = i;
-                    }
-                };
-                (@top next $m:literal) => {
-                    if 2 * $m < n {
-                        top = sqr(top);
-                    }
-                };
-                (@top last $m:literal) => {};
-            }
-            level!(1, next; (v1 k1 = v0 k0));
-            level!(2, next; (v2 k2 = v0 k0) (v3 k3 = v1 k1));
-            level!(4, next; (v4 k4 = v0 k0) (v5 k5 = v1 k1) (v6 k6 = v2 k2) (v7 k7 = v3 k3));
-            // The last level possible (n <= 16): no next top.
-            level!(8, last; (v0 k0) (v1 k1) (v2 k2) (v3 k3) (v4 k4) (v5 k5) (v6 k6) (v7 k7));
+            // H^(Lm) broadcast, with its middle operands.
+            let power = |t: V::Block| {
+                let t = V::broadcast(t);
+                (t, halves_xor(t))
+            };
+            // Vector m + i = vector i times H^(Lm).
+            let times = |i: usize, (x, xk): (V, V), (t, tk): (V, V)| put(i, mul_k(x, xk, t, tk));
+            // The squares H^2L, H^4L, H^8L on their own chain, beside the
+            // products of each level.
+            let (sq2, p0) = (sqr(top), put(0, first));
+            let p1 = times(1, p0, power(top));
+            let (sq4, h2) = (sqr(sq2), power(sq2));
+            let (p2, p3) = (times(2, p0, h2), times(3, p1, h2));
+            let (h4, h8) = (power(sq4), power(sqr(sq4)));
+            let (p4, p5) = (times(4, p0, h4), times(5, p1, h4));
+            let (p6, p7) = (times(6, p2, h4), times(7, p3, h4));
+            // (Calls, not a loop over an array: the array went to the stack.)
+            times(8, p0, h8);
+            times(9, p1, h8);
+            times(10, p2, h8);
+            times(11, p3, h8);
+            times(12, p4, h8);
+            times(13, p5, h8);
+            times(14, p6, h8);
+            times(15, p7, h8);
         }
     }
 
