@@ -258,16 +258,14 @@ impl Pair {
         }
     }
 
-    fn bulk(
-        &mut self,
-        rec: usize,
-        total: usize,
-        wire: &mut Vec<u8>,
-        unbuf_wire: &mut [u8],
-    ) -> (f64, f64) {
+    fn bulk(&mut self, rec: usize, total: usize, wire: &mut Vec<u8>) -> (f64, f64) {
         match self {
             Pair::Buffered(c, s) => bulk(c, s, rec, total, wire),
-            Pair::Unbuffered(c, s) => bulk_unbuffered(c, s, rec, total, unbuf_wire),
+            Pair::Unbuffered(c, s) => {
+                // Room for a batch's records (about 1 MiB and their framing).
+                wire.resize(2 << 20, 0);
+                bulk_unbuffered(c, s, rec, total, wire)
+            }
         }
     }
 }
@@ -471,7 +469,6 @@ fn main() {
     ];
     let mut wire = Vec::with_capacity(3 << 20);
 
-    let mut unbuf_wire = vec![0u8; 2 << 20];
     for api in apis {
         println!();
         println!("{}", match api {
@@ -502,7 +499,7 @@ fn main() {
                         let (cc, sc) = configs(&certs, i, suite);
                         let mut p = Pair::new(api, &cc, &sc, &mut wire);
                         // Warm up.
-                        p.bulk(rec, 1 << 20, &mut wire, &mut unbuf_wire);
+                        p.bulk(rec, 1 << 20, &mut wire);
                         p
                     })
                     .collect();
@@ -511,7 +508,7 @@ fn main() {
                         if !want(IMPS[k]) {
                             continue;
                         }
-                        let (se, op) = p.bulk(rec, total, &mut wire, &mut unbuf_wire);
+                        let (se, op) = p.bulk(rec, total, &mut wire);
                         let gb = total as f64 / 1e9;
                         res[k].0.push(gb / se);
                         res[k].1.push(gb / op);
