@@ -22,8 +22,8 @@ use crate::gcm::{AesGcm, Options, Tag};
 use crate::gf128::Backend;
 use zeroize::Zeroize;
 
-/// One message's AES-256-GCM key, lent by [`XAes256Gcm::with_key`], which
-/// builds and wipes it in its own frame. On AES-NI with a stitched GHASH
+/// One message's AES-256-GCM key, built by [`XAes256Gcm::key_in`] in a
+/// [`MessageSlot`] of the caller's frame. On AES-NI with a stitched GHASH
 /// backend: the subkey's AES-NI schedule and the stitched kernel over a
 /// GHASH key with only the powers of H the message can use
 /// (`gf128::MessageKey`), no allocation; elsewhere a whole [`AesGcm`].
@@ -34,6 +34,31 @@ enum MessageGcm<'a> {
         kernel: crate::gcm::kernels::Kernel<'a>,
     },
     Gcm(&'a AesGcm),
+}
+
+/// Room for one message's key in the caller's frame (built in place: no
+/// key is returned by value, which copied the 240-byte schedule with each
+/// move, nor lent to a closure, whose captured arguments were copied into
+/// its environment). Every part wipes itself on drop.
+struct MessageSlot {
+    #[cfg(target_arch = "x86_64")]
+    ni: crate::aes::aesni::AesNi,
+    #[cfg(target_arch = "x86_64")]
+    table: crate::gf128::MessageTable,
+    gcm: Option<AesGcm>,
+}
+
+impl MessageSlot {
+    #[inline(always)]
+    fn new() -> Self {
+        MessageSlot {
+            #[cfg(target_arch = "x86_64")]
+            ni: crate::aes::aesni::AesNi::empty256(),
+            #[cfg(target_arch = "x86_64")]
+            table: crate::gf128::MessageTable::new(),
+            gcm: None,
+        }
+    }
 }
 
 /// The key length (32 bytes).
@@ -175,15 +200,10 @@ impl XAes256Gcm {
         Ok(())
     }
 
-    /// Step 3: the subkey K_x for this (checked) nonce.
+    /// Step 3: the subkey K_x for this (checked) nonce (on AES-NI with a
+    /// stitched backend, [`XAes256Gcm::key_in`] derives it in registers).
     fn subkey(&self, nonce: &[u8]) -> [u8; 32] {
         let n: &[u8; 12] = nonce[..12].try_into().expect("a checked 24-byte nonce");
-        let mut kx = [0u8; 32];
-        #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = self.aes.as_aesni() {
-            ni.encrypt2_tail(&self.mbase, n, &mut kx);
-            return kx;
-        }
         let mut m = self.mbase;
         for b in m.iter_mut() {
             for (x, v) in b[4..].iter_mut().zip(n) {
@@ -191,60 +211,52 @@ impl XAes256Gcm {
             }
         }
         self.aes.encrypt_blocks(&mut m);
+        let mut kx = [0u8; 32];
         kx.copy_from_slice(m.as_flattened());
         ct::wipe_now(m.as_flattened_mut());
         kx
     }
 
-    /// Runs `f` with the AES-256-GCM key for this (checked) nonce and a
-    /// message of `len` bytes of AAD and text. The key lives in this
-    /// frame, built in place and wiped when `f` returns (returned by
-    /// value, its 240-byte schedule was copied four times per message).
+    /// The AES-256-GCM key for this (checked) nonce and a message of `len`
+    /// bytes of AAD and text, built in `slot`.
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    fn with_key<R>(
+    #[inline(always)]
+    fn key_in<'s>(
         &self,
+        slot: &'s mut MessageSlot,
         nonce: &[u8],
         len: usize,
-        f: impl FnOnce(MessageGcm<'_>) -> Result<R>,
-    ) -> Result<R> {
-        let mut kx = self.subkey(nonce);
+    ) -> Result<MessageGcm<'s>> {
         let backend = self.backend();
         #[cfg(target_arch = "x86_64")]
-        if self.aes.backend() == AesBackend::AesNi
-            && matches!(
+        if let Some(ni) = self.aes.as_aesni().filter(|_| {
+            matches!(
                 backend,
                 Backend::VaesAvx512 | Backend::VaesAvx2 | Backend::AesniClmul
             )
-        {
-            let made = crate::aes::aesni::AesNi::with_h256(&kx, |aes, h| {
-                let mut hv = u128::from_be_bytes(*h);
-                let mut table = crate::gf128::MessageTable::new();
-                let hash = crate::gf128::MessageKey::new(&mut table, hv, backend, len);
-                hv.zeroize();
-                let hash = hash?;
-                // These backends' message keys are all stitched.
-                let kernel = hash
-                    .wide()
-                    .and_then(crate::gcm::kernels::Kernel::for_wide)
-                    .ok_or(Error::BackendUnavailable {
-                        backend: backend.name(),
-                    })?;
-                f(MessageGcm::Lean {
-                    rk: aes.keys(),
-                    kernel,
-                })
+        }) {
+            let n: &[u8; 12] = nonce[..12].try_into().expect("a checked 24-byte nonce");
+            let (aes, h) = ni.derive256_in(&self.mbase, n, &mut slot.ni);
+            let hash = crate::gf128::MessageKey::new(&mut slot.table, h, backend, len)?;
+            // These backends' message keys are all stitched.
+            let kernel = hash
+                .wide()
+                .and_then(crate::gcm::kernels::Kernel::for_wide)
+                .ok_or(Error::BackendUnavailable {
+                    backend: backend.name(),
+                })?;
+            return Ok(MessageGcm::Lean {
+                rk: aes.keys(),
+                kernel,
             });
-            ct::wipe_now(&mut kx);
-            // None only if AES-NI were not detected, which this key's
-            // AES-NI backend already proved: an error, never a panic.
-            return made.unwrap_or(Err(Error::BackendUnavailable { backend: "aesni" }));
         }
+        let mut kx = self.subkey(nonce);
         let opts = Options::new()
             .backend(backend)
             .aes_backend(self.aes.backend());
         let gcm = AesGcm::with_options(&kx, opts);
         ct::wipe_now(&mut kx);
-        f(MessageGcm::Gcm(&gcm?))
+        Ok(MessageGcm::Gcm(slot.gcm.insert(gcm?)))
     }
 
     /// The GCM counter block Y0 of a (checked) nonce: its last 12 bytes || 1.
@@ -255,6 +267,7 @@ impl XAes256Gcm {
 
     /// Seals `src` into `buf` (same length), or `buf` in place: every check
     /// before any work.
+    #[inline(always)]
     fn seal_core(
         &self,
         nonce: &[u8],
@@ -265,7 +278,8 @@ impl XAes256Gcm {
         Self::check_nonce(nonce)?;
         AesGcm::check_lengths(aad, buf.len())?;
         let len = aad.len().saturating_add(buf.len());
-        self.with_key(nonce, len, |key| match key {
+        let mut slot = MessageSlot::new();
+        match self.key_in(&mut slot, nonce, len)? {
             #[cfg(target_arch = "x86_64")]
             MessageGcm::Lean { rk, kernel } => {
                 let t = kernel.seal(rk, &Self::y0(nonce), true, aad, src, buf);
@@ -275,11 +289,12 @@ impl XAes256Gcm {
                 Some(pt) => g.seal_detached_into(&nonce[12..], aad, pt, buf),
                 None => g.seal_in_place_detached(&nonce[12..], aad, buf),
             },
-        })
+        }
     }
 
     /// Opens `src` into `buf` (same length), or `buf` in place, if `tag`
     /// verifies; on any error `buf` is wiped.
+    #[inline(always)]
     fn open_core(
         &self,
         nonce: &[u8],
@@ -299,9 +314,10 @@ impl XAes256Gcm {
             return Err(e);
         }
         let len = aad.len().saturating_add(buf.len());
-        let r = self.with_key(nonce, len, |key| match key {
+        let mut slot = MessageSlot::new();
+        let r = match self.key_in(&mut slot, nonce, len) {
             #[cfg(target_arch = "x86_64")]
-            MessageGcm::Lean { rk, kernel } => {
+            Ok(MessageGcm::Lean { rk, kernel }) => {
                 let mut t = kernel
                     .open(rk, &Self::y0(nonce), true, aad, src, buf)
                     .to_be_bytes();
@@ -313,11 +329,12 @@ impl XAes256Gcm {
                     Err(Error::AuthenticationFailed)
                 }
             }
-            MessageGcm::Gcm(g) => match src {
+            Ok(MessageGcm::Gcm(g)) => match src {
                 Some(c) => g.open_detached_into(&nonce[12..], aad, c, tag, buf),
                 None => g.open_in_place_detached(&nonce[12..], aad, buf, tag),
             },
-        });
+            Err(e) => Err(e),
+        };
         if r.is_err() {
             // Whatever failed (the key, the tag), nothing of it is released.
             ct::wipe(buf);

@@ -122,7 +122,17 @@ pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) -> __m128i {
 #[target_feature(enable = "aes,sse2,ssse3")]
 pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) -> __m128i {
     let (k0, k1) = key.split_at(16);
-    let (mut a, mut b) = (load(k0.try_into().unwrap()), load(k1.try_into().unwrap()));
+    expand256_from(
+        load(k0.try_into().unwrap()),
+        load(k1.try_into().unwrap()),
+        out,
+    )
+}
+
+/// [`expand256`] of the key whose halves are `a` and `b`, in registers.
+#[inline]
+#[target_feature(enable = "aes,sse2,ssse3")]
+fn expand256_from(mut a: __m128i, mut b: __m128i, out: &mut [[u8; 16]; 15]) -> __m128i {
     store(&mut out[0], a);
     store(&mut out[1], b);
     let mut z = _mm_aesenc_si128(a, b);
@@ -202,53 +212,50 @@ impl AesNi {
         Some(b)
     }
 
-    /// Runs `f` with the AES-256 schedule of `key` and the encryption of
-    /// the zero block under it (GCM's H, computed beside the schedule), both
-    /// built in this frame and wiped when `f` returns (a schedule returned
-    /// by value was copied with each move: 240 bytes, twice per message in
-    /// XAES-256-GCM); `None` if the CPU lacks AES-NI.
+    /// An AES-256 schedule of zeros, for [`AesNi::derive256_in`] (which
+    /// proves AES-NI) to fill.
     #[inline(always)]
-    pub(crate) fn with_h256<R>(
-        key: &[u8; 32],
-        f: impl FnOnce(&AesNi, &[u8; 16]) -> R,
-    ) -> Option<R> {
-        if !crate::detect::has_aesni() {
-            return None;
-        }
-        let mut ni = AesNi {
+    pub(crate) fn empty256() -> AesNi {
+        AesNi {
             keys: AesRoundKeys::Aes256([[0; 16]; 15]),
-        };
-        let mut h = [0u8; 16];
-        if let AesRoundKeys::Aes256(rk) = &mut ni.keys {
-            // SAFETY: has_aesni() proved aes, sse2 and ssse3; `h` is a writable
-            // 16-byte array.
-            unsafe { _mm_storeu_si128(h.as_mut_ptr().cast(), expand256(key, rk)) };
         }
-        let r = f(&ni, &h);
-        crate::ct::wipe_now(&mut h);
-        Some(r)
     }
 
-    /// E_K(b_i xor (0^32 || t)) for i = 0, 1 into `out`: two blocks that
-    /// differ from fixed ones `b` only by a 12-byte tail `t` (XAES-256-GCM's
-    /// KDF inputs), built and encrypted in registers. (Built in memory byte
-    /// by byte, each whole-block load waited for its stores to retire:
-    /// store forwarding fails across several stores.)
-    pub(crate) fn encrypt2_tail(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: &mut [u8; 32]) {
-        // SAFETY: an AesNi exists only where AES-NI was detected (new_boxed, with_h256).
-        unsafe { self.encrypt2_tail_ni(b, t, out) }
+    /// A derived AES-256 key's schedule, built in `ni` (from
+    /// [`AesNi::empty256`]; another size is left as it is), and the
+    /// encryption of the zero block under it (GCM's H, computed beside the
+    /// schedule, as an integer in GHASH's big-endian order): the key is
+    /// E_K(b_0 xor (0^32 || t)) || E_K(b_1 xor (0^32 || t)) under this key
+    /// (XAES-256-GCM's subkey: fixed blocks `b` and a 12-byte nonce `t`),
+    /// and never leaves registers. The schedule wipes itself on drop.
+    #[inline(always)]
+    pub(crate) fn derive256_in<'s>(
+        &self,
+        b: &[[u8; 16]; 2],
+        t: &[u8; 12],
+        ni: &'s mut AesNi,
+    ) -> (&'s AesNi, u128) {
+        let mut h = 0;
+        if let AesRoundKeys::Aes256(rk) = &mut ni.keys {
+            // SAFETY: an AesNi exists only where AES-NI (with SSSE3) was
+            // detected (new_boxed).
+            h = unsafe { self.derive256(b, t, rk) };
+        }
+        (ni, h)
     }
 
-    /// [`AesNi::encrypt2_tail`].
+    /// [`AesNi::derive256_in`]'s key, expanded into `out`; returns its H.
+    /// (The two blocks built in memory byte by byte made each whole-block
+    /// load wait for its stores to retire; the key stored and loaded back
+    /// put a store-to-load forward on the chain.)
     ///
     /// # Safety
     ///
-    /// The CPU must support AES-NI (an `AesNi` value proves it).
-    #[target_feature(enable = "aes,sse2")]
-    unsafe fn encrypt2_tail_ni(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: &mut [u8; 32]) {
+    /// The CPU must support AES-NI and SSSE3 (an `AesNi` value proves it).
+    #[target_feature(enable = "aes,sse2,ssse3")]
+    unsafe fn derive256(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: &mut [[u8; 16]; 15]) -> u128 {
         // SAFETY: each load reads exactly the bytes it names: 8 and 4 bytes
-        // of `t`, 16 of each `b[i]` and of each round key; the stores write
-        // the 32 bytes of `out`.
+        // of `t`, 16 of each `b[i]` and of each round key.
         unsafe {
             let lo = _mm_loadl_epi64(t.as_ptr().cast());
             let hi = _mm_cvtsi32_si128(i32::from_le_bytes([t[8], t[9], t[10], t[11]]));
@@ -265,8 +272,17 @@ impl AesNi {
                 y = _mm_aesenc_si128(y, k);
             }
             let k = rk(last);
-            _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_aesenclast_si128(x, k));
-            _mm_storeu_si128(out.as_mut_ptr().add(16).cast(), _mm_aesenclast_si128(y, k));
+            let h = expand256_from(_mm_aesenclast_si128(x, k), _mm_aesenclast_si128(y, k), out);
+            // GHASH reads blocks as big-endian integers.
+            let h = _mm_shuffle_epi8(
+                h,
+                _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+            );
+            let (lo, hi) = (
+                _mm_cvtsi128_si64(h),
+                _mm_cvtsi128_si64(_mm_unpackhi_epi64(h, h)),
+            );
+            (lo as u64 as u128) | ((hi as u64 as u128) << 64)
         }
     }
 
@@ -284,7 +300,7 @@ impl AesNi {
     }
 
     pub(crate) fn encrypt_block(&self, block: &mut Block) {
-        // SAFETY: an AesNi exists only where AES-NI was detected (new_boxed, with_h256).
+        // SAFETY: an AesNi exists only where AES-NI was detected (new_boxed, derive256_in).
         unsafe { self.encrypt_n::<1>(core::slice::from_mut(block)) }
     }
 

@@ -35,13 +35,14 @@ impl AesRoundKeys {
 
 impl Zeroize for AesRoundKeys {
     fn zeroize(&mut self) {
-        let k: &mut [[u8; 16]] = match self {
-            AesRoundKeys::Aes128(k) => k,
-            AesRoundKeys::Aes192(k) => k,
-            AesRoundKeys::Aes256(k) => k,
-        };
-        // (Volatile writes, one byte each, took longer than the schedule.)
-        crate::ct::wipe_now(k.as_flattened_mut());
+        // Each size on its own: a length known here is a few vector stores
+        // (a slice of either length was a call to `memset`). (Volatile
+        // writes, one byte each, took longer than the schedule.)
+        match self {
+            AesRoundKeys::Aes128(k) => crate::ct::wipe_now(k.as_flattened_mut()),
+            AesRoundKeys::Aes192(k) => crate::ct::wipe_now(k.as_flattened_mut()),
+            AesRoundKeys::Aes256(k) => crate::ct::wipe_now(k.as_flattened_mut()),
+        }
     }
 }
 

@@ -150,7 +150,7 @@ impl<'a> Kernel<'a> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the features of the width were proven for this key (see
             // `isa`), AES-NI by the existence of an AesRoundKeys
-            // (aes::aesni::AesNi::new_boxed, with_h256); src has buf's length (asserted).
+            // (aes::aesni::AesNi::new_boxed, derive256_in); src has buf's length (asserted).
             Isa::Xmm => unsafe { x86::xmm::seal(pw, rk, y0, y0_public, aad, src, buf) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for the first arm.
