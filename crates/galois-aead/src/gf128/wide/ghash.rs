@@ -84,10 +84,9 @@ impl<V: Lanes> Sums<V> {
     pub(crate) unsafe fn reduce(self) -> V {
         // SAFETY: per the caller.
         unsafe {
+            // Karatsuba's middle product less the outer ones: X2:X1's part.
             let mid = V::xor(self.mid, V::xor(self.lo, self.hi));
-            let hi = V::xor(self.hi, V::shr64(mid));
-            let lo = V::xor(self.lo, V::shl64(mid));
-            fold2(lo, hi)
+            fold(self.lo, mid, self.hi)
         }
     }
 
@@ -119,19 +118,23 @@ pub(super) unsafe fn halves_xor<V: Lanes>(v: V) -> V {
     unsafe { V::xor(v, V::swap64(v)) }
 }
 
-/// The two 64-bit folds of [X3:X2] [X1:X0] (`hi`, `lo`) into 128 bits.
+/// The two 64-bit folds of hi x^128 + mid x^64 + lo (256 bits, `mid`
+/// straddling the halves) into 128 bits. The middle is never split into
+/// its halves: the first fold's X1 ^= T0, X2 ^= T1 ^ X0 is added to it
+/// whole (X0:X1, the low half swapped, and T), so it then holds X2:X1 but
+/// for hi's X2, and the second fold multiplies its low half (X1).
 ///
 /// # Safety
 /// V's features are enabled.
 #[inline(always)]
-unsafe fn fold2<V: Lanes>(lo: V, hi: V) -> V {
+unsafe fn fold<V: Lanes>(lo: V, mid: V, hi: V) -> V {
     // SAFETY: per the caller.
     unsafe {
         let c = V::broadcast(u128_to_block(0xC200_0000_0000_0000));
         let t = V::clmul00(lo, c);
-        let v = V::xor(V::swap64(lo), t);
-        let u = V::clmul00(v, c);
-        V::xor(hi, V::xor(V::swap64(v), u))
+        let m = V::xor(mid, V::xor(V::swap64(lo), t));
+        let u = V::clmul00(m, c);
+        V::xor(hi, V::xor(V::swap64(m), u))
     }
 }
 
@@ -144,7 +147,7 @@ unsafe fn fold2<V: Lanes>(lo: V, hi: V) -> V {
 #[inline(always)]
 pub(super) unsafe fn sqr<V: Lanes>(x: V) -> V {
     // SAFETY: per the caller.
-    unsafe { fold2(V::clmul00(x, x), V::clmul11(x, x)) }
+    unsafe { fold(V::clmul00(x, x), V::zero(), V::clmul11(x, x)) }
 }
 
 /// x * y in every lane, for y given premultiplied by x^-1.

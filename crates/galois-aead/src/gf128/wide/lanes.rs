@@ -60,16 +60,6 @@ pub(crate) trait Lanes: Copy {
     /// # Safety
     /// The trait's contract.
     unsafe fn swap64(a: Self) -> Self;
-    /// Shifts each lane left (towards its high half) by 64 bits.
-    ///
-    /// # Safety
-    /// The trait's contract.
-    unsafe fn shl64(a: Self) -> Self;
-    /// Shifts each lane right by 64 bits.
-    ///
-    /// # Safety
-    /// The trait's contract.
-    unsafe fn shr64(a: Self) -> Self;
     /// `x` in every lane.
     ///
     /// # Safety

@@ -84,20 +84,6 @@ impl Lanes for __m128i {
     /// # Safety
     /// The `Lanes` contract, for `__m128i`.
     #[inline(always)]
-    unsafe fn shl64(a: Self) -> Self {
-        // SAFETY: the Lanes contract (SSE2).
-        unsafe { _mm_slli_si128::<8>(a) }
-    }
-    /// # Safety
-    /// The `Lanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn shr64(a: Self) -> Self {
-        // SAFETY: the Lanes contract (SSE2).
-        unsafe { _mm_srli_si128::<8>(a) }
-    }
-    /// # Safety
-    /// The `Lanes` contract, for `__m128i`.
-    #[inline(always)]
     unsafe fn broadcast(x: __m128i) -> Self {
         x
     }
@@ -173,20 +159,6 @@ impl Lanes for __m256i {
     unsafe fn swap64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm256_shuffle_epi32::<0x4e>(a) }
-    }
-    /// # Safety
-    /// The `Lanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn shl64(a: Self) -> Self {
-        // SAFETY: the Lanes contract (AVX2).
-        unsafe { _mm256_bslli_epi128::<8>(a) }
-    }
-    /// # Safety
-    /// The `Lanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn shr64(a: Self) -> Self {
-        // SAFETY: the Lanes contract (AVX2).
-        unsafe { _mm256_bsrli_epi128::<8>(a) }
     }
     /// # Safety
     /// The `Lanes` contract, for `__m256i`.
@@ -269,20 +241,6 @@ impl Lanes for __m512i {
     unsafe fn swap64(a: Self) -> Self {
         // SAFETY: the Lanes contract (AVX-512 F).
         unsafe { _mm512_shuffle_epi32::<0x4e>(a) }
-    }
-    /// # Safety
-    /// The `Lanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn shl64(a: Self) -> Self {
-        // SAFETY: the Lanes contract (AVX-512 BW).
-        unsafe { _mm512_bslli_epi128::<8>(a) }
-    }
-    /// # Safety
-    /// The `Lanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn shr64(a: Self) -> Self {
-        // SAFETY: the Lanes contract (AVX-512 BW).
-        unsafe { _mm512_bsrli_epi128::<8>(a) }
     }
     /// # Safety
     /// The `Lanes` contract, for `__m512i`.
