@@ -41,8 +41,12 @@ enum MessageGcm<'a> {
 /// move, nor lent to a closure, whose captured arguments were copied into
 /// its environment). Every part wipes itself on drop.
 struct MessageSlot {
+    /// The subkey's schedule, written once by `AesNi::derive256_in` (no
+    /// zeros first); initialized if `ni_set`.
     #[cfg(target_arch = "x86_64")]
-    ni: crate::aes::aesni::AesNi,
+    ni: core::mem::MaybeUninit<crate::aes::aesni::AesNi>,
+    #[cfg(target_arch = "x86_64")]
+    ni_set: bool,
     #[cfg(target_arch = "x86_64")]
     table: crate::gf128::MessageTable,
     gcm: Option<AesGcm>,
@@ -51,12 +55,33 @@ struct MessageSlot {
 impl MessageSlot {
     #[inline(always)]
     fn new() -> Self {
-        MessageSlot {
+        // Field by field, `ni` left as it is: built as a struct literal,
+        // LLVM wrote zeros over the uninitialized schedule (257 bytes of
+        // `memset` per message), as it may for uninitialized bytes.
+        let mut s = core::mem::MaybeUninit::<Self>::uninit();
+        let p = s.as_mut_ptr();
+        // SAFETY: every field but `ni` (a MaybeUninit, which needs no
+        // initialization) is written before the struct is assumed
+        // initialized.
+        unsafe {
             #[cfg(target_arch = "x86_64")]
-            ni: crate::aes::aesni::AesNi::empty256(),
-            #[cfg(target_arch = "x86_64")]
-            table: crate::gf128::MessageTable::new(),
-            gcm: None,
+            {
+                core::ptr::addr_of_mut!((*p).ni_set).write(false);
+                core::ptr::addr_of_mut!((*p).table).write(crate::gf128::MessageTable::new());
+            }
+            core::ptr::addr_of_mut!((*p).gcm).write(None);
+            s.assume_init()
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Drop for MessageSlot {
+    fn drop(&mut self) {
+        if self.ni_set {
+            // SAFETY: initialized (`ni_set`), dropped once, here (the
+            // schedule wipes itself).
+            unsafe { self.ni.assume_init_drop() }
         }
     }
 }
@@ -237,6 +262,7 @@ impl XAes256Gcm {
         }) {
             let n: &[u8; 12] = nonce[..12].try_into().expect("a checked 24-byte nonce");
             let (aes, h) = ni.derive256_in(&self.mbase, n, &mut slot.ni);
+            slot.ni_set = true;
             let hash = crate::gf128::MessageKey::new(&mut slot.table, h, backend, len)?;
             // These backends' message keys are all stitched.
             let kernel = hash

@@ -122,19 +122,29 @@ pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) -> __m128i {
 #[target_feature(enable = "aes,sse2,ssse3")]
 pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) -> __m128i {
     let (k0, k1) = key.split_at(16);
-    expand256_from(
-        load(k0.try_into().unwrap()),
-        load(k1.try_into().unwrap()),
-        out,
-    )
+    // SAFETY: `out` is 15 writable round keys.
+    unsafe {
+        expand256_from(
+            load(k0.try_into().unwrap()),
+            load(k1.try_into().unwrap()),
+            out.as_mut_ptr(),
+        )
+    }
 }
 
-/// [`expand256`] of the key whose halves are `a` and `b`, in registers.
+/// [`expand256`] of the key whose halves are `a` and `b`, in registers,
+/// into the 15 round keys from `out` (which may be uninitialized).
+///
+/// # Safety
+/// `out` is valid for writes of 15 round keys; AES-NI and SSSE3 are
+/// enabled.
 #[inline]
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn expand256_from(mut a: __m128i, mut b: __m128i, out: &mut [[u8; 16]; 15]) -> __m128i {
-    store(&mut out[0], a);
-    store(&mut out[1], b);
+unsafe fn expand256_from(mut a: __m128i, mut b: __m128i, out: *mut [u8; 16]) -> __m128i {
+    // SAFETY: i < 15: within the round keys the caller gave.
+    let store = |i: usize, v| unsafe { _mm_storeu_si128(out.add(i).cast(), v) };
+    store(0, a);
+    store(1, b);
     let mut z = _mm_aesenc_si128(a, b);
     // Each new key is AESENCLAST of the newest key's last word (copied to
     // every lane, so ShiftRows moves nothing) with the older key's spread
@@ -144,14 +154,14 @@ fn expand256_from(mut a: __m128i, mut b: __m128i, out: &mut [[u8; 16]; 15]) -> _
     for i in 1..7 {
         let rcon = _mm_set1_epi32(RCON[i - 1] as i32);
         a = _mm_aesenclast_si128(rot_last(b), _mm_xor_si128(spread(a), rcon));
-        store(&mut out[2 * i], a);
+        store(2 * i, a);
         b = _mm_aesenclast_si128(_mm_shuffle_epi32::<0xff>(a), spread(b));
-        store(&mut out[2 * i + 1], b);
+        store(2 * i + 1, b);
         z = _mm_aesenc_si128(_mm_aesenc_si128(z, a), b);
     }
     let rcon = _mm_set1_epi32(RCON[6] as i32);
     a = _mm_aesenclast_si128(rot_last(b), _mm_xor_si128(spread(a), rcon));
-    store(&mut out[14], a);
+    store(14, a);
     _mm_aesenclast_si128(z, a)
 }
 
@@ -212,36 +222,31 @@ impl AesNi {
         Some(b)
     }
 
-    /// An AES-256 schedule of zeros, for [`AesNi::derive256_in`] (which
-    /// proves AES-NI) to fill.
-    #[inline(always)]
-    pub(crate) fn empty256() -> AesNi {
-        AesNi {
-            keys: AesRoundKeys::Aes256([[0; 16]; 15]),
-        }
-    }
-
-    /// A derived AES-256 key's schedule, built in `ni` (from
-    /// [`AesNi::empty256`]; another size is left as it is), and the
-    /// encryption of the zero block under it (GCM's H, computed beside the
-    /// schedule, as an integer in GHASH's big-endian order): the key is
-    /// E_K(b_0 xor (0^32 || t)) || E_K(b_1 xor (0^32 || t)) under this key
-    /// (XAES-256-GCM's subkey: fixed blocks `b` and a 12-byte nonce `t`),
-    /// and never leaves registers. The schedule wipes itself on drop.
+    /// A derived AES-256 key's schedule, built in `slot` (its round keys
+    /// written once), and the encryption of the zero block under it (GCM's
+    /// H, computed beside the schedule, as an integer in GHASH's big-endian
+    /// order): the key is E_K(b_0 xor (0^32 || t)) || E_K(b_1 xor (0^32 ||
+    /// t)) under this key (XAES-256-GCM's subkey: fixed blocks `b` and a
+    /// 12-byte nonce `t`), and never leaves registers. The caller drops
+    /// the slot's schedule (which wipes it).
     #[inline(always)]
     pub(crate) fn derive256_in<'s>(
         &self,
         b: &[[u8; 16]; 2],
         t: &[u8; 12],
-        ni: &'s mut AesNi,
+        slot: &'s mut core::mem::MaybeUninit<AesNi>,
     ) -> (&'s AesNi, u128) {
-        let mut h = 0;
-        if let AesRoundKeys::Aes256(rk) = &mut ni.keys {
-            // SAFETY: an AesNi exists only where AES-NI (with SSSE3) was
-            // detected (new_boxed).
-            h = unsafe { self.derive256(b, t, rk) };
+        let p = slot.as_mut_ptr();
+        // SAFETY: `keys` is the struct's only field, so the struct is
+        // initialized once it is; derive256 writes all 15 round keys (and
+        // reads none of them), on a CPU with AES-NI and SSSE3 (an AesNi
+        // exists only where they were detected: new_boxed).
+        unsafe {
+            let keys = &mut *core::ptr::addr_of_mut!((*p).keys)
+                .cast::<core::mem::MaybeUninit<AesRoundKeys>>();
+            let (_, h) = AesRoundKeys::init_aes256(keys, |rk| self.derive256(b, t, rk));
+            (slot.assume_init_ref(), h)
         }
-        (ni, h)
     }
 
     /// [`AesNi::derive256_in`]'s key, expanded into `out`; returns its H.
@@ -251,11 +256,13 @@ impl AesNi {
     ///
     /// # Safety
     ///
-    /// The CPU must support AES-NI and SSSE3 (an `AesNi` value proves it).
+    /// The CPU must support AES-NI and SSSE3 (an `AesNi` value proves it);
+    /// `out` is valid for writes of 15 round keys.
     #[target_feature(enable = "aes,sse2,ssse3")]
-    unsafe fn derive256(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: &mut [[u8; 16]; 15]) -> u128 {
+    unsafe fn derive256(&self, b: &[[u8; 16]; 2], t: &[u8; 12], out: *mut [u8; 16]) -> u128 {
         // SAFETY: each load reads exactly the bytes it names: 8 and 4 bytes
-        // of `t`, 16 of each `b[i]` and of each round key.
+        // of `t`, 16 of each `b[i]` and of each round key; `out` per the
+        // caller.
         unsafe {
             let lo = _mm_loadl_epi64(t.as_ptr().cast());
             let hi = _mm_cvtsi32_si128(i32::from_le_bytes([t[8], t[9], t[10], t[11]]));

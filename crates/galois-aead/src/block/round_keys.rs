@@ -13,16 +13,56 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// ```compile_fail,E0603
 /// let _: Option<galois_aead::block::round_keys::AesRoundKeys> = None;
 /// ```
+///
+/// A primitive representation (RFC 2195): each variant is laid out as a
+/// `repr(C)` struct of the `u128` tag and the array, so the round keys sit
+/// 16 bytes in, 16-byte aligned (after a one-byte tag, one 16-byte store
+/// or load of a round key in four crossed a cache line), and
+/// [`AesRoundKeys::init_aes256`] can write a schedule in place.
+#[repr(u128)]
 pub enum AesRoundKeys {
     /// AES-128: 10 rounds.
-    Aes128([[u8; 16]; 11]),
+    Aes128([[u8; 16]; 11]) = 0,
     /// AES-192: 12 rounds.
-    Aes192([[u8; 16]; 13]),
+    Aes192([[u8; 16]; 13]) = 1,
     /// AES-256: 14 rounds.
-    Aes256([[u8; 16]; 15]),
+    Aes256([[u8; 16]; 15]) = 2,
+}
+
+/// The layout of [`AesRoundKeys::Aes256`] under the enum's representation.
+#[repr(C)]
+struct Aes256Layout {
+    tag: u128,
+    keys: [[u8; 16]; 15],
 }
 
 impl AesRoundKeys {
+    /// Makes `slot` an AES-256 schedule whose 15 round keys `fill` writes
+    /// through the pointer it is given (to the first), and returns it with
+    /// what `fill` returned: the keys are not written twice (zeros first,
+    /// then the schedule: 240 bytes of stores per XAES-256-GCM message).
+    ///
+    /// # Safety
+    /// `fill` writes all 240 bytes from the pointer (and reads none of
+    /// them before it wrote them).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) unsafe fn init_aes256<R>(
+        slot: &mut core::mem::MaybeUninit<Self>,
+        fill: impl FnOnce(*mut [u8; 16]) -> R,
+    ) -> (&Self, R) {
+        let p = slot.as_mut_ptr().cast::<Aes256Layout>();
+        // SAFETY: the enum's primitive representation makes a value with
+        // tag 2 (Aes256) and its array exactly an Aes256Layout; the tag is
+        // written here and every byte of the array by `fill` (the
+        // caller's promise), so the value is initialized when assumed.
+        unsafe {
+            core::ptr::addr_of_mut!((*p).tag).write(2);
+            let r = fill(core::ptr::addr_of_mut!((*p).keys).cast());
+            (slot.assume_init_ref(), r)
+        }
+    }
+
     /// All round keys, first to last.
     pub(crate) fn as_slice(&self) -> &[[u8; 16]] {
         match self {

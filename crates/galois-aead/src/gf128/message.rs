@@ -48,7 +48,7 @@ impl MessageTable {
         if self.init {
             // SAFETY: `init` says the table was set up by `init_empty`.
             let t = unsafe { self.t.assume_init_mut() };
-            t.zeroize();
+            super::wide::wipe_lean(t);
             return t;
         }
         self.init = true;
@@ -60,8 +60,10 @@ impl MessageTable {
 impl Drop for MessageTable {
     fn drop(&mut self) {
         if self.init {
-            // SAFETY: set up by `init_empty` (`init`); dropped once, here
-            // (the table wipes what it computed).
+            // SAFETY: set up by `init_empty` (`init`).
+            super::wide::wipe_lean(unsafe { self.t.assume_init_mut() });
+            // SAFETY: as above; dropped once, here (its own wipe finds
+            // nothing left).
             unsafe { self.t.assume_init_drop() }
         }
     }

@@ -43,6 +43,36 @@ pub(crate) use powers::{
 
 use super::Backend;
 
+/// Wipes a per-message table with the widest vector stores the CPU has
+/// (whichever backend filled it).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn wipe_lean(t: &mut LeanTable) {
+    use core::arch::x86_64::{__m256i, __m512i};
+    /// # Safety
+    /// The CPU has AVX-512 F.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn zmm(t: &mut LeanTable) {
+        // SAFETY: this function enables AVX-512 F.
+        unsafe { t.wipe_with::<__m512i>() }
+    }
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx,avx2")]
+    unsafe fn ymm(t: &mut LeanTable) {
+        // SAFETY: this function enables AVX2.
+        unsafe { t.wipe_with::<__m256i>() }
+    }
+    if crate::detect::has_vaes_avx512() {
+        // SAFETY: detected (VAES-AVX512 includes AVX-512 F).
+        unsafe { zmm(t) }
+    } else if crate::detect::has_avx2() {
+        // SAFETY: detected.
+        unsafe { ymm(t) }
+    } else {
+        zeroize::Zeroize::zeroize(t);
+    }
+}
+
 /// The powers of H of a wide backend's key, with the backend that made
 /// them. Only the backends' `Key`s build one (`new` is private to
 /// `gf128`), and a `Key` exists only after its backend's CPU detection
