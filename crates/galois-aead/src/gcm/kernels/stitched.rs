@@ -283,11 +283,90 @@ fn final_blocks(
     put_padded(b, at, &len_bytes(aad.len(), ct_len))
 }
 
+/// Absorbs a message's last ciphertext (the `len` bytes at p, under
+/// BATCH_VECTORS vectors) and the length block `lens` into y, from
+/// registers, with one reduction: no copy of the tail to the stack and
+/// back (through it a 1500-byte message's tail went three times, as
+/// whole-vector stores that the loads then waited on). With `ks`, the
+/// bytes at p are plaintext, encrypted here (XORed with the keystream
+/// and stored back) before they are hashed. The caller checks
+/// [`tail_fits`].
+///
+/// # Safety
+/// V's features are enabled; p is valid for `len` > 0 bytes (writable
+/// with `ks`), and [`tail_fits`].
+#[inline(always)]
+unsafe fn absorb_tail<V: Lanes>(
+    pw: &Powers,
+    y: V::Block,
+    p: *mut u8,
+    len: usize,
+    ks: Option<&[V; BATCH_VECTORS]>,
+    lens: V::Block,
+) -> V::Block {
+    let vb = 16 * V::L;
+    // Block i of the tb + 1 (the tail's and the length block) takes
+    // H^(tb + 1 - i): vector j's powers start at H^(tb + 1 - L j), and its
+    // lanes past the tail meet H^1 (a zero lane: the length block is
+    // multiplied on its own) and the zero padding after it.
+    let tb = len.div_ceil(16);
+    // SAFETY: vector j (16 L j < len) lies within the len bytes at p,
+    // whole or partial. tb + 1 <= filled (tail_fits), so every vector of powers read
+    // starts at or after at(filled) and, as tb + 1 - L j >= 2 for each
+    // vector holding tail blocks, ends within the padding; features per
+    // the caller.
+    unsafe {
+        let base = pw.at(tb + 1);
+        let mut s = Sums::<V>::zero();
+        // A constant bound: each vector stays in a register.
+        for j in 0..BATCH_VECTORS {
+            if 16 * V::L * j >= len {
+                break;
+            }
+            // Vector j, whole or partial (zero past the end).
+            let (q, rest) = (p.add(vb * j), len - vb * j);
+            let mut c = if rest >= vb {
+                V::load(q)
+            } else {
+                V::load_partial(q, rest)
+            };
+            if let Some(ks) = ks {
+                c = V::xor(c, ks[j]);
+                if rest >= vb {
+                    V::store(q, c);
+                } else {
+                    c = V::keep(c, rest);
+                    V::store_partial(q, rest, c);
+                }
+            }
+            let mut x = V::bswap(c);
+            if j == 0 {
+                x = V::xor(x, V::low(y));
+            }
+            let (h, hk) = pw.h::<V>(base + V::L * j);
+            s.mul_add(x, h, hk);
+        }
+        let (h, hk) = pw.h::<V::Block>(pw.at(1));
+        let mut one = Sums::<V::Block>::zero();
+        one.mul_add(lens, h, hk);
+        s.fold().add(one).reduce()
+    }
+}
+
+/// Whether [`absorb_tail`] can take a tail of `len` bytes: the table has
+/// a power for each of its blocks and the length block, and no AAD is to
+/// be hashed with it (`with_aad` and non-empty).
+#[inline(always)]
+fn tail_fits(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
+    (aad.is_empty() || !with_aad) && len.div_ceil(16) < pw.filled()
+}
+
 /// Encrypts `tail` with the keystream `ks` and absorbs the last GHASH input
-/// (as [`absorb_final`]) into y. The ciphertext is hashed from a copy made
-/// from the registers, not read back from `tail`: a load of bytes a masked
-/// store has just written waits for that store to retire (a one-block
-/// tail cost 17 ns here that way).
+/// (as [`absorb_final`]) into y. The ciphertext is hashed from registers
+/// ([`absorb_tail`]) or, with AAD to merge or too few powers, from a copy
+/// made from the registers, not read back from `tail`: a load of bytes a
+/// masked store has just written waits for that store to retire (a
+/// one-block tail cost 17 ns here that way).
 ///
 /// # Safety
 /// V's features are enabled; with `with_aad` the AAD and tail together
@@ -302,13 +381,21 @@ unsafe fn seal_tail<V: Lanes>(
     ks: &[V; BATCH_VECTORS],
     ct_len: usize,
 ) -> V::Block {
+    let vb = 16 * V::L;
+    if tail_fits(pw, aad, with_aad, tail.len()) {
+        // SAFETY: the tail is writable, non-empty and under BATCH_VECTORS
+        // vectors; tail_fits; features per the caller.
+        return unsafe {
+            let lens = len_block(aad.len(), ct_len);
+            absorb_tail::<V>(pw, y, tail.as_mut_ptr(), tail.len(), Some(ks), lens)
+        };
+    }
     let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
     let mut at = if with_aad {
         put_padded(&mut fb, 0, aad)
     } else {
         0
     };
-    let vb = 16 * V::L;
     // SAFETY: features per the caller. The tail (under BATCH_VECTORS L
     // blocks) starts at most MERGE_MAX - 1 blocks in, and its last
     // whole-vector store ends within FINAL_BYTES.
@@ -344,6 +431,17 @@ pub(super) unsafe fn absorb_final<V: Lanes>(
     tail: &[u8],
     ct_len: usize,
 ) -> V::Block {
+    if !tail.is_empty()
+        && tail.len() < 16 * BATCH_VECTORS * V::L
+        && tail_fits(pw, aad, with_aad, tail.len())
+    {
+        // SAFETY: the tail is non-empty and under BATCH_VECTORS vectors,
+        // only read (no keystream); tail_fits; features per the caller.
+        return unsafe {
+            let lens = len_block(aad.len(), ct_len);
+            absorb_tail::<V>(pw, y, tail.as_ptr().cast_mut(), tail.len(), None, lens)
+        };
+    }
     let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
     let n = final_blocks(&mut fb, aad, with_aad, tail, ct_len);
     // SAFETY: final_blocks initialized the first n bytes; features per the

@@ -441,6 +441,12 @@ impl Powers<'_> {
         groups.min(MAX_BATCH / per_group) * per_group > LOW_POWERS
     }
 
+    /// How many powers, from H^1 up, the table has.
+    #[inline(always)]
+    pub(crate) fn filled(&self) -> usize {
+        self.filled
+    }
+
     /// Whether the table holds all MAX_BATCH powers.
     #[inline(always)]
     pub(crate) fn is_full(&self) -> bool {
