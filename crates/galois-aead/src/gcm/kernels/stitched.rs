@@ -206,31 +206,37 @@ unsafe fn last_batch<V: AesLanes, const NR: usize>(
     }
 }
 
-/// XORs the keystream into `data` (under BATCH_VECTORS vectors) in place
-/// and returns the result as vectors, zero past its end, for callers that
-/// hash it from registers (the others drop it, and the compiler with it).
+/// XORs the keystream into the `len` bytes at `src` (under BATCH_VECTORS
+/// vectors), stores them at `dst` (`src` in place; out of place nothing
+/// is copied first, so no load waits on a copy's stores) and returns the
+/// result as vectors, zero past its end, for callers that hash it from
+/// registers (the others drop it, and the compiler with it).
 ///
 /// # Safety
-/// V's features are enabled.
+/// V's features are enabled; `src` is valid for reads and `dst` for
+/// writes of `len` bytes, and they are the same or do not overlap.
 #[inline(always)]
-unsafe fn xor_keep<V: Lanes>(data: &mut [u8], ks: &[V; BATCH_VECTORS]) -> [V; BATCH_VECTORS] {
+unsafe fn xor_keep<V: Lanes>(
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    ks: &[V; BATCH_VECTORS],
+) -> [V; BATCH_VECTORS] {
     let vb = 16 * V::L;
-    let p = data.as_mut_ptr();
-    let whole = data.len() / vb;
-    // SAFETY: whole vectors and the partial one stay within `data`;
-    // features per the caller.
+    let whole = len / vb;
+    // SAFETY: whole vectors and the partial one stay within the len bytes
+    // of each; features per the caller.
     unsafe {
         let mut out = [V::zero(); BATCH_VECTORS];
         for (j, (k, o)) in ks.iter().zip(out.iter_mut()).enumerate().take(whole) {
-            let q = p.add(vb * j);
-            *o = V::xor(V::load(q), *k);
-            V::store(q, *o);
+            *o = V::xor(V::load(src.add(vb * j)), *k);
+            V::store(dst.add(vb * j), *o);
         }
-        let rest = data.len() - whole * vb;
+        let rest = len - whole * vb;
         if rest > 0 {
-            let q = p.add(vb * whole);
-            out[whole] = V::keep(V::xor(V::load_partial(q, rest), ks[whole]), rest);
-            V::store_partial(q, rest, out[whole]);
+            let at = vb * whole;
+            out[whole] = V::keep(V::xor(V::load_partial(src.add(at), rest), ks[whole]), rest);
+            V::store_partial(dst.add(at), rest, out[whole]);
         }
         out
     }
@@ -283,25 +289,26 @@ fn final_blocks(
     put_padded(b, at, &len_bytes(aad.len(), ct_len))
 }
 
-/// Absorbs a message's last ciphertext (the `len` bytes at p, under
+/// Absorbs a message's last ciphertext (the `len` bytes at `src`, under
 /// BATCH_VECTORS vectors) and the length block `lens` into y, from
 /// registers, with one reduction: no copy of the tail to the stack and
 /// back (through it a 1500-byte message's tail went three times, as
-/// whole-vector stores that the loads then waited on). With `ks`, the
-/// bytes at p are plaintext, encrypted here (XORed with the keystream
-/// and stored back) before they are hashed. The caller checks
+/// whole-vector stores that the loads then waited on). With `enc` (ks,
+/// dst), the bytes at `src` are plaintext, encrypted here (XORed with the
+/// keystream and stored at dst) before they are hashed. The caller checks
 /// [`tail_fits`].
 ///
 /// # Safety
-/// V's features are enabled; p is valid for `len` > 0 bytes (writable
-/// with `ks`), and [`tail_fits`].
+/// V's features are enabled; `src` is valid for reads of `len` > 0 bytes
+/// and dst for writes of as many (the same or not overlapping), and
+/// [`tail_fits`].
 #[inline(always)]
 unsafe fn absorb_tail<V: Lanes>(
     pw: &Powers,
     y: V::Block,
-    p: *mut u8,
+    src: *const u8,
     len: usize,
-    ks: Option<&[V; BATCH_VECTORS]>,
+    enc: Option<(&[V; BATCH_VECTORS], *mut u8)>,
     lens: V::Block,
 ) -> V::Block {
     let vb = 16 * V::L;
@@ -310,8 +317,8 @@ unsafe fn absorb_tail<V: Lanes>(
     // lanes past the tail meet H^1 (a zero lane: the length block is
     // multiplied on its own) and the zero padding after it.
     let tb = len.div_ceil(16);
-    // SAFETY: vector j (16 L j < len) lies within the len bytes at p,
-    // whole or partial. tb + 1 <= filled (tail_fits), so every vector of powers read
+    // SAFETY: vector j (16 L j < len) lies within the len bytes at src
+    // and at dst, whole or partial. tb + 1 <= filled (tail_fits), so every vector of powers read
     // starts at or after at(filled) and, as tb + 1 - L j >= 2 for each
     // vector holding tail blocks, ends within the padding; features per
     // the caller.
@@ -324,19 +331,19 @@ unsafe fn absorb_tail<V: Lanes>(
                 break;
             }
             // Vector j, whole or partial (zero past the end).
-            let (q, rest) = (p.add(vb * j), len - vb * j);
+            let (at, rest) = (vb * j, len - vb * j);
             let mut c = if rest >= vb {
-                V::load(q)
+                V::load(src.add(at))
             } else {
-                V::load_partial(q, rest)
+                V::load_partial(src.add(at), rest)
             };
-            if let Some(ks) = ks {
+            if let Some((ks, dst)) = enc {
                 c = V::xor(c, ks[j]);
                 if rest >= vb {
-                    V::store(q, c);
+                    V::store(dst.add(at), c);
                 } else {
                     c = V::keep(c, rest);
-                    V::store_partial(q, rest, c);
+                    V::store_partial(dst.add(at), rest, c);
                 }
             }
             let mut x = V::bswap(c);
@@ -361,8 +368,8 @@ fn tail_fits(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
     (aad.is_empty() || !with_aad) && len.div_ceil(16) < pw.filled()
 }
 
-/// Encrypts `tail` with the keystream `ks` and absorbs the last GHASH input
-/// (as [`absorb_final`]) into y. The ciphertext is hashed from registers
+/// Encrypts the `len` bytes at `src` with the keystream `ks` into `dst`
+/// and absorbs the last GHASH input (as [`absorb_final`]) into y. The ciphertext is hashed from registers
 /// ([`absorb_tail`]) or, with AAD to merge or too few powers, from a copy
 /// made from the registers, not read back from `tail`: a load of bytes a
 /// masked store has just written waits for that store to retire (a
@@ -370,24 +377,28 @@ fn tail_fits(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
 ///
 /// # Safety
 /// V's features are enabled; with `with_aad` the AAD and tail together
-/// are under MERGE_MAX blocks, and the tail is under BATCH_VECTORS vectors.
+/// are under MERGE_MAX blocks; `len` is positive and under BATCH_VECTORS
+/// vectors; `src` is valid for reads and `dst` for writes of `len` bytes,
+/// and they are the same or do not overlap.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn seal_tail<V: Lanes>(
     pw: &Powers,
     y: V::Block,
     aad: &[u8],
     with_aad: bool,
-    tail: &mut [u8],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
     ks: &[V; BATCH_VECTORS],
     ct_len: usize,
 ) -> V::Block {
     let vb = 16 * V::L;
-    if tail_fits(pw, aad, with_aad, tail.len()) {
-        // SAFETY: the tail is writable, non-empty and under BATCH_VECTORS
-        // vectors; tail_fits; features per the caller.
+    if tail_fits(pw, aad, with_aad, len) {
+        // SAFETY: per the caller; tail_fits.
         return unsafe {
             let lens = len_block(aad.len(), ct_len);
-            absorb_tail::<V>(pw, y, tail.as_mut_ptr(), tail.len(), Some(ks), lens)
+            absorb_tail::<V>(pw, y, src, len, Some((ks, dst)), lens)
         };
     }
     let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
@@ -400,12 +411,12 @@ unsafe fn seal_tail<V: Lanes>(
     // blocks) starts at most MERGE_MAX - 1 blocks in, and its last
     // whole-vector store ends within FINAL_BYTES.
     unsafe {
-        let ct = xor_keep::<V>(tail, ks);
-        let dst = fb.as_mut_ptr().cast::<u8>().add(at);
-        for (j, c) in ct.iter().enumerate().take(tail.len().div_ceil(vb)) {
-            V::store(dst.add(vb * j), *c);
+        let ct = xor_keep::<V>(src, dst, len, ks);
+        let to = fb.as_mut_ptr().cast::<u8>().add(at);
+        for (j, c) in ct.iter().enumerate().take(len.div_ceil(vb)) {
+            V::store(to.add(vb * j), *c);
         }
-        at += tail.len().div_ceil(16) * 16;
+        at += len.div_ceil(16) * 16;
         let n = put_padded(&mut fb, at, &len_bytes(aad.len(), ct_len));
         // Bytes before n are initialized: the AAD and length block by
         // put_padded, the tail's blocks by the vector stores (zero past it).
@@ -439,7 +450,7 @@ pub(super) unsafe fn absorb_final<V: Lanes>(
         // only read (no keystream); tail_fits; features per the caller.
         return unsafe {
             let lens = len_block(aad.len(), ct_len);
-            absorb_tail::<V>(pw, y, tail.as_ptr().cast_mut(), tail.len(), None, lens)
+            absorb_tail::<V>(pw, y, tail.as_ptr(), tail.len(), None, lens)
         };
     }
     let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
@@ -629,8 +640,8 @@ unsafe fn open_tiny<V: AesLanes, const NR: usize>(
 /// Encrypts `src` (if given, of `buf`'s length; else `buf` in place) into
 /// `buf` under counters Y0+1, Y0+2, ... and returns the full tag
 /// GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds. Out of
-/// place, the whole batches read `src` and write `buf` directly; the head
-/// and tail (under a batch each) are copied first and done in place.
+/// place, every part is read from `src` and written to `buf` (nothing
+/// copied first: a load of bytes a copy just stored waits for them).
 ///
 /// # Safety
 /// V's features (AES included) are enabled, and `src`, if given, has
@@ -667,7 +678,6 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     // steps still hold.
     let base = buf.as_mut_ptr();
     let input = src.map_or(base as *const u8, |s| s.as_ptr());
-    let split = !core::ptr::eq(input, base);
     // SAFETY: features per the caller. Pointers: src and buf have ct_len
     // bytes each and do not overlap (a shared and an exclusive borrow);
     // the head (16 head bytes), the full batches (bb bytes each) and the
@@ -683,16 +693,13 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         let mut sums = Sums::zero();
         let mut prev = None;
         if head > 0 {
-            if split {
-                core::ptr::copy_nonoverlapping(input, base, 16 * head);
-            }
             let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
             let ks = batch::<V, NR, BATCH_VECTORS>(
                 &rk, &mut hctr, pw, None, &mut sums, &mut y, None, None,
             );
             // Hashed from the buffer in the next batch. (Hashing the returned
             // copy instead measured slower here, unlike for the tail.)
-            xor_keep::<V>(core::slice::from_raw_parts_mut(base, 16 * head), &ks);
+            xor_keep::<V>(input, base, 16 * head, &ks);
             prev = Some(HashStep::new::<V>(pw, base, 0, chunks, head));
         }
         let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
@@ -722,14 +729,11 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         let mut ek = V::Block::load(y0.as_ptr());
         let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
         let tail_len = ct_len - 16 * head - full * bb;
-        if split {
-            core::ptr::copy_nonoverlapping(sp.add(full * bb), p.add(full * bb), tail_len);
-        }
-        let tail = core::slice::from_raw_parts_mut(p.add(full * bb), tail_len);
-        y = if tail.is_empty() {
-            absorb_final::<V>(pw, y, aad, merged, tail, ct_len)
+        y = if tail_len == 0 {
+            absorb_final::<V>(pw, y, aad, merged, &[], ct_len)
         } else {
-            seal_tail::<V>(pw, y, aad, merged, tail, &ks, ct_len)
+            let (ts, td) = (sp.add(full * bb), p.add(full * bb));
+            seal_tail::<V>(pw, y, aad, merged, ts, td, tail_len, &ks, ct_len)
         };
         full_tag(y, ek)
     }
@@ -771,7 +775,6 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
     // As in `seal`: every pointer from this one, `buf` not touched again.
     let base = buf.as_mut_ptr();
     let input = src.map_or(base as *const u8, |s| s.as_ptr());
-    let split = !core::ptr::eq(input, base);
     // SAFETY: as in `seal`; here each batch's hash step reads the
     // ciphertext it decrypts, before the batch overwrites it (in place) or
     // from src (out of place).
@@ -783,10 +786,8 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         };
         let mut sums = Sums::zero();
         if head > 0 {
-            if split {
-                core::ptr::copy_nonoverlapping(input, base, 16 * head);
-            }
-            let step = HashStep::new::<V>(pw, base, 0, chunks, head);
+            // Hashed where it is read from, as the whole batches are.
+            let step = HashStep::new::<V>(pw, input, 0, chunks, head);
             let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
             let ks = batch::<V, NR, BATCH_VECTORS>(
                 &rk,
@@ -798,7 +799,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
                 None,
                 None,
             );
-            xor_keep::<V>(core::slice::from_raw_parts_mut(base, 16 * head), &ks);
+            xor_keep::<V>(input, base, 16 * head, &ks);
         }
         let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
         let p = base.add(16 * head);
@@ -820,14 +821,19 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
             );
         }
         let tail_len = ct_len - 16 * head - full * bb;
-        if split {
-            core::ptr::copy_nonoverlapping(sp.add(full * bb), p.add(full * bb), tail_len);
-        }
-        let tail = core::slice::from_raw_parts_mut(p.add(full * bb), tail_len);
-        y = absorb_final::<V>(pw, y, aad, merged, tail, ct_len);
+        // Hashed and decrypted where it is read from (no copy first).
+        let (ts, td) = (sp.add(full * bb), p.add(full * bb));
+        y = absorb_final::<V>(
+            pw,
+            y,
+            aad,
+            merged,
+            core::slice::from_raw_parts(ts, tail_len),
+            ct_len,
+        );
         let mut ek = V::Block::load(y0.as_ptr());
         let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
-        xor_keep::<V>(tail, &ks);
+        xor_keep::<V>(ts, td, tail_len, &ks);
         full_tag(y, ek)
     }
 }
