@@ -249,6 +249,8 @@ fn per_message_keys_match_the_reference_at_every_boundary() {
     let lens = [
         0usize, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024,
         1025, 1500, 2031, 2047, 2048, 2049, 4095, 4096, 4097, 8275, 16384, 16880, 65543,
+        // Where a table is exactly eight vectors of powers on each width.
+        80, 95, 200, 223, 416, 450,
     ];
     let key = bytes(&mut r, 32);
     let xs = implementations(&key);
