@@ -10,7 +10,7 @@
 //! (`aes::aesni::expand128` / `expand256`).
 //!
 //! Every function here is `unsafe` with `#[target_feature]`; callers check
-//! the features with `crate::detect` first (see [`RoundKeys::new`]).
+//! the features with `crate::detect` first (see [`RoundKeys::with_new`]).
 
 use crate::aes::aesni::{expand128, expand256};
 use core::arch::x86_64::*;

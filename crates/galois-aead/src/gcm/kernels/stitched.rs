@@ -318,10 +318,10 @@ unsafe fn absorb_tail<V: Lanes>(
     // multiplied on its own) and the zero padding after it.
     let tb = len.div_ceil(16);
     // SAFETY: vector j (16 L j < len) lies within the len bytes at src
-    // and at dst, whole or partial. tb + 1 <= filled (tail_fits), so every vector of powers read
-    // starts at or after at(filled) and, as tb + 1 - L j >= 2 for each
-    // vector holding tail blocks, ends within the padding; features per
-    // the caller.
+    // and at dst, whole or partial. tb + 1 <= filled (tail_fits), so every
+    // vector of powers read starts at or after at(filled) and, as
+    // tb + 1 - L j >= 2 for each vector holding tail blocks, ends within
+    // the padding; features per the caller.
     unsafe {
         let base = pw.at(tb + 1);
         let mut s = Sums::<V>::zero();
@@ -369,11 +369,11 @@ fn tail_fits(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
 }
 
 /// Encrypts the `len` bytes at `src` with the keystream `ks` into `dst`
-/// and absorbs the last GHASH input (as [`absorb_final`]) into y. The ciphertext is hashed from registers
-/// ([`absorb_tail`]) or, with AAD to merge or too few powers, from a copy
-/// made from the registers, not read back from `tail`: a load of bytes a
-/// masked store has just written waits for that store to retire (a
-/// one-block tail cost 17 ns here that way).
+/// and absorbs the last GHASH input (as [`absorb_final`]) into y. The
+/// ciphertext is hashed from registers ([`absorb_tail`]) or, with AAD to
+/// merge or too few powers, from a copy made from the registers, never
+/// read back from `dst`: a load of bytes a masked store has just written
+/// waits for that store to retire (a one-block tail cost 17 ns that way).
 ///
 /// # Safety
 /// V's features are enabled; with `with_aad` the AAD and tail together
