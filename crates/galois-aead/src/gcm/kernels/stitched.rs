@@ -229,16 +229,52 @@ unsafe fn xor_keep<V: Lanes>(
     unsafe {
         let mut out = [V::zero(); BATCH_VECTORS];
         for (j, (k, o)) in ks.iter().zip(out.iter_mut()).enumerate().take(whole) {
-            *o = V::xor(V::load(src.add(vb * j)), *k);
-            V::store(dst.add(vb * j), *o);
+            *o = xor_vector::<V>(src, dst, vb * j, vb, *k);
         }
         let rest = len - whole * vb;
         if rest > 0 {
-            let at = vb * whole;
-            out[whole] = V::keep(V::xor(V::load_partial(src.add(at), rest), ks[whole]), rest);
-            V::store_partial(dst.add(at), rest, out[whole]);
+            out[whole] = xor_vector::<V>(src, dst, vb * whole, rest, ks[whole]);
         }
         out
+    }
+}
+
+/// The vector at `src + at`: a whole one if `rest` bytes reach that far,
+/// else the `rest` bytes, zero past them.
+///
+/// # Safety
+/// V's features are enabled; `src + at` is valid for reads of
+/// min(rest, 16 L) bytes.
+#[inline(always)]
+unsafe fn load_vector<V: Lanes>(src: *const u8, at: usize, rest: usize) -> V {
+    // SAFETY: per the caller.
+    unsafe {
+        if rest >= 16 * V::L {
+            V::load(src.add(at))
+        } else {
+            V::load_partial(src.add(at), rest)
+        }
+    }
+}
+
+/// [`load_vector`] XORed with the keystream `k` and stored at `dst + at`
+/// (as many bytes as were read); returns it, zero past its bytes.
+///
+/// # Safety
+/// As [`load_vector`], and `dst + at` is valid for writes of as many bytes.
+#[inline(always)]
+unsafe fn xor_vector<V: Lanes>(src: *const u8, dst: *mut u8, at: usize, rest: usize, k: V) -> V {
+    // SAFETY: per the caller.
+    unsafe {
+        let c = V::xor(load_vector::<V>(src, at, rest), k);
+        if rest >= 16 * V::L {
+            V::store(dst.add(at), c);
+            c
+        } else {
+            let c = V::keep(c, rest);
+            V::store_partial(dst.add(at), rest, c);
+            c
+        }
     }
 }
 
@@ -332,20 +368,10 @@ unsafe fn absorb_tail<V: Lanes>(
             }
             // Vector j, whole or partial (zero past the end).
             let (at, rest) = (vb * j, len - vb * j);
-            let mut c = if rest >= vb {
-                V::load(src.add(at))
-            } else {
-                V::load_partial(src.add(at), rest)
+            let c = match enc {
+                Some((ks, dst)) => xor_vector::<V>(src, dst, at, rest, ks[j]),
+                None => load_vector::<V>(src, at, rest),
             };
-            if let Some((ks, dst)) = enc {
-                c = V::xor(c, ks[j]);
-                if rest >= vb {
-                    V::store(dst.add(at), c);
-                } else {
-                    c = V::keep(c, rest);
-                    V::store_partial(dst.add(at), rest, c);
-                }
-            }
             let mut x = V::bswap(c);
             if j == 0 {
                 x = V::xor(x, V::low(y));
@@ -360,12 +386,15 @@ unsafe fn absorb_tail<V: Lanes>(
     }
 }
 
-/// Whether [`absorb_tail`] can take a tail of `len` bytes: the table has
-/// a power for each of its blocks and the length block, and no AAD is to
-/// be hashed with it (`with_aad` and non-empty).
+/// Whether [`absorb_tail`] can take a tail of `len` bytes: some, under
+/// BATCH_VECTORS vectors; the table has a power for each of its blocks and
+/// the length block; and no AAD is to be hashed with it (`with_aad` and
+/// non-empty).
 #[inline(always)]
-fn tail_fits(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
-    (aad.is_empty() || !with_aad) && len.div_ceil(16) < pw.filled()
+fn tail_fits<V: Lanes>(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
+    (1..16 * BATCH_VECTORS * V::L).contains(&len)
+        && len.div_ceil(16) < pw.filled()
+        && (aad.is_empty() || !with_aad)
 }
 
 /// Encrypts the `len` bytes at `src` with the keystream `ks` into `dst`
@@ -394,7 +423,7 @@ unsafe fn seal_tail<V: Lanes>(
     ct_len: usize,
 ) -> V::Block {
     let vb = 16 * V::L;
-    if tail_fits(pw, aad, with_aad, len) {
+    if tail_fits::<V>(pw, aad, with_aad, len) {
         // SAFETY: per the caller; tail_fits.
         return unsafe {
             let lens = len_block(aad.len(), ct_len);
@@ -442,12 +471,9 @@ pub(super) unsafe fn absorb_final<V: Lanes>(
     tail: &[u8],
     ct_len: usize,
 ) -> V::Block {
-    if !tail.is_empty()
-        && tail.len() < 16 * BATCH_VECTORS * V::L
-        && tail_fits(pw, aad, with_aad, tail.len())
-    {
-        // SAFETY: the tail is non-empty and under BATCH_VECTORS vectors,
-        // only read (no keystream); tail_fits; features per the caller.
+    if tail_fits::<V>(pw, aad, with_aad, tail.len()) {
+        // SAFETY: tail_fits; the tail is only read (no keystream);
+        // features per the caller.
         return unsafe {
             let lens = len_block(aad.len(), ct_len);
             absorb_tail::<V>(pw, y, tail.as_ptr(), tail.len(), None, lens)
