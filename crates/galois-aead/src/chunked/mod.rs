@@ -51,6 +51,7 @@
 //! # Ok::<(), galois_aead::Error>(())
 //! ```
 
+mod hkdf;
 mod pool;
 mod push;
 mod random;
@@ -162,22 +163,6 @@ impl Drop for Keys {
     }
 }
 
-/// HKDF-Expand(prk = key, info) with SHA-512 into `okm`.
-///
-/// The `hkdf` crate refuses a PRK shorter than the hash output (RFC 5869
-/// asks for one at least that long), while the spec's PRK is the 16- or
-/// 32-byte input key. HMAC pads any key up to its 128-byte block with
-/// zeros (RFC 2104), so the key padded with zeros to 64 bytes gives the
-/// very same HMAC, and so the same HKDF-Expand.
-fn hkdf_expand(key: &[u8], info: &[&[u8]], okm: &mut [u8]) {
-    let mut prk = [0u8; 64];
-    prk[..key.len()].copy_from_slice(key);
-    let h = hkdf::Hkdf::<sha2::Sha512>::from_prk(&prk).expect("a 64-byte PRK is accepted");
-    h.expand_multi_info(info, okm)
-        .expect("at most 76 bytes, far below 255 SHA-512 blocks");
-    prk.zeroize();
-}
-
 impl Keys {
     /// Derives the key, base nonce and commitment from the input key,
     /// salt and context.
@@ -186,8 +171,8 @@ impl Keys {
         let kl = suite.key_len();
         let mut okm = [0u8; 32 + NONCE_LEN + COMMITMENT_LEN];
         let okm = &mut okm[..kl + NONCE_LEN + COMMITMENT_LEN];
-        hkdf_expand(
-            key,
+        // The spec's PRK is the 16- or 32-byte input key itself.
+        hkdf::HmacSha512::new(key).expand(
             &[LABEL, suite.aead_name().as_bytes(), &[0], salt, context],
             okm,
         );
