@@ -53,6 +53,10 @@ pub(crate) struct HashStep {
     /// chunk, whose powers are then shifted so it ends where a whole chunk
     /// would.
     blocks: usize,
+    /// A message's tail ([`HashStep::tail`]): `bytes` bytes, the last
+    /// vector loaded partially (zero past them), nothing read beyond.
+    tail: bool,
+    bytes: usize,
 }
 
 impl HashStep {
@@ -77,6 +81,26 @@ impl HashStep {
             first: pos == 0,
             last: pos + 1 == size,
             blocks,
+            tail: false,
+            bytes: 16 * blocks,
+        }
+    }
+
+    /// The step for an opening's tail of `len` bytes at p (as
+    /// [`absorb_tail`] takes it, see [`tail_fits`]): a group of its own,
+    /// taking in y; block i meets H^(tb + 1 - i), leaving H^1 for the
+    /// length block, which the caller adds before it reduces.
+    #[inline(always)]
+    fn tail(pw: &Powers, p: *const u8, len: usize) -> Self {
+        let tb = len.div_ceil(16);
+        HashStep {
+            p,
+            base: pw.at(tb + 1),
+            first: true,
+            last: false,
+            blocks: tb,
+            tail: true,
+            bytes: len,
         }
     }
 }
@@ -135,8 +159,13 @@ unsafe fn batch<V: AesLanes, const NR: usize, const NV: usize>(
                 // Blocks of this chunk in vector g (L but in a head chunk).
                 let nb = st.blocks.saturating_sub(V::L * g).min(V::L);
                 if g < BATCH_VECTORS && 1 + g * (NR - 1) / BATCH_VECTORS == r && nb > 0 {
-                    let mut x = V::load(st.p.add(16 * V::L * g));
-                    if nb < V::L {
+                    let at = 16 * V::L * g;
+                    let mut x = if st.tail {
+                        load_vector::<V>(st.p, at, st.bytes - at)
+                    } else {
+                        V::load(st.p.add(at))
+                    };
+                    if nb < V::L && !st.tail {
                         // The lanes after a head chunk's end hold the next
                         // chunk, not yet processed.
                         x = V::keep(x, 16 * nb);
@@ -766,7 +795,8 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
 }
 
 /// Decrypts `src` (if given; else `buf` in place) into `buf`, hashing
-/// each batch of ciphertext before it is overwritten, and returns the
+/// each batch of ciphertext before it is overwritten (the tail too, in
+/// the rounds of its own keystream, where [`tail_fits`]), and returns the
 /// expected full tag. The caller compares and wipes `buf` on mismatch.
 /// Out of place as in [`seal`].
 ///
@@ -849,6 +879,28 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         let tail_len = ct_len - 16 * head - full * bb;
         // Hashed and decrypted where it is read from (no copy first).
         let (ts, td) = (sp.add(full * bb), p.add(full * bb));
+        let mut ek = V::Block::load(y0.as_ptr());
+        if tail_fits::<V>(pw, aad, merged, tail_len) {
+            // The tail hashed between the rounds of its own keystream, as a
+            // whole batch is; then the length block, one reduction.
+            let step = HashStep::tail(pw, ts, tail_len);
+            let ks = last_batch::<V, NR>(
+                &rk,
+                &mut ctr,
+                pw,
+                Some(step),
+                &mut sums,
+                &mut y,
+                nv,
+                &mut ek,
+            );
+            let (h, hk) = pw.h::<V::Block>(pw.at(1));
+            let mut one = Sums::<V::Block>::zero();
+            one.mul_add(len_block(aad.len(), ct_len), h, hk);
+            y = sums.fold().add(one).reduce();
+            xor_keep::<V>(ts, td, tail_len, &ks);
+            return full_tag(y, ek);
+        }
         y = absorb_final::<V>(
             pw,
             y,
@@ -857,7 +909,6 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
             core::slice::from_raw_parts(ts, tail_len),
             ct_len,
         );
-        let mut ek = V::Block::load(y0.as_ptr());
         let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
         xor_keep::<V>(ts, td, tail_len, &ks);
         full_tag(y, ek)
