@@ -88,14 +88,14 @@ impl HashStep {
 
     /// The step for an opening's tail of `len` bytes at p (as
     /// [`absorb_tail`] takes it, see [`tail_fits`]): a group of its own,
-    /// taking in y; block i meets H^(tb + 1 - i), leaving H^1 for the
-    /// length block, which the caller adds before it reduces.
+    /// taking in y, its powers from [`tail_base`]; the caller adds the
+    /// length block as it reduces ([`finish_tail`]).
     #[inline(always)]
     fn tail(pw: &Powers, p: *const u8, len: usize) -> Self {
         let tb = len.div_ceil(16);
         HashStep {
             p,
-            base: pw.at(tb + 1),
+            base: tail_base(pw, tb),
             first: true,
             last: false,
             blocks: tb,
@@ -380,15 +380,16 @@ unsafe fn absorb_tail<V: Lanes>(
     // Block i of the tb + 1 (the tail's and the length block) takes
     // H^(tb + 1 - i): vector j's powers start at H^(tb + 1 - L j), and its
     // lanes past the tail meet H^1 (a zero lane: the length block is
-    // multiplied on its own) and the zero padding after it.
+    // multiplied on its own) and the zero padding after it; or, with no
+    // power above H^tb, H^(tb - i), the length block apart (tail_base).
     let tb = len.div_ceil(16);
     // SAFETY: vector j (16 L j < len) lies within the len bytes at src
-    // and at dst, whole or partial. tb + 1 <= filled (tail_fits), so every
+    // and at dst, whole or partial. tb <= filled (tail_fits), so every
     // vector of powers read starts at or after at(filled) and, as
-    // tb + 1 - L j >= 2 for each vector holding tail blocks, ends within
+    // tb - L j >= 1 for each vector holding tail blocks, ends within
     // the padding; features per the caller.
     unsafe {
-        let base = pw.at(tb + 1);
+        let base = tail_base(pw, tb);
         let mut s = Sums::<V>::zero();
         // A constant bound: each vector stays in a register.
         for j in 0..BATCH_VECTORS {
@@ -408,21 +409,54 @@ unsafe fn absorb_tail<V: Lanes>(
             let (h, hk) = pw.h::<V>(base + V::L * j);
             s.mul_add(x, h, hk);
         }
+        finish_tail(pw, tb, s, lens)
+    }
+}
+
+/// Where a tail of `tb` blocks ([`tail_fits`]) starts in the powers: at
+/// H^(tb + 1), leaving H^1 for the length block, or at H^tb where the table
+/// ends there (a 32-block tail under a 32-power table), the length block
+/// then absorbed after a reduction ([`finish_tail`]).
+#[inline(always)]
+fn tail_base(pw: &Powers, tb: usize) -> At {
+    if tb < pw.filled() {
+        pw.at(tb + 1)
+    } else {
+        pw.at(tb)
+    }
+}
+
+/// The tail's sums (powers from [`tail_base`]) and the length block
+/// `lens`, reduced into the final GHASH value: one reduction, or, where
+/// the tail took H^1, two (the tail's, then (y ^ lens) H).
+///
+/// # Safety
+/// V's features are enabled; 1 <= tb <= pw.filled().
+#[inline(always)]
+unsafe fn finish_tail<V: Lanes>(pw: &Powers, tb: usize, s: Sums<V>, lens: V::Block) -> V::Block {
+    // SAFETY: H^1 is in every table; features per the caller.
+    unsafe {
         let (h, hk) = pw.h::<V::Block>(pw.at(1));
         let mut one = Sums::<V::Block>::zero();
-        one.mul_add(lens, h, hk);
-        s.fold().add(one).reduce()
+        if tb < pw.filled() {
+            one.mul_add(lens, h, hk);
+            s.fold().add(one).reduce()
+        } else {
+            let y = s.fold().reduce();
+            one.mul_add(V::Block::xor(y, lens), h, hk);
+            one.reduce()
+        }
     }
 }
 
 /// Whether [`absorb_tail`] can take a tail of `len` bytes: some, under
-/// BATCH_VECTORS vectors; the table has a power for each of its blocks and
-/// the length block; and no AAD is to be hashed with it (`with_aad` and
-/// non-empty).
+/// BATCH_VECTORS vectors; the table has a power for each of its blocks
+/// (the length block's is H^1, or it comes after: [`tail_base`]); and no
+/// AAD is to be hashed with it (`with_aad` and non-empty).
 #[inline(always)]
 fn tail_fits<V: Lanes>(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
     (1..16 * BATCH_VECTORS * V::L).contains(&len)
-        && len.div_ceil(16) < pw.filled()
+        && len.div_ceil(16) <= pw.filled()
         && (aad.is_empty() || !with_aad)
 }
 
@@ -894,10 +928,12 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
                 nv,
                 &mut ek,
             );
-            let (h, hk) = pw.h::<V::Block>(pw.at(1));
-            let mut one = Sums::<V::Block>::zero();
-            one.mul_add(len_block(aad.len(), ct_len), h, hk);
-            y = sums.fold().add(one).reduce();
+            y = finish_tail(
+                pw,
+                tail_len.div_ceil(16),
+                sums,
+                len_block(aad.len(), ct_len),
+            );
             xor_keep::<V>(ts, td, tail_len, &ks);
             return full_tag(y, ek);
         }
