@@ -8,7 +8,7 @@
 
 use super::aes_lanes::{AesLanes, RoundKeys};
 use super::stitched::absorb_final;
-use super::tuning::{BATCH_VECTORS, MERGE_MAX};
+use super::tuning::BATCH_VECTORS;
 use crate::gcm::BatchPacket;
 use crate::gf128::wide::{block_to_u128, ghash, ghash_padded, Lanes, Powers};
 use zeroize::Zeroize;
@@ -130,15 +130,16 @@ pub(crate) unsafe fn seal_batch<V: AesLanes, const NR: usize>(
             flush::<V, NR>(&rk, &mut stage, &dest, n, packets, ek);
         }
         for (p, t) in packets.iter().zip(ek.iter_mut()) {
-            let merged = p.aad.len().div_ceil(16) + p.data.len().div_ceil(16) < MERGE_MAX;
-            let (mut y, tail) = if merged {
-                (V::Block::zero(), &p.data[..])
+            // The AAD, then a short packet's ciphertext whole from registers
+            // (absorb_final), a longer one's whole blocks first.
+            let y = ghash_padded::<V>(pw, V::Block::zero(), p.aad);
+            let whole = if p.data.len() < 16 * BATCH_VECTORS * V::L {
+                0
             } else {
-                let whole = p.data.len() & !15;
-                let y = ghash_padded::<V>(pw, V::Block::zero(), p.aad);
-                (ghash::<V>(pw, y, &p.data[..whole]), &p.data[whole..])
+                p.data.len() & !15
             };
-            y = absorb_final::<V>(pw, y, p.aad, merged, tail, p.data.len());
+            let y = ghash::<V>(pw, y, &p.data[..whole]);
+            let y = absorb_final::<V>(pw, y, p.aad.len(), &p.data[whole..], p.data.len());
             *t ^= block_to_u128(y);
         }
     }

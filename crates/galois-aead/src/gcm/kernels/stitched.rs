@@ -12,7 +12,7 @@
 
 use super::aes_lanes::{AesLanes, RoundKeys};
 use super::counters::Ctr;
-use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES, MERGE_MAX};
+use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES};
 use crate::gf128::wide::{
     absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, At, Lanes, Powers, Sums,
     MAX_BATCH,
@@ -307,9 +307,11 @@ unsafe fn xor_vector<V: Lanes>(src: *const u8, dst: *mut u8, at: usize, rest: us
     }
 }
 
-/// Bytes of the stack copy that ends a message: MERGE_MAX + 1 blocks, and
-/// room for `seal_tail`'s last whole-vector store past them.
-const FINAL_BYTES: usize = 16 * (MERGE_MAX + 1) + 64;
+/// Bytes of the stack copy that ends a message where the registers path
+/// cannot ([`tail_fits`]): a tail of under BATCH_VECTORS vectors of up to
+/// four blocks, the length block, and room for `seal_tail`'s last
+/// whole-vector store.
+const FINAL_BYTES: usize = 16 * (4 * BATCH_VECTORS + 1) + 64;
 
 /// Copies `src` into `b` at `at`, zero-padded to whole blocks; returns the
 /// end.
@@ -335,23 +337,18 @@ fn len_bytes(aad_len: usize, ct_len: usize) -> [u8; 16] {
     lens
 }
 
-/// Writes the last GHASH input into `b`: the AAD (when `with_aad`), the
-/// ciphertext tail, each zero-padded, and len(A) || len(C). Returns the
-/// number of bytes written (whole blocks).
+/// Writes the last GHASH input into `b`: the ciphertext tail, zero-padded,
+/// and len(A) || len(C). Returns the number of bytes written (whole
+/// blocks).
 #[inline(always)]
 fn final_blocks(
     b: &mut [MaybeUninit<u8>; FINAL_BYTES],
-    aad: &[u8],
-    with_aad: bool,
     tail: &[u8],
+    aad_len: usize,
     ct_len: usize,
 ) -> usize {
-    let mut at = 0;
-    if with_aad {
-        at = put_padded(b, at, aad);
-    }
-    at = put_padded(b, at, tail);
-    put_padded(b, at, &len_bytes(aad.len(), ct_len))
+    let at = put_padded(b, 0, tail);
+    put_padded(b, at, &len_bytes(aad_len, ct_len))
 }
 
 /// Absorbs a message's last ciphertext (the `len` bytes at `src`, under
@@ -450,26 +447,24 @@ unsafe fn finish_tail<V: Lanes>(pw: &Powers, tb: usize, s: Sums<V>, lens: V::Blo
 }
 
 /// Whether [`absorb_tail`] can take a tail of `len` bytes: some, under
-/// BATCH_VECTORS vectors; the table has a power for each of its blocks
-/// (the length block's is H^1, or it comes after: [`tail_base`]); and no
-/// AAD is to be hashed with it (`with_aad` and non-empty).
+/// BATCH_VECTORS vectors, and the table has a power for each of its
+/// blocks (the length block's is H^1, or it comes after: [`tail_base`]).
+/// (A message's AAD is always hashed first, on its own: hashing short
+/// AAD with the tail from one stack copy cost 20-35 ns more than this.)
 #[inline(always)]
-fn tail_fits<V: Lanes>(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> bool {
-    (1..16 * BATCH_VECTORS * V::L).contains(&len)
-        && len.div_ceil(16) <= pw.filled()
-        && (aad.is_empty() || !with_aad)
+fn tail_fits<V: Lanes>(pw: &Powers, len: usize) -> bool {
+    (1..16 * BATCH_VECTORS * V::L).contains(&len) && len.div_ceil(16) <= pw.filled()
 }
 
 /// Encrypts the `len` bytes at `src` with the keystream `ks` into `dst`
 /// and absorbs the last GHASH input (as [`absorb_final`]) into y. The
-/// ciphertext is hashed from registers ([`absorb_tail`]) or, with AAD to
-/// merge or too few powers, from a copy made from the registers, never
+/// ciphertext is hashed from registers ([`absorb_tail`]) or, with too few
+/// powers, from a copy made from the registers, never
 /// read back from `dst`: a load of bytes a masked store has just written
 /// waits for that store to retire (a one-block tail cost 17 ns that way).
 ///
 /// # Safety
-/// V's features are enabled; with `with_aad` the AAD and tail together
-/// are under MERGE_MAX blocks; `len` is positive and under BATCH_VECTORS
+/// V's features are enabled; `len` is positive and under BATCH_VECTORS
 /// vectors; `src` is valid for reads and `dst` for writes of `len` bytes,
 /// and they are the same or do not overlap.
 #[inline(always)]
@@ -477,8 +472,7 @@ fn tail_fits<V: Lanes>(pw: &Powers, aad: &[u8], with_aad: bool, len: usize) -> b
 unsafe fn seal_tail<V: Lanes>(
     pw: &Powers,
     y: V::Block,
-    aad: &[u8],
-    with_aad: bool,
+    aad_len: usize,
     src: *const u8,
     dst: *mut u8,
     len: usize,
@@ -486,32 +480,27 @@ unsafe fn seal_tail<V: Lanes>(
     ct_len: usize,
 ) -> V::Block {
     let vb = 16 * V::L;
-    if tail_fits::<V>(pw, aad, with_aad, len) {
+    if tail_fits::<V>(pw, len) {
         // SAFETY: per the caller; tail_fits.
         return unsafe {
-            let lens = len_block(aad.len(), ct_len);
+            let lens = len_block(aad_len, ct_len);
             absorb_tail::<V>(pw, y, src, len, Some((ks, dst)), lens)
         };
     }
     let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
-    let mut at = if with_aad {
-        put_padded(&mut fb, 0, aad)
-    } else {
-        0
-    };
     // SAFETY: features per the caller. The tail (under BATCH_VECTORS L
-    // blocks) starts at most MERGE_MAX - 1 blocks in, and its last
-    // whole-vector store ends within FINAL_BYTES.
+    // blocks) starts the copy, and its last whole-vector store ends within
+    // FINAL_BYTES.
     unsafe {
         let ct = xor_keep::<V>(src, dst, len, ks);
-        let to = fb.as_mut_ptr().cast::<u8>().add(at);
+        let to = fb.as_mut_ptr().cast::<u8>();
         for (j, c) in ct.iter().enumerate().take(len.div_ceil(vb)) {
             V::store(to.add(vb * j), *c);
         }
-        at += len.div_ceil(16) * 16;
-        let n = put_padded(&mut fb, at, &len_bytes(aad.len(), ct_len));
-        // Bytes before n are initialized: the AAD and length block by
-        // put_padded, the tail's blocks by the vector stores (zero past it).
+        let at = len.div_ceil(16) * 16;
+        let n = put_padded(&mut fb, at, &len_bytes(aad_len, ct_len));
+        // Bytes before n are initialized: the length block by put_padded,
+        // the tail's blocks by the vector stores (zero past it).
         ghash::<V>(
             pw,
             y,
@@ -520,30 +509,30 @@ unsafe fn seal_tail<V: Lanes>(
     }
 }
 
-/// Absorbs the last GHASH input (see [`final_blocks`]) into y.
+/// Absorbs the last GHASH input (see [`final_blocks`]) into y: the
+/// ciphertext's tail (after the AAD and the whole batches were hashed)
+/// and the length block.
 ///
 /// # Safety
-/// V's features are enabled; with `with_aad` the AAD and tail together
-/// are under MERGE_MAX blocks, and the tail is under BATCH_VECTORS vectors.
+/// V's features are enabled, and the tail is under BATCH_VECTORS vectors.
 #[inline(always)]
 pub(super) unsafe fn absorb_final<V: Lanes>(
     pw: &Powers,
     y: V::Block,
-    aad: &[u8],
-    with_aad: bool,
+    aad_len: usize,
     tail: &[u8],
     ct_len: usize,
 ) -> V::Block {
-    if tail_fits::<V>(pw, aad, with_aad, tail.len()) {
+    if tail_fits::<V>(pw, tail.len()) {
         // SAFETY: tail_fits; the tail is only read (no keystream);
         // features per the caller.
         return unsafe {
-            let lens = len_block(aad.len(), ct_len);
+            let lens = len_block(aad_len, ct_len);
             absorb_tail::<V>(pw, y, tail.as_ptr(), tail.len(), None, lens)
         };
     }
     let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
-    let n = final_blocks(&mut fb, aad, with_aad, tail, ct_len);
+    let n = final_blocks(&mut fb, tail, aad_len, ct_len);
     // SAFETY: final_blocks initialized the first n bytes; features per the
     // caller.
     unsafe {
@@ -593,16 +582,13 @@ fn head_blocks<V: Lanes>(p: *const u8, len: usize) -> usize {
 }
 
 /// How a message splits: bytes per batch, whole batches, vectors in the
-/// tail, and whether the AAD fits in the final GHASH input (short packets:
-/// one reduction for everything).
+/// tail.
 #[inline(always)]
-fn plan<V: Lanes>(aad: &[u8], len: usize) -> (usize, usize, usize, bool) {
+fn plan<V: Lanes>(len: usize) -> (usize, usize, usize) {
     let bb = 16 * BATCH_VECTORS * V::L;
     let full = len / bb;
-    let rest = len - full * bb;
-    let nv = rest.div_ceil(16 * V::L);
-    let merged = full == 0 && aad.len().div_ceil(16) + rest.div_ceil(16) < MERGE_MAX;
-    (bb, full, nv, merged)
+    let nv = (len - full * bb).div_ceil(16 * V::L);
+    (bb, full, nv)
 }
 
 /// The length block len(A) || len(C) in integer form.
@@ -758,7 +744,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         return unsafe { seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf) };
     }
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
-    let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
+    let (bb, full, nv) = plan::<V>(buf.len() - 16 * head);
     let ct_len = buf.len();
     // Chunks are hashed in order: the head chunk (if any), then the full ones.
     let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
@@ -774,11 +760,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     // hash steps read batches already written, and a group uses no more
     // powers than the table has (HashStep).
     unsafe {
-        let mut y = if merged {
-            V::Block::zero()
-        } else {
-            ghash_padded::<V>(pw, V::Block::zero(), aad)
-        };
+        let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
         let mut sums = Sums::zero();
         let mut prev = None;
         if head > 0 {
@@ -819,10 +801,10 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
         let tail_len = ct_len - 16 * head - full * bb;
         y = if tail_len == 0 {
-            absorb_final::<V>(pw, y, aad, merged, &[], ct_len)
+            absorb_final::<V>(pw, y, aad.len(), &[], ct_len)
         } else {
             let (ts, td) = (sp.add(full * bb), p.add(full * bb));
-            seal_tail::<V>(pw, y, aad, merged, ts, td, tail_len, &ks, ct_len)
+            seal_tail::<V>(pw, y, aad.len(), ts, td, tail_len, &ks, ct_len)
         };
         full_tag(y, ek)
     }
@@ -859,7 +841,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         return unsafe { open_tiny::<V, NR>(pw, &rk, y0, y0_public, buf) };
     }
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
-    let (bb, full, nv, merged) = plan::<V>(aad, buf.len() - 16 * head);
+    let (bb, full, nv) = plan::<V>(buf.len() - 16 * head);
     let ct_len = buf.len();
     let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
     // As in `seal`: every pointer from this one, `buf` not touched again.
@@ -869,11 +851,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
     // ciphertext it decrypts, before the batch overwrites it (in place) or
     // from src (out of place).
     unsafe {
-        let mut y = if merged {
-            V::Block::zero()
-        } else {
-            ghash_padded::<V>(pw, V::Block::zero(), aad)
-        };
+        let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
         let mut sums = Sums::zero();
         if head > 0 {
             // Hashed where it is read from, as the whole batches are.
@@ -914,7 +892,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         // Hashed and decrypted where it is read from (no copy first).
         let (ts, td) = (sp.add(full * bb), p.add(full * bb));
         let mut ek = V::Block::load(y0.as_ptr());
-        if tail_fits::<V>(pw, aad, merged, tail_len) {
+        if tail_fits::<V>(pw, tail_len) {
             // The tail hashed between the rounds of its own keystream, as a
             // whole batch is; then the length block, one reduction.
             let step = HashStep::tail(pw, ts, tail_len);
@@ -940,8 +918,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         y = absorb_final::<V>(
             pw,
             y,
-            aad,
-            merged,
+            aad.len(),
             core::slice::from_raw_parts(ts, tail_len),
             ct_len,
         );

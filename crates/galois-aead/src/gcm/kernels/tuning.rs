@@ -9,12 +9,6 @@
 /// rounds for AES-192/256). 16 vectors per batch measured no faster.
 pub(crate) const BATCH_VECTORS: usize = 8;
 
-/// Most blocks (AAD, tail and length block together) hashed from the stack
-/// copy that ends a message; short messages hash everything there at once,
-/// with one reduction. At most `LOW_POWERS`, so a short message never
-/// needs the high powers.
-pub(crate) const MERGE_MAX: usize = 32;
-
 /// Batches a message needs before its partial chunk goes first (hashed
 /// stitched into the next batch) instead of last: below eight batches
 /// (1500 B) the extra first batch measured slower than a tail hashed alone.
