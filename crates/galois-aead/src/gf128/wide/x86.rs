@@ -275,6 +275,13 @@ impl Lanes for __m512i {
     /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        if n == 0 {
+            // No access at all: an empty slice's pointer is dangling, and a
+            // masked access there, though it faults on nothing, took a
+            // microcode assist of ~100 ns (an empty GCM message cost 140 ns).
+            // SAFETY: the Lanes contract (AVX-512 F).
+            return unsafe { _mm512_setzero_si512() };
+        }
         // SAFETY: the Lanes contract: p valid for the n bytes the mask
         // selects (masked-off bytes are not accessed).
         unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, p.cast()) }
@@ -283,6 +290,10 @@ impl Lanes for __m512i {
     /// The `Lanes` contract, for `__m512i`.
     #[inline(always)]
     unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+        if n == 0 {
+            // As in load_partial: no access to a dangling pointer.
+            return;
+        }
         // SAFETY: as in load_partial.
         unsafe { _mm512_mask_storeu_epi8(p.cast(), (1u64 << n) - 1, v) }
     }
