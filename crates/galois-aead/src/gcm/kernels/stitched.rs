@@ -661,16 +661,19 @@ unsafe fn mac_only<V: AesLanes, const NR: usize>(
             e = V::block_aesenc(e, rk.k1(r));
         }
         let e = V::block_aesenclast(e, rk.k1(NR));
-        let whole = aad.len() & !15;
+        // Whole batches' worth of AAD hashed in groups, the rest (as a
+        // message's tail is) from registers with the length block, in one
+        // reduction.
+        let bb = 16 * BATCH_VECTORS * V::L;
+        let whole = aad.len() / bb * bb;
         let rest = aad.len() - whole;
-        let y = if V::L == 1 || rest == 0 {
-            let y = ghash_padded::<V>(pw, V::Block::zero(), aad);
-            absorb_vector::<V::Block>(pw, y, len_block(aad.len(), 0), 1)
+        let lens = len_block(aad.len(), 0);
+        let y = ghash::<V>(pw, V::Block::zero(), &aad[..whole]);
+        let y = if tail_fits::<V>(pw, rest) {
+            absorb_tail::<V>(pw, y, aad.as_ptr().add(whole), rest, None, lens)
         } else {
-            // The partial block and the length block in one reduction.
-            let y = ghash::<V>(pw, V::Block::zero(), &aad[..whole]);
-            let last = V::bswap(V::load_partial(aad.as_ptr().add(whole), rest));
-            absorb_vector::<V>(pw, y, V::with_lane(last, 1, len_block(aad.len(), 0)), 2)
+            let y = ghash_padded::<V>(pw, y, &aad[whole..]);
+            absorb_vector::<V::Block>(pw, y, lens, 1)
         };
         full_tag(y, e)
     }
