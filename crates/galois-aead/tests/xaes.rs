@@ -251,6 +251,9 @@ fn per_message_keys_match_the_reference_at_every_boundary() {
         1025, 1500, 2031, 2047, 2048, 2049, 4095, 4096, 4097, 8275, 16384, 16880, 65543,
         // Where a table is exactly eight vectors of powers on each width.
         80, 95, 200, 223, 416, 450,
+        // A 32-block tail under a 32-power table: the length block after
+        // one more reduction.
+        497, 500, 1009, 1535,
     ];
     let key = bytes(&mut r, 32);
     let xs = implementations(&key);
