@@ -17,7 +17,6 @@ use crate::gf128::wide::{
     absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, At, Lanes, Powers, Sums,
     MAX_BATCH,
 };
-use core::mem::MaybeUninit;
 
 /// Runs `$body` for `$r` = 1, 2, ... while below `$nr` (at most 13),
 /// each copy with `$r` a constant.
@@ -307,50 +306,6 @@ unsafe fn xor_vector<V: Lanes>(src: *const u8, dst: *mut u8, at: usize, rest: us
     }
 }
 
-/// Bytes of the stack copy that ends a message where the registers path
-/// cannot ([`tail_fits`]): a tail of under BATCH_VECTORS vectors of up to
-/// four blocks, the length block, and room for `seal_tail`'s last
-/// whole-vector store.
-const FINAL_BYTES: usize = 16 * (4 * BATCH_VECTORS + 1) + 64;
-
-/// Copies `src` into `b` at `at`, zero-padded to whole blocks; returns the
-/// end.
-#[inline(always)]
-fn put_padded(b: &mut [MaybeUninit<u8>; FINAL_BYTES], at: usize, src: &[u8]) -> usize {
-    let end = at + src.len();
-    for (d, s) in b[at..end].iter_mut().zip(src) {
-        d.write(*s);
-    }
-    let padded = at + src.len().div_ceil(16) * 16;
-    for d in b[end..padded].iter_mut() {
-        d.write(0);
-    }
-    padded
-}
-
-/// The length block len(A) || len(C) in bytes.
-#[inline(always)]
-fn len_bytes(aad_len: usize, ct_len: usize) -> [u8; 16] {
-    let mut lens = [0u8; 16];
-    lens[..8].copy_from_slice(&((aad_len as u64) * 8).to_be_bytes());
-    lens[8..].copy_from_slice(&((ct_len as u64) * 8).to_be_bytes());
-    lens
-}
-
-/// Writes the last GHASH input into `b`: the ciphertext tail, zero-padded,
-/// and len(A) || len(C). Returns the number of bytes written (whole
-/// blocks).
-#[inline(always)]
-fn final_blocks(
-    b: &mut [MaybeUninit<u8>; FINAL_BYTES],
-    tail: &[u8],
-    aad_len: usize,
-    ct_len: usize,
-) -> usize {
-    let at = put_padded(b, 0, tail);
-    put_padded(b, at, &len_bytes(aad_len, ct_len))
-}
-
 /// Absorbs a message's last ciphertext (the `len` bytes at `src`, under
 /// BATCH_VECTORS vectors) and the length block `lens` into y, from
 /// registers, with one reduction: no copy of the tail to the stack and
@@ -457,10 +412,9 @@ fn tail_fits<V: Lanes>(pw: &Powers, len: usize) -> bool {
 }
 
 /// Encrypts the `len` bytes at `src` with the keystream `ks` into `dst`
-/// and absorbs the last GHASH input (as [`absorb_final`]) into y. The
-/// ciphertext is hashed from registers ([`absorb_tail`]) or, with too few
-/// powers, from a copy made from the registers, never
-/// read back from `dst`: a load of bytes a masked store has just written
+/// and absorbs the last GHASH input (as [`absorb_final`]) into y, the
+/// ciphertext hashed from the registers that produced it
+/// ([`absorb_tail`]): a load of bytes a masked store has just written
 /// waits for that store to retire (a one-block tail cost 17 ns that way).
 ///
 /// # Safety
@@ -479,39 +433,28 @@ unsafe fn seal_tail<V: Lanes>(
     ks: &[V; BATCH_VECTORS],
     ct_len: usize,
 ) -> V::Block {
-    let vb = 16 * V::L;
-    if tail_fits::<V>(pw, len) {
-        // SAFETY: per the caller; tail_fits.
-        return unsafe {
-            let lens = len_block(aad_len, ct_len);
-            absorb_tail::<V>(pw, y, src, len, Some((ks, dst)), lens)
-        };
-    }
-    let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
-    // SAFETY: features per the caller. The tail (under BATCH_VECTORS L
-    // blocks) starts the copy, and its last whole-vector store ends within
-    // FINAL_BYTES.
+    // SAFETY: per the caller; absorb_tail under tail_fits, else the
+    // ciphertext read back from the len bytes just written at dst.
     unsafe {
-        let ct = xor_keep::<V>(src, dst, len, ks);
-        let to = fb.as_mut_ptr().cast::<u8>();
-        for (j, c) in ct.iter().enumerate().take(len.div_ceil(vb)) {
-            V::store(to.add(vb * j), *c);
+        if tail_fits::<V>(pw, len) {
+            let lens = len_block(aad_len, ct_len);
+            return absorb_tail::<V>(pw, y, src, len, Some((ks, dst)), lens);
         }
-        let at = len.div_ceil(16) * 16;
-        let n = put_padded(&mut fb, at, &len_bytes(aad_len, ct_len));
-        // Bytes before n are initialized: the length block by put_padded,
-        // the tail's blocks by the vector stores (zero past it).
-        ghash::<V>(
+        xor_keep::<V>(src, dst, len, ks);
+        absorb_final::<V>(
             pw,
             y,
-            core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n),
+            aad_len,
+            core::slice::from_raw_parts(dst, len),
+            ct_len,
         )
     }
 }
 
-/// Absorbs the last GHASH input (see [`final_blocks`]) into y: the
-/// ciphertext's tail (after the AAD and the whole batches were hashed)
-/// and the length block.
+/// Absorbs the last GHASH input into y: the ciphertext's tail (after the
+/// AAD and the whole batches were hashed) and the length block, from
+/// registers. (A tail with more blocks than the table has powers, which no
+/// table the library builds allows, is hashed in groups first.)
 ///
 /// # Safety
 /// V's features are enabled, and the tail is under BATCH_VECTORS vectors.
@@ -523,24 +466,16 @@ pub(super) unsafe fn absorb_final<V: Lanes>(
     tail: &[u8],
     ct_len: usize,
 ) -> V::Block {
-    if tail_fits::<V>(pw, tail.len()) {
-        // SAFETY: tail_fits; the tail is only read (no keystream);
-        // features per the caller.
-        return unsafe {
-            let lens = len_block(aad_len, ct_len);
-            absorb_tail::<V>(pw, y, tail.as_ptr(), tail.len(), None, lens)
-        };
-    }
-    let mut fb = [MaybeUninit::<u8>::uninit(); FINAL_BYTES];
-    let n = final_blocks(&mut fb, tail, aad_len, ct_len);
-    // SAFETY: final_blocks initialized the first n bytes; features per the
-    // caller.
+    // SAFETY: absorb_tail under tail_fits (the tail is only read: no
+    // keystream); ghash_padded reads the tail's bytes; H^1 is in every
+    // table; features per the caller.
     unsafe {
-        ghash::<V>(
-            pw,
-            y,
-            core::slice::from_raw_parts(fb.as_ptr().cast::<u8>(), n),
-        )
+        let lens = len_block(aad_len, ct_len);
+        if tail_fits::<V>(pw, tail.len()) {
+            return absorb_tail::<V>(pw, y, tail.as_ptr(), tail.len(), None, lens);
+        }
+        let y = ghash_padded::<V>(pw, y, tail);
+        absorb_vector::<V::Block>(pw, y, lens, 1)
     }
 }
 
