@@ -830,37 +830,23 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         // Hashed and decrypted where it is read from (no copy first).
         let (ts, td) = (sp.add(full * bb), p.add(full * bb));
         let mut ek = V::Block::load(y0.as_ptr());
-        if tail_fits::<V>(pw, tail_len) {
-            // The tail hashed between the rounds of its own keystream, as a
-            // whole batch is; then the length block, one reduction.
-            let step = HashStep::tail(pw, ts, tail_len);
-            let ks = last_batch::<V, NR>(
-                &rk,
-                &mut ctr,
+        // The tail hashed between the rounds of its own keystream, as a
+        // whole batch is, then the length block, one reduction (an empty
+        // tail: the length block alone). The keystream batch writes no
+        // memory, so the tail is still ciphertext when absorb_final reads it.
+        let step = tail_fits::<V>(pw, tail_len).then(|| HashStep::tail(pw, ts, tail_len));
+        let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, step, &mut sums, &mut y, nv, &mut ek);
+        let lens = len_block(aad.len(), ct_len);
+        y = match step {
+            Some(_) => finish_tail(pw, tail_len.div_ceil(16), sums, lens),
+            None => absorb_final::<V>(
                 pw,
-                Some(step),
-                &mut sums,
-                &mut y,
-                nv,
-                &mut ek,
-            );
-            y = finish_tail(
-                pw,
-                tail_len.div_ceil(16),
-                sums,
-                len_block(aad.len(), ct_len),
-            );
-            xor_keep::<V>(ts, td, tail_len, &ks);
-            return full_tag(y, ek);
-        }
-        y = absorb_final::<V>(
-            pw,
-            y,
-            aad.len(),
-            core::slice::from_raw_parts(ts, tail_len),
-            ct_len,
-        );
-        let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, None, &mut sums, &mut y, nv, &mut ek);
+                y,
+                aad.len(),
+                core::slice::from_raw_parts(ts, tail_len),
+                ct_len,
+            ),
+        };
         xor_keep::<V>(ts, td, tail_len, &ks);
         full_tag(y, ek)
     }
