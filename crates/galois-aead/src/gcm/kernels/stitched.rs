@@ -114,8 +114,9 @@ impl HashStep {
 /// # Safety
 /// V's features are enabled; `hash`'s pointer is valid for its blocks
 /// (whole vectors: a head chunk's vectors may read past its blocks into
-/// the next chunk), `io`'s pointers for NV vectors each (`hash` uses only
-/// powers the table has: see [`HashStep::new`]).
+/// the next chunk; a tail step's for its `bytes` only, which is all it
+/// reads), `io`'s pointers for NV vectors each (`hash` uses only powers
+/// the table has: see [`HashStep::new`] and [`tail_base`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn batch<V: AesLanes, const NR: usize, const NV: usize>(
