@@ -192,11 +192,13 @@ unsafe fn absorb_order<V: Lanes, const BSWAP: bool>(
     p: *const u8,
     n: usize,
 ) -> V::Block {
-    debug_assert!((1..=LOW_POWERS).contains(&n));
+    debug_assert!((1..=LOW_POWERS).contains(&n) && n <= pw.filled());
     let base = pw.at(n);
     // SAFETY: loads stay within the 16 n bytes at p (whole vectors while
     // L blocks remain, single blocks after); the powers used are H^n..H^1,
-    // which every table has (at least LOW_POWERS); features per the caller.
+    // which every table has: a GCM key's LOW_POWERS or more, a message
+    // key's as many as its AAD or text has blocks, up to LOW_POWERS
+    // (`lean_fill_for`); features per the caller.
     unsafe {
         let mut s = Sums::<V>::zero();
         let full = n / V::L * V::L;
