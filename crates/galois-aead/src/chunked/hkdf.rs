@@ -17,7 +17,7 @@ use zeroize::Zeroize;
 
 const BLOCK: usize = 128;
 /// SHA-512's output length.
-pub(crate) const OUT: usize = 64;
+const OUT: usize = 64;
 
 /// SHA-512's initial chaining value (FIPS 180-4, 5.3.5).
 const IV: [u64; 8] = [

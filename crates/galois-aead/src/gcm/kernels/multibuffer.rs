@@ -7,10 +7,10 @@
 //! GHASH chains overlap in the out-of-order core.
 
 use super::aes_lanes::{AesLanes, RoundKeys};
-use super::stitched::absorb_final;
+use super::stitched::absorb_last;
 use super::tuning::BATCH_VECTORS;
 use crate::gcm::BatchPacket;
-use crate::gf128::wide::{block_to_u128, ghash, ghash_padded, Lanes, Powers};
+use crate::gf128::wide::{block_to_u128, ghash_padded, Lanes, Powers};
 use zeroize::Zeroize;
 
 /// Counter blocks staged for one AES batch at the widest vector (L = 4).
@@ -130,16 +130,8 @@ pub(crate) unsafe fn seal_batch<V: AesLanes, const NR: usize>(
             flush::<V, NR>(&rk, &mut stage, &dest, n, packets, ek);
         }
         for (p, t) in packets.iter().zip(ek.iter_mut()) {
-            // The AAD, then a short packet's ciphertext whole from registers
-            // (absorb_final), a longer one's whole blocks first.
             let y = ghash_padded::<V>(pw, V::Block::zero(), p.aad);
-            let whole = if p.data.len() < 16 * BATCH_VECTORS * V::L {
-                0
-            } else {
-                p.data.len() & !15
-            };
-            let y = ghash::<V>(pw, y, &p.data[..whole]);
-            let y = absorb_final::<V>(pw, y, p.aad.len(), &p.data[whole..], p.data.len());
+            let y = absorb_last::<V>(pw, y, p.data, p.aad.len(), p.data.len());
             *t ^= block_to_u128(y);
         }
     }

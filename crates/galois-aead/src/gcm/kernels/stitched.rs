@@ -52,10 +52,9 @@ pub(crate) struct HashStep {
     /// chunk, whose powers are then shifted so it ends where a whole chunk
     /// would.
     blocks: usize,
-    /// A message's tail ([`HashStep::tail`]): `bytes` bytes, the last
-    /// vector loaded partially (zero past them), nothing read beyond.
-    tail: bool,
-    bytes: usize,
+    /// For a message's tail ([`HashStep::tail`]), its bytes: the last
+    /// vector is loaded partially (zero past them), nothing read beyond.
+    tail_bytes: Option<usize>,
 }
 
 impl HashStep {
@@ -80,8 +79,7 @@ impl HashStep {
             first: pos == 0,
             last: pos + 1 == size,
             blocks,
-            tail: false,
-            bytes: 16 * blocks,
+            tail_bytes: None,
         }
     }
 
@@ -98,8 +96,7 @@ impl HashStep {
             first: true,
             last: false,
             blocks: tb,
-            tail: true,
-            bytes: len,
+            tail_bytes: Some(len),
         }
     }
 }
@@ -114,7 +111,7 @@ impl HashStep {
 /// # Safety
 /// V's features are enabled; `hash`'s pointer is valid for its blocks
 /// (whole vectors: a head chunk's vectors may read past its blocks into
-/// the next chunk; a tail step's for its `bytes` only, which is all it
+/// the next chunk; a tail step's for its `tail_bytes` only, which is all it
 /// reads), `io`'s pointers for NV vectors each (`hash` uses only powers
 /// the table has: see [`HashStep::new`] and [`tail_base`]).
 #[inline(always)]
@@ -160,12 +157,11 @@ unsafe fn batch<V: AesLanes, const NR: usize, const NV: usize>(
                 let nb = st.blocks.saturating_sub(V::L * g).min(V::L);
                 if g < BATCH_VECTORS && 1 + g * (NR - 1) / BATCH_VECTORS == r && nb > 0 {
                     let at = 16 * V::L * g;
-                    let mut x = if st.tail {
-                        load_vector::<V>(st.p, at, st.bytes - at)
-                    } else {
-                        V::load(st.p.add(at))
+                    let mut x = match st.tail_bytes {
+                        Some(n) => load_vector::<V>(st.p, at, n - at),
+                        None => V::load(st.p.add(at)),
                     };
-                    if nb < V::L && !st.tail {
+                    if nb < V::L && st.tail_bytes.is_none() {
                         // The lanes after a head chunk's end hold the next
                         // chunk, not yet processed.
                         x = V::keep(x, 16 * nb);
@@ -480,6 +476,28 @@ pub(super) unsafe fn absorb_final<V: Lanes>(
     }
 }
 
+/// Absorbs `data` (the last GHASH input before the length block: a MAC's
+/// AAD, or a packet's ciphertext) and the length block into y: its whole
+/// batches in groups, the rest with the length block ([`absorb_final`]).
+///
+/// # Safety
+/// V's features are enabled.
+#[inline(always)]
+pub(super) unsafe fn absorb_last<V: Lanes>(
+    pw: &Powers,
+    y: V::Block,
+    data: &[u8],
+    aad_len: usize,
+    ct_len: usize,
+) -> V::Block {
+    let whole = data.len() / (16 * BATCH_VECTORS * V::L) * (16 * BATCH_VECTORS * V::L);
+    // SAFETY: features per the caller; the rest is under one batch.
+    unsafe {
+        let y = ghash::<V>(pw, y, &data[..whole]);
+        absorb_final::<V>(pw, y, aad_len, &data[whole..], ct_len)
+    }
+}
+
 /// GHASH xor E(K, Y0) as an element (E(K, Y0) given as the AES output block).
 ///
 /// # Safety
@@ -597,20 +615,9 @@ unsafe fn mac_only<V: AesLanes, const NR: usize>(
             e = V::block_aesenc(e, rk.k1(r));
         }
         let e = V::block_aesenclast(e, rk.k1(NR));
-        // Whole batches' worth of AAD hashed in groups, the rest (as a
-        // message's tail is) from registers with the length block, in one
-        // reduction.
-        let bb = 16 * BATCH_VECTORS * V::L;
-        let whole = aad.len() / bb * bb;
-        let rest = aad.len() - whole;
-        let lens = len_block(aad.len(), 0);
-        let y = ghash::<V>(pw, V::Block::zero(), &aad[..whole]);
-        let y = if tail_fits::<V>(pw, rest) {
-            absorb_tail::<V>(pw, y, aad.as_ptr().add(whole), rest, None, lens)
-        } else {
-            let y = ghash_padded::<V>(pw, y, &aad[whole..]);
-            absorb_vector::<V::Block>(pw, y, lens, 1)
-        };
+        // The AAD past its whole batches as a message's tail is: from
+        // registers with the length block, in one reduction.
+        let y = absorb_last::<V>(pw, V::Block::zero(), aad, aad.len(), 0);
         full_tag(y, e)
     }
 }
