@@ -305,6 +305,74 @@ fn aligning_head_at_every_offset() {
     }
 }
 
+/// `seal_split_detached`: the plaintext's head read from elsewhere, its
+/// rest in place, split at every kind of place (in the aligning head, in
+/// each batch, at batch edges, in the tail, nothing or everything in
+/// place), at buffer offsets that move the head, against the reference
+/// sealing the joined plaintext.
+#[test]
+fn split_seals_match_reference_at_every_split() {
+    let mut r = rng(19);
+    let pt = bytes(&mut r, 16384 + 64);
+    let mut store = vec![0u8; 16384 + 256];
+    let base = (64 - store.as_ptr() as usize % 64) % 64 + 64;
+    for key_len in [16, 32] {
+        let key = bytes(&mut r, key_len);
+        let iv = bytes(&mut r, 12);
+        let refg = reference(&key);
+        let mut cases: Vec<(usize, usize)> = Vec::new();
+        for n in 0..=600usize {
+            for k in [0, 1, n / 2, n.saturating_sub(1), n] {
+                cases.push((n, k.min(n)));
+            }
+        }
+        for n in [2053usize, 4100, 8191, 16384, 16385] {
+            let mut ks: Vec<usize> = (0..n).step_by(37).collect();
+            for m in (0..=n).step_by(512) {
+                ks.extend([m.saturating_sub(1), m, m + 1, m + 16]);
+            }
+            ks.extend([15, 16, 17, n - 17, n - 16, n - 1, n]);
+            cases.extend(ks.into_iter().filter(|&k| k <= n).map(|k| (n, k)));
+        }
+        for aad_len in [0usize, 13] {
+            let aad = bytes(&mut r, aad_len);
+            for opts in implementations() {
+                let g = AesGcm::with_options(&key, opts).unwrap();
+                let mut last_n = usize::MAX;
+                let mut want = Vec::new();
+                for &(n, k) in &cases {
+                    if n != last_n {
+                        want = refg.seal(&iv, &aad, &pt[..n]).unwrap();
+                        last_n = n;
+                    }
+                    let off = [0usize, 5, 8, 16, 48][(n + k) % 5];
+                    let at = base + off;
+                    store[at - 8..at].fill(0xa5);
+                    store[at + n..at + n + 8].fill(0x5a);
+                    store[at..at + n].fill(0);
+                    store[at + k..at + n].copy_from_slice(&pt[k..n]);
+                    let head = pt[..k].to_vec();
+                    let tag = g
+                        .seal_split_detached(&iv, &aad, &head, &mut store[at..at + n])
+                        .unwrap();
+                    let what = format!("{opts:?} key {key_len} aad {aad_len} len {n} split {k}");
+                    assert_eq!(&store[at..at + n], &want[..n], "{what}");
+                    assert_eq!(tag.as_bytes(), &want[n..], "{what}");
+                    assert_eq!(head, pt[..k], "{what}: head changed");
+                    assert_eq!(store[at - 8..at], [0xa5; 8], "{what}: before buf");
+                    assert_eq!(store[at + n..at + n + 8], [0x5a; 8], "{what}: after buf");
+                }
+                // A head longer than the buffer is refused, and nothing written.
+                let mut small = [7u8; 4];
+                assert!(g
+                    .seal_split_detached(&iv, &aad, &pt[..5], &mut small)
+                    .is_err());
+                assert_eq!(small, [7; 4]);
+            }
+        }
+    }
+}
+
 /// The stitched kernels reduce once per 256 blocks (4 KiB), carrying the
 /// unreduced sums across batches: every batch count up to three groups and
 /// more, with tails and AAD, in each position of a group and with a short

@@ -28,18 +28,23 @@ impl GcmKey {
         tag.as_bytes().try_into().ok()
     }
 
-    /// Encrypts `src` into `out` (`src.len() + 16` bytes: ciphertext, then
-    /// the tag) in one pass, out of place: the plaintext is read where the
-    /// caller has it, not copied into `out` first.
+    /// Encrypts the plaintext `head || buf[head.len()..]` into `buf` and
+    /// returns the 16-byte tag, in one pass: `head` is read where the
+    /// caller has it, not copied into `buf` first.
     #[inline]
-    pub(crate) fn seal_into(
+    pub(crate) fn seal_split(
         &self,
         nonce: &[u8; 12],
         aad: &[u8],
-        src: &[u8],
-        out: &mut [u8],
-    ) -> Option<()> {
-        self.0.as_ref()?.seal_into(nonce, aad, src, out).ok()
+        head: &[u8],
+        buf: &mut [u8],
+    ) -> Option<[u8; 16]> {
+        let tag = self
+            .0
+            .as_ref()?
+            .seal_split_detached(nonce, aad, head, buf)
+            .ok()?;
+        tag.as_bytes().try_into().ok()
     }
 
     /// Decrypts `buf` in place if `tag` verifies; otherwise `buf` is wiped

@@ -700,15 +700,15 @@ impl<C: BlockCipher128> Gcm<C> {
         Self::check_lengths(aad, len)
     }
 
-    /// Seals `src` (same length) into `buf`, or `buf` in place, after
-    /// `check_message` passed.
+    /// Seals `src || buf[src.len()..]` (`src` no longer than `buf`) into
+    /// `buf`, or `buf` in place, after `check_message` passed.
     fn seal_checked(&self, iv: &[u8], aad: &[u8], src: Option<&[u8]>, buf: &mut [u8]) -> Tag {
         let y0 = self.y0(iv, None);
         if let Some((k, rk)) = self.stitched(buf.len()) {
             return self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, src, buf));
         }
         if let Some(s) = src {
-            buf.copy_from_slice(s);
+            buf[..s.len()].copy_from_slice(s);
         }
         self.ctr_xor(&y0, 1, buf);
         self.make_tag(self.tag_for(&y0, aad, buf))
@@ -804,6 +804,42 @@ impl<C: BlockCipher128> Gcm<C> {
             return Err(e);
         }
         Ok(self.seal_checked(iv, aad, Some(pt), out))
+    }
+
+    /// Seals the plaintext `head || buf[head.len()..]` into `buf` and
+    /// returns the detached tag: the first `head.len()` bytes are read from
+    /// `head` (out of place, as [`Gcm::seal_into`] reads its input), the
+    /// rest in place. For a record layer whose plaintext is the caller's
+    /// data followed by a few bytes of its own (TLS 1.3's content type):
+    /// the record buffer is only sized, never filled with a copy of the
+    /// data. A refused seal writes nothing.
+    ///
+    /// ```
+    /// let gcm = galois_aead::AesGcm::new(&[7u8; 16])?;
+    /// let data = b"application data";
+    /// let mut record = [0u8; 17];
+    /// record[16] = 23; // the content type, after the data
+    /// let tag = gcm.seal_split_detached(&[1; 12], b"hdr", data, &mut record)?;
+    /// let mut whole = *b"application data\x17";
+    /// assert_eq!(gcm.seal_in_place_detached(&[1; 12], b"hdr", &mut whole)?, tag);
+    /// assert_eq!(record, whole);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn seal_split_detached(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        head: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Tag> {
+        if head.len() > buf.len() {
+            return Err(Error::BufferLength {
+                expected: head.len(),
+                got: buf.len(),
+            });
+        }
+        self.check_message(iv, aad, buf.len())?;
+        Ok(self.seal_checked(iv, aad, Some(head), buf))
     }
 
     /// Decrypts `ct_` into `out` (same length) if `tag` verifies; on failure

@@ -127,10 +127,11 @@ impl<'a> Kernel<'a> {
         })
     }
 
-    /// Encrypts `src` (same length as `buf`) into `buf`, or `buf` in place
-    /// if `src` is `None`, under counters Y0+1, Y0+2, ... `y0_public`:
-    /// whether Y0 is public (IV || 1 from a 96-bit IV) rather than
-    /// GHASH(H, IV); only public counters may steer a branch.
+    /// Encrypts the plaintext `src || buf[src.len()..]` into `buf` (`src`
+    /// no longer than `buf`; `None`: `buf` in place) under counters Y0+1,
+    /// Y0+2, ... `y0_public`: whether Y0 is public (IV || 1 from a 96-bit
+    /// IV) rather than GHASH(H, IV); only public counters may steer a
+    /// branch.
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn seal(
         &self,
@@ -142,15 +143,25 @@ impl<'a> Kernel<'a> {
         buf: &mut [u8],
     ) -> u128 {
         assert!(
-            src.is_none_or(|s| s.len() == buf.len()),
-            "src and buf differ in length"
+            src.is_none_or(|s| s.len() <= buf.len()),
+            "src is longer than buf"
         );
+        // The aarch64 kernel takes a whole `src` or none.
+        #[cfg(not(target_arch = "x86_64"))]
+        let src = match src {
+            Some(s) if s.len() < buf.len() => {
+                buf[..s.len()].copy_from_slice(s);
+                None
+            }
+            s => s,
+        };
         let pw = &self.pw;
         match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the features of the width were proven for this key (see
             // `isa`), AES-NI by the existence of an AesRoundKeys
-            // (aes::aesni::AesNi::new_boxed, derive256_in); src has buf's length (asserted).
+            // (aes::aesni::AesNi::new_boxed, derive256_in); src is no
+            // longer than buf (asserted).
             Isa::Xmm => unsafe { x86::xmm::seal(pw, rk, y0, y0_public, aad, src, buf) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for the first arm.

@@ -658,15 +658,18 @@ unsafe fn open_tiny<V: AesLanes, const NR: usize>(
     }
 }
 
-/// Encrypts `src` (if given, of `buf`'s length; else `buf` in place) into
-/// `buf` under counters Y0+1, Y0+2, ... and returns the full tag
-/// GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds. Out of
+/// Encrypts the plaintext `src || buf[src.len()..]` (no `src`: `buf` in
+/// place) into `buf` under counters Y0+1, Y0+2, ... and returns the full
+/// tag GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds. Out of
 /// place, every part is read from `src` and written to `buf` (nothing
-/// copied first: a load of bytes a copy just stored waits for them).
+/// copied first: a load of bytes a copy just stored waits for them); where
+/// `src` is shorter than `buf`, the part (head, batch or tail) holding its
+/// end takes `src`'s share by a copy, and it and the parts after it are
+/// sealed in place.
 ///
 /// # Safety
-/// V's features (AES included) are enabled, and `src`, if given, has
-/// `buf`'s length.
+/// V's features (AES included) are enabled, and `src`, if given, is no
+/// longer than `buf`.
 #[inline(always)]
 pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     pw: &Powers,
@@ -684,7 +687,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
-            buf.copy_from_slice(s);
+            buf[..s.len()].copy_from_slice(s);
         }
         // SAFETY: buf is under L blocks; features per the caller.
         return unsafe { seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf) };
@@ -692,6 +695,23 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv) = plan::<V>(buf.len() - 16 * head);
     let ct_len = buf.len();
+    // Parts from offset `from` on are read in place: all of them without
+    // `src`, none if it is whole, else from the part holding src's end
+    // (which takes the rest of src here).
+    let split = src.map_or(0, <[u8]>::len);
+    let body = 16 * head + full * bb;
+    let from = if split >= ct_len {
+        ct_len
+    } else if split < 16 * head {
+        0
+    } else if split >= body {
+        body
+    } else {
+        16 * head + (split - 16 * head) / bb * bb
+    };
+    if let Some(s) = src {
+        buf[from.min(split)..split].copy_from_slice(&s[from.min(split)..]);
+    }
     // Chunks are hashed in order: the head chunk (if any), then the full ones.
     let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
     // Every pointer below comes from this one, and `buf` is not touched
@@ -699,12 +719,21 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     // steps still hold.
     let base = buf.as_mut_ptr();
     let input = src.map_or(base as *const u8, |s| s.as_ptr());
-    // SAFETY: features per the caller. Pointers: src and buf have ct_len
-    // bytes each and do not overlap (a shared and an exclusive borrow);
-    // the head (16 head bytes), the full batches (bb bytes each) and the
-    // tail partition them, and every access below stays in its part. The
-    // hash steps read batches already written, and a group uses no more
-    // powers than the table has (HashStep).
+    // The plaintext of the part starting at `off`.
+    let part_src = |off: usize| {
+        if off < from {
+            input.wrapping_add(off)
+        } else {
+            base.wrapping_add(off) as *const u8
+        }
+    };
+    // SAFETY: features per the caller. Pointers: buf has ct_len bytes and
+    // src at most that many, and they do not overlap (a shared and an
+    // exclusive borrow); the head (16 head bytes), the full batches (bb
+    // bytes each) and the tail partition buf, and every access below stays
+    // in its part; a part is read from src only if it ends by `from`, so
+    // within src's bytes. The hash steps read batches already written, and
+    // a group uses no more powers than the table has (HashStep).
     unsafe {
         let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
         let mut sums = Sums::zero();
@@ -716,12 +745,11 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
             );
             // Hashed from the buffer in the next batch. (Hashing the returned
             // copy instead measured slower here, unlike for the tail.)
-            xor_keep::<V>(input, base, 16 * head, &ks);
+            xor_keep::<V>(part_src(0), base, 16 * head, &ks);
             prev = Some(HashStep::new::<V>(pw, base, 0, chunks, head));
         }
         let mut ctr = Ctr::<V>::new(y0, 1 + head as u32, y0_public);
         let p = base.add(16 * head);
-        let sp = input.add(16 * head);
         for i in 0..full {
             let chunk = p.add(i * bb);
             batch::<V, NR, BATCH_VECTORS>(
@@ -732,7 +760,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
                 &mut sums,
                 &mut y,
                 None,
-                Some((sp.add(i * bb), chunk)),
+                Some((part_src(16 * head + i * bb), chunk)),
             );
             prev = Some(HashStep::new::<V>(
                 pw,
@@ -749,7 +777,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         y = if tail_len == 0 {
             absorb_final::<V>(pw, y, aad.len(), &[], ct_len)
         } else {
-            let (ts, td) = (sp.add(full * bb), p.add(full * bb));
+            let (ts, td) = (part_src(body), p.add(full * bb));
             seal_tail::<V>(pw, y, aad.len(), ts, td, tail_len, &ks, ct_len)
         };
         full_tag(y, ek)
@@ -763,7 +791,8 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
 /// Out of place as in [`seal`].
 ///
 /// # Safety
-/// As [`seal`].
+/// V's features (AES included) are enabled, and `src`, if given, has
+/// `buf`'s length.
 #[inline(always)]
 pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
     pw: &Powers,

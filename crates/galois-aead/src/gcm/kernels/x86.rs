@@ -201,7 +201,8 @@ macro_rules! entry_points {
         /// [`stitched::seal`] for this width.
         ///
         /// # Safety
-        /// The CPU has `features`, and `src`, if given, has `buf`'s length.
+        /// The CPU has `features`, and `src`, if given, is no longer than
+        /// `buf`.
         #[target_feature(enable = $features)]
         pub(in crate::gcm::kernels) unsafe fn seal(
             pw: &Powers,
@@ -231,7 +232,7 @@ macro_rules! entry_points {
         /// [`stitched::open`] for this width.
         ///
         /// # Safety
-        /// As [`seal`].
+        /// The CPU has `features`, and `src`, if given, has `buf`'s length.
         #[target_feature(enable = $features)]
         pub(in crate::gcm::kernels) unsafe fn open(
             pw: &Powers,
