@@ -355,17 +355,11 @@ fn flip(tag: &mut [u8], n: usize, aad_len: usize) {
 }
 
 /// The detached out-of-place calls, for the AEADs that have them in their
-/// public API (AES-GCM keeps its own crate-private).
+/// public API (AES-GCM's seal is `seal_split_detached` with the whole
+/// plaintext as its head; its detached open into a buffer is
+/// crate-private).
 trait DetachedInto: Aead {
-    fn seal_detached(
-        &self,
-        _: &[u8],
-        _: &[u8],
-        _: &[u8],
-        _: &mut [u8],
-    ) -> Option<Result<Tag, Error>> {
-        None
-    }
+    fn seal_detached(&self, n: &[u8], a: &[u8], pt: &[u8], out: &mut [u8]) -> Result<Tag, Error>;
     fn open_detached(
         &self,
         _: &[u8],
@@ -378,51 +372,45 @@ trait DetachedInto: Aead {
     }
 }
 
-impl DetachedInto for AesGcm {}
-
-impl DetachedInto for AesGcmSiv {
-    fn seal_detached(
-        &self,
-        n: &[u8],
-        a: &[u8],
-        pt: &[u8],
-        out: &mut [u8],
-    ) -> Option<Result<Tag, Error>> {
-        Some(self.seal_detached_into(n, a, pt, out))
-    }
-    fn open_detached(
-        &self,
-        n: &[u8],
-        a: &[u8],
-        ct: &[u8],
-        tag: &[u8],
-        out: &mut [u8],
-    ) -> Option<Result<(), Error>> {
-        Some(self.open_detached_into(n, a, ct, tag, out))
+impl DetachedInto for AesGcm {
+    fn seal_detached(&self, n: &[u8], a: &[u8], pt: &[u8], out: &mut [u8]) -> Result<Tag, Error> {
+        if out.len() != pt.len() {
+            return Err(Error::BufferLength {
+                expected: pt.len(),
+                got: out.len(),
+            });
+        }
+        self.seal_split_detached(n, a, pt, out)
     }
 }
 
-impl DetachedInto for XAes256Gcm {
-    fn seal_detached(
-        &self,
-        n: &[u8],
-        a: &[u8],
-        pt: &[u8],
-        out: &mut [u8],
-    ) -> Option<Result<Tag, Error>> {
-        Some(self.seal_detached_into(n, a, pt, out))
-    }
-    fn open_detached(
-        &self,
-        n: &[u8],
-        a: &[u8],
-        ct: &[u8],
-        tag: &[u8],
-        out: &mut [u8],
-    ) -> Option<Result<(), Error>> {
-        Some(self.open_detached_into(n, a, ct, tag, out))
-    }
+/// AEADs whose public API has `seal_detached_into` / `open_detached_into`.
+macro_rules! detached_into {
+    ($($t:ty),*) => {$(
+        impl DetachedInto for $t {
+            fn seal_detached(
+                &self,
+                n: &[u8],
+                a: &[u8],
+                pt: &[u8],
+                out: &mut [u8],
+            ) -> Result<Tag, Error> {
+                self.seal_detached_into(n, a, pt, out)
+            }
+            fn open_detached(
+                &self,
+                n: &[u8],
+                a: &[u8],
+                ct: &[u8],
+                tag: &[u8],
+                out: &mut [u8],
+            ) -> Option<Result<(), Error>> {
+                Some(self.open_detached_into(n, a, ct, tag, out))
+            }
+        }
+    )*};
 }
+detached_into!(AesGcmSiv, XAes256Gcm);
 
 /// Every public one-shot operation of an AEAD on guarded buffers placed
 /// against the guard of `side`: seal and open in place (detached tag), seal
@@ -550,21 +538,21 @@ fn check_aead<A: DetachedInto>(
     trace(|| ctx(op));
     let src = a.put(side, pt);
     let out = b.filled(side, n, 0xee);
-    if let Some(r) = k.seal_detached(iv_g, aad_g, src, out) {
-        let tag = r.unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
-        assert!(same(out, want_ct), "{}: ciphertext differs", ctx(op));
-        assert!(same(tag.as_bytes(), want_tag), "{}: tag differs", ctx(op));
-        a.check(|| ctx(op));
-        b.check(|| ctx(op));
+    let tag = k
+        .seal_detached(iv_g, aad_g, src, out)
+        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+    assert!(same(out, want_ct), "{}: ciphertext differs", ctx(op));
+    assert!(same(tag.as_bytes(), want_tag), "{}: tag differs", ctx(op));
+    a.check(|| ctx(op));
+    b.check(|| ctx(op));
 
-        let op = "open_detached_into";
-        trace(|| ctx(op));
-        let src = a.put(side, want_ct);
-        let tag_g = g_tag.put(side, want_tag);
-        let out = b.filled(side, n, 0xee);
-        k.open_detached(iv_g, aad_g, src, tag_g, out)
-            .unwrap()
-            .unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+    let op = "open_detached_into";
+    trace(|| ctx(op));
+    let src = a.put(side, want_ct);
+    let tag_g = g_tag.put(side, want_tag);
+    let out = b.filled(side, n, 0xee);
+    if let Some(r) = k.open_detached(iv_g, aad_g, src, tag_g, out) {
+        r.unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
         assert!(same(out, pt), "{}: plaintext differs", ctx(op));
         a.check(|| ctx(op));
         b.check(|| ctx(op));
