@@ -106,6 +106,16 @@ pub fn has_aesni() -> bool {
     has(AESNI)
 }
 
+/// For a unit test of one backend: whether it can run here. If not, the
+/// test fails unless GALOIS_ALLOW_MISSING_CPU_FEATURES=1 says that is
+/// expected (a backend that did not run is a failure, not a skip).
+#[cfg(test)]
+pub(crate) fn test_can_run(available: bool, what: &str) -> bool {
+    let allow = std::env::var("GALOIS_ALLOW_MISSING_CPU_FEATURES").as_deref() == Ok("1");
+    assert!(allow || available, "{what} cannot run on this CPU");
+    available
+}
+
 /// PCLMULQDQ (and SSSE3 for byte swaps) are present.
 ///
 /// ```

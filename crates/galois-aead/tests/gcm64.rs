@@ -5,18 +5,11 @@ use galois_aead::gcm64::{set_odd_parity, Gcm64, Options64, TdeaGcm, Variant, WBI
 use galois_aead::gf64::{gf64_mul, gf64_mul_with, Gf64Backend};
 use galois_aead::{BlockCipher64, Error};
 
-/// Every backend; a backend this CPU cannot run fails the test unless
-/// GALOIS_ALLOW_MISSING_CPU_FEATURES=1 (a backend not run is not a pass).
+mod common;
+
+/// Every backend ([`common::every`]: one this CPU cannot run fails).
 fn backends() -> Vec<Gf64Backend> {
-    let allow = std::env::var("GALOIS_ALLOW_MISSING_CPU_FEATURES").as_deref() == Ok("1");
-    Gf64Backend::ALL
-        .iter()
-        .copied()
-        .filter(|b| {
-            assert!(allow || b.is_available(), "{b} cannot run here");
-            b.is_available()
-        })
-        .collect()
+    common::every(Gf64Backend::ALL, |b| b.is_available())
 }
 
 fn hx(s: &str) -> Vec<u8> {

@@ -4,38 +4,32 @@
 use galois_aead::{AesBackend, Backend, Options};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
-/// Every GHASH backend. On a CPU without some feature the test fails unless
+/// Every backend of a family (`all`, with `available` saying which this CPU
+/// can run). One it cannot run fails the test unless
 /// GALOIS_ALLOW_MISSING_CPU_FEATURES=1 says that is expected: a backend
 /// that did not run is a failure, not a skip.
-pub fn ghash_backends() -> Vec<Backend> {
+pub fn every<B: Copy + std::fmt::Debug>(all: &[B], available: impl Fn(B) -> bool) -> Vec<B> {
     let allow = std::env::var("GALOIS_ALLOW_MISSING_CPU_FEATURES").as_deref() == Ok("1");
-    Backend::ALL
-        .iter()
+    all.iter()
         .copied()
-        .filter(|b| {
+        .filter(|&b| {
             assert!(
-                allow || b.is_available(),
-                "backend {b} cannot run on this CPU"
+                allow || available(b),
+                "backend {b:?} cannot run on this CPU"
             );
-            b.is_available()
+            available(b)
         })
         .collect()
 }
 
-/// Every AES backend, with the same rule.
+/// Every GHASH backend, by [`every`]'s rule.
+pub fn ghash_backends() -> Vec<Backend> {
+    every(Backend::ALL, |b| b.is_available())
+}
+
+/// Every AES backend, by [`every`]'s rule.
 pub fn aes_backends() -> Vec<AesBackend> {
-    let allow = std::env::var("GALOIS_ALLOW_MISSING_CPU_FEATURES").as_deref() == Ok("1");
-    AesBackend::ALL
-        .iter()
-        .copied()
-        .filter(|b| {
-            assert!(
-                allow || b.is_available(),
-                "AES backend {b:?} cannot run on this CPU"
-            );
-            b.is_available()
-        })
-        .collect()
+    every(AesBackend::ALL, |b| b.is_available())
 }
 
 pub fn rng(seed: u64) -> StdRng {
