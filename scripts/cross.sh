@@ -47,11 +47,12 @@ nbins=$((1 + 1 + ${#tests[@]} / 2))
 
 # One profile (test: opt-level 2 with debug assertions) for the CLI and the
 # tests, so std and the dependencies build once per target.
-build() { # target -> prints the executables, CLI first
+build() { # target [extra test flags] -> prints the executables, CLI first
   local t=$1
+  shift
   cargo +nightly build -q --locked -Zbuild-std --target "$t" --profile test -p galois-cli --bin galois
   echo "target/$t/debug/galois"
-  cargo +nightly test --no-run --locked -Zbuild-std --target "$t" -p galois-aead --lib "${tests[@]}" 2>&1 |
+  cargo +nightly test --no-run --locked -Zbuild-std --target "$t" -p galois-aead --lib "${tests[@]}" "$@" 2>&1 |
     sed -n 's/.*Executable .* (\(.*\))$/\1/p'
 }
 
@@ -78,9 +79,7 @@ run() { # expected-auto-aes-backend expected-auto-ghash-backend qemu command... 
 for arch in "${arches[@]}"; do
   case "$arch" in
     aarch64)
-      tests+=(--test guard_pages)
-      mapfile -t bins < <(build aarch64-unknown-linux-gnu)
-      tests=("${tests[@]:0:${#tests[@]}-2}")
+      mapfile -t bins < <(build aarch64-unknown-linux-gnu --test guard_pages)
       [ ${#bins[@]} -eq $((nbins + 1)) ] || { echo "cross: missing binaries: ${bins[*]}"; exit 1; }
       export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
       run armv8 pmull_eor3 qemu-aarch64 -cpu max -- "${bins[@]}"

@@ -1,6 +1,7 @@
 //! The one galois AES-GCM key that every record and packet key here wraps.
 
 use galois_aead::AesGcm;
+use rustls::crypto::cipher::{OutboundChunks, PrefixedPayload};
 
 /// AES-GCM tag length in TLS and QUIC.
 pub(crate) const TAG_LEN: usize = 16;
@@ -28,23 +29,37 @@ impl GcmKey {
         tag.as_bytes().try_into().ok()
     }
 
-    /// Encrypts the plaintext `head || buf[head.len()..]` into `buf` and
-    /// returns the 16-byte tag, in one pass: `head` is read where the
-    /// caller has it, not copied into `buf` first.
-    #[inline]
-    pub(crate) fn seal_split(
+    /// Appends a TLS record's ciphertext of `plain || trailer` and its tag
+    /// to `payload`, which holds `skip` bytes before them (TLS 1.2's
+    /// explicit nonce). One piece is sealed from where it is into a zeroed
+    /// record (a `memset`, far cheaper than copying it in), the trailer
+    /// (TLS 1.3's content type) in place after it; pieces are copied in and
+    /// sealed in place.
+    pub(crate) fn seal_record(
         &self,
         nonce: &[u8; 12],
         aad: &[u8],
-        head: &[u8],
-        buf: &mut [u8],
-    ) -> Option<[u8; 16]> {
-        let tag = self
-            .0
-            .as_ref()?
-            .seal_split_detached(nonce, aad, head, buf)
-            .ok()?;
-        tag.as_bytes().try_into().ok()
+        payload: &mut PrefixedPayload,
+        skip: usize,
+        plain: &OutboundChunks<'_>,
+        trailer: &[u8],
+    ) -> Option<()> {
+        let key = self.0.as_ref()?;
+        let tag = match *plain {
+            OutboundChunks::Single(src) => {
+                payload.extend(core::iter::repeat_n(&0u8, src.len()));
+                payload.extend_from_slice(trailer);
+                key.seal_split_detached(nonce, aad, src, &mut payload.as_mut()[skip..])
+            }
+            _ => {
+                payload.extend_from_chunks(plain);
+                payload.extend_from_slice(trailer);
+                key.seal_in_place_detached(nonce, aad, &mut payload.as_mut()[skip..])
+            }
+        }
+        .ok()?;
+        payload.extend_from_slice(tag.as_bytes());
+        Some(())
     }
 
     /// Decrypts `buf` in place if `tag` verifies; otherwise `buf` is wiped

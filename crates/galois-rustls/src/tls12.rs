@@ -3,9 +3,8 @@
 
 use rustls::crypto::cipher::{
     make_tls12_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, KeyBlockShape,
-    MessageDecrypter, MessageEncrypter, Nonce, OutboundChunks, OutboundOpaqueMessage,
-    OutboundPlainMessage, PrefixedPayload, Tls12AeadAlgorithm, UnsupportedOperationError,
-    NONCE_LEN,
+    MessageDecrypter, MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage,
+    PrefixedPayload, Tls12AeadAlgorithm, UnsupportedOperationError, NONCE_LEN,
 };
 use rustls::crypto::CipherSuiteCommon;
 use rustls::{
@@ -170,26 +169,16 @@ impl MessageEncrypter for Tls12Encrypter {
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
         payload.extend_from_slice(&nonce[FIXED_IV_LEN..]);
-        let tag = match msg.payload {
-            OutboundChunks::Single(src) => {
-                // Sealed from where the plaintext is: the record is only
-                // zeroed (a `memset`, far cheaper than copying it in).
-                payload.extend(core::iter::repeat_n(&0u8, src.len()));
-                self.key.seal_split(
-                    &nonce,
-                    &aad,
-                    src,
-                    &mut payload.as_mut()[EXPLICIT_NONCE_LEN..],
-                )
-            }
-            _ => {
-                payload.extend_from_chunks(&msg.payload);
-                self.key
-                    .seal(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_NONCE_LEN..])
-            }
-        }
-        .ok_or(Error::EncryptError)?;
-        payload.extend_from_slice(&tag);
+        self.key
+            .seal_record(
+                &nonce,
+                &aad,
+                &mut payload,
+                EXPLICIT_NONCE_LEN,
+                &msg.payload,
+                &[],
+            )
+            .ok_or(Error::EncryptError)?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 

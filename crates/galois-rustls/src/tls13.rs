@@ -2,8 +2,8 @@
 
 use rustls::crypto::cipher::{
     make_tls13_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter,
-    MessageEncrypter, Nonce, OutboundChunks, OutboundOpaqueMessage, OutboundPlainMessage,
-    PrefixedPayload, Tls13AeadAlgorithm, UnsupportedOperationError,
+    MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload,
+    Tls13AeadAlgorithm, UnsupportedOperationError,
 };
 use rustls::crypto::CipherSuiteCommon;
 use rustls::{
@@ -129,23 +129,16 @@ impl MessageEncrypter for Tls13Encrypter {
         let mut payload = PrefixedPayload::with_capacity(total_len);
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls13_aad(total_len);
-        let tag = match msg.payload {
-            OutboundChunks::Single(content) => {
-                // Sealed from where the content is: the record is only
-                // zeroed (a `memset`, far cheaper than copying the content
-                // in), then takes the type byte.
-                payload.extend(core::iter::repeat_n(&0u8, content.len()));
-                payload.extend_from_slice(&msg.typ.to_array());
-                self.key.seal_split(&nonce, &aad, content, payload.as_mut())
-            }
-            _ => {
-                payload.extend_from_chunks(&msg.payload);
-                payload.extend_from_slice(&msg.typ.to_array());
-                self.key.seal(&nonce, &aad, payload.as_mut())
-            }
-        }
-        .ok_or(Error::EncryptError)?;
-        payload.extend_from_slice(&tag);
+        self.key
+            .seal_record(
+                &nonce,
+                &aad,
+                &mut payload,
+                0,
+                &msg.payload,
+                &msg.typ.to_array(),
+            )
+            .ok_or(Error::EncryptError)?;
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,
             ProtocolVersion::TLSv1_2,
