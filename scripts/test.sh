@@ -29,7 +29,7 @@ cargo fmt --all -- --check
 echo "== build"
 cargo build --release --workspace --locked
 
-echo "== Rust tests (every backend on this CPU; a backend that cannot run fails)"
+echo "== Rust tests (every backend whose features this CPU has; detection checked against std)"
 cargo test --workspace --release --locked
 
 echo "== the portable AES path for real: the aes crate forced to its fixsliced software"

@@ -7,7 +7,7 @@ use galois_aead::{BlockCipher64, Error};
 
 mod common;
 
-/// Every backend ([`common::every`]: one this CPU cannot run fails).
+/// Every backend this CPU can run ([`common::every`]).
 fn backends() -> Vec<Gf64Backend> {
     common::every(Gf64Backend::ALL, |b| b.is_available())
 }

@@ -291,7 +291,7 @@ fn aad_bytes() -> Vec<u8> {
 }
 
 /// Every (GHASH, AES) backend pair, with its name (a backend this CPU
-/// cannot run fails the test: `common::every`).
+/// lacks is named on stderr: `common::every`).
 fn pairs() -> Vec<(String, Backend, AesBackend)> {
     let aes = common::aes_backends();
     common::ghash_backends()

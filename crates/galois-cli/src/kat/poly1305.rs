@@ -258,7 +258,10 @@ mod tests {
         let doc = json!({"schema": "vectors-v1", "algorithm": "Poly1305-AES", "tests": [case]});
         let f = VectorFile::parse(&doc.to_string()).unwrap();
         let imps = f.implementations();
-        assert_eq!(imps.len(), galois_aead::poly1305::Backend::ALL.len());
+        assert_eq!(
+            imps.len(),
+            galois_aead::poly1305::Backend::available().len()
+        );
         imps.iter()
             .map(|imp| f.run_case(&f.tests()[0], imp))
             .collect()
