@@ -6,6 +6,28 @@
 //! seed files in exactly those layouts from the shared vectors.
 
 use arbitrary::Unstructured;
+use galois_aead::{AesBackend, Backend};
+use std::sync::OnceLock;
+
+/// The GHASH backends this CPU can run (every one whose features it has:
+/// the library's probes are checked against std's detection in its own
+/// tests); the targets pick pairs among these.
+pub fn ghash_backends() -> &'static [Backend] {
+    static B: OnceLock<Vec<Backend>> = OnceLock::new();
+    B.get_or_init(Backend::available)
+}
+
+/// The AES backends this CPU can run.
+pub fn aes_backends() -> &'static [AesBackend] {
+    static B: OnceLock<Vec<AesBackend>> = OnceLock::new();
+    B.get_or_init(|| {
+        AesBackend::ALL
+            .iter()
+            .copied()
+            .filter(|a| a.is_available())
+            .collect()
+    })
+}
 
 /// Panics with a message starting `MISMATCH:` (scripts/fuzz.sh counts
 /// those apart from other crashes).
