@@ -5,6 +5,8 @@
 //! checked against the standard library's detection in `detect`'s tests);
 //! the others are named on stderr.
 
+mod common;
+
 use galois_aead::poly1305::{
     chunk_values, clamp, clamp_r, is_clamped, Backend, Poly1305, Poly1305Aes, Poly1305Mac,
 };
@@ -75,14 +77,9 @@ fn openssl_poly1305(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     s.sign_oneshot_to_vec(msg).unwrap().try_into().unwrap()
 }
 
-/// Every backend this CPU can run.
+/// Every backend this CPU can run (`common::every`).
 fn backends() -> Vec<Backend> {
-    let (run, missing): (Vec<Backend>, Vec<Backend>) =
-        Backend::ALL.iter().partition(|b| b.is_available());
-    if !missing.is_empty() {
-        eprintln!("not run: this CPU lacks the features of {missing:?}");
-    }
-    run
+    common::every(Backend::ALL, |b| b.is_available())
 }
 
 fn rng(seed: u64) -> rand::rngs::StdRng {
