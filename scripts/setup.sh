@@ -16,6 +16,9 @@ done
 for p in curl openssl; do
   command -v "$p" >/dev/null 2>&1 || need+=("$p")
 done
+# venv and ensurepip: the Python binding's tests and the FPGA tools' venv
+# (hw/setup.sh --fpga), which CI runs beside other stages: no apt-get there.
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   $SUDO apt-get update -qq
