@@ -24,7 +24,7 @@ for _ in $(seq "$rounds"); do
         # One "binary <tab> row <tab> ns" line per row.
         if [ "$mode" = gcm ]; then
             nice -n -20 taskset -c "${BENCH_CPU:-1}" "$b" gcm --quick --sizes 1500,16384 2>&1 |
-                awk -v b="$b" '/^(aes|gmac)/{s=$1} $1 ~ /^[0-9]+$/ && /galois\/auto|aws-lc-rs/{split($2, i, "="); printf "%s\t%-12s %6s %-13s\t%s\n", b, s, $1, i[1], $4}'
+                awk -v b="$b" '/^(aes|gmac)/{s=$1} $1 ~ /^[0-9]+$/ && /galois\/auto|aws-lc-rs|ring/{split($2, i, "="); printf "%s\t%-12s %6s %-13s\t%s\n", b, s, $1, i[1], $4}'
         else
             # Rows are "label ... median lowest-decile".
             nice -n -20 taskset -c "${BENCH_CPU:-1}" "$b" keys --quick 2>&1 |

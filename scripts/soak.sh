@@ -23,8 +23,11 @@ if [ "${1:-}" = --short ]; then
   full=0
 fi
 
-echo "== cargo build --release -p galois-aead --example soak"
-cargo build --release --locked -p galois-aead --example soak
+# --workspace: the features `cargo test --workspace --release` resolved,
+# so in CI the example that run built is reused (-p would rebuild the
+# crate and aws-lc under other features).
+echo "== cargo build --release --workspace --example soak"
+cargo build --release --locked --workspace --example soak
 bin="$CARGO_TARGET_DIR/release/examples/soak"
 run=(nice -n 5)
 cpus="${SOAK_CPUS-0}"

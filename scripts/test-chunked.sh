@@ -4,7 +4,7 @@
 # `cryptography`'s HKDF and AESGCM), and files it seals open with
 # `galois open --raw-key`; tampered, truncated and wrong-context files are refused
 # both ways. Uses the Python venv of scripts/test-py.sh (created here if absent).
-# Usage: bash scripts/test-chunked.sh   (after `cargo build --release -p galois-cli`)
+# Usage: bash scripts/test-chunked.sh   (builds the release targets it needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
@@ -23,7 +23,9 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check "cryptography==50.0.2"
-cargo build --release --locked -p galois-cli >/dev/null
+# The targets scripts/test.sh built (under the test run's features: in CI
+# this is fresh; -p galois-cli alone would compile the library again).
+cargo build --release --locked --workspace --lib --bins --tests --examples >/dev/null
 GALOIS="$TARGET/release/galois"
 REF=("$VENV/bin/python" scripts/cobblestone.py)
 

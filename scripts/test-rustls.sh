@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
 for t in curl openssl; do command -v "$t" >/dev/null || { echo "test-rustls: $t missing (scripts/setup.sh installs it)"; exit 1; }; done
 
-cargo build --release --locked -p galois-rustls --example serve
+# --workspace: in CI the example `cargo test --workspace --release` built
+# (-p would rebuild it under other features).
+cargo build --release --locked --workspace --example serve
 bin=target/release/examples/serve
 dir=$(mktemp -d)
 pids=()

@@ -29,8 +29,13 @@ stage() { echo "== $* [$(date -u +%H:%M:%S), ${SECONDS}s]"; }
 stage "format (cargo fmt --check)"
 cargo fmt --all -- --check
 
+# Every target the tests use, under the features the test run resolves
+# (the crates' dev-dependency features included), so that run and the
+# stages after it reuse this build rather than compile the crates again.
+# The libraries without those features are built by the C install
+# (galois-capi), the Python package and the cross-builds (galois-cli).
 stage "build"
-cargo build --release --workspace --locked
+cargo build --release --workspace --locked --lib --bins --tests --examples
 
 stage "Rust tests (every backend whose features this CPU has; detection checked against std)"
 cargo test --workspace --release --locked
