@@ -51,9 +51,8 @@ pub(crate) const LEAN_FROM: usize = 2048;
 /// LOW_POWERS below LEAN_FROM bytes, where a stitched group (8 l blocks)
 /// needs LOW_POWERS / (8 l) whole groups, and LEAN_POWERS from there on,
 /// except on 256-bit vectors (l = 2): there a group of two 16-block
-/// batches under 32 powers measured no slower than four under 64, and
-/// the 32 powers cost half as much (XAES-256-GCM at 16 KiB on Zen 3,
-/// docs/speed.md).
+/// batches under 32 powers, whose fill costs half, measured level with
+/// four under 64 (XAES-256-GCM at 16 KiB on Zen 3, docs/speed.md).
 pub(crate) fn lean_fill_for(len: usize, l: usize) -> usize {
     if len >= LEAN_FROM {
         return if l == 2 { LOW_POWERS } else { LEAN_POWERS };
