@@ -45,17 +45,16 @@ cargo test --workspace --release --locked
 # every vector file through `galois kat --all-backends` and the equivalence
 # suites, big-endian.
 
-# Stages that mostly keep one core busy (the 10^6-iteration XAES test, Miri's
-# interpreter, the Verilog simulation and the FPGA route) run beside the
-# others on the second core; their output is printed when they end.
+# Stages that need nothing the others build (the 10^6-iteration XAES test,
+# Miri, the Verilog simulation and the FPGA route) run beside them and use
+# what the foreground leaves idle; their output is printed when they end.
 BG_LOG=target/ci-background.log
 # (the binary the workspace test built: -p galois-aead alone resolves other
 # features and would rebuild aws-lc and the crate)
 XAES_BIN=$(cargo test --workspace --release --locked --test xaes --no-run 2>&1 |
   sed -n 's/.*Executable .* (\(.*\))$/\1/p')
 [ -x "$XAES_BIN" ] || { echo "test: no xaes test binary"; exit 1; }
-background() {
-  set -e
+background() { # run in a subshell, which keeps set -e
   stage "XAES-256-GCM: the spec's accumulated test at 1,000,000 iterations"
   GALOIS_XAES_ITERATIONS=1000000 "$XAES_BIN" accumulated
   stage "hardening: Miri over the portable backends, streams and packets"
