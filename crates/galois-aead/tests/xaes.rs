@@ -239,7 +239,7 @@ fn subkey(key: &[u8], nonce: &[u8]) -> Vec<u8> {
 }
 
 /// Per-message keys compute only the powers of H a message uses (32, or 64
-/// from 2 KiB of AAD and text but on 256-bit vectors): every length around the stitched kernels'
+/// from 2 KiB of AAD and text): every length around the stitched kernels'
 /// chunk and group boundaries and that threshold, with and without AAD,
 /// through every API, against AES-256-GCM on the bit-serial reference
 /// under the subkey derived from the definition.

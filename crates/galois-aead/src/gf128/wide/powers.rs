@@ -35,8 +35,7 @@ pub(crate) const LOW_POWERS: usize = 32;
 
 /// Powers a per-message key computes at most ([`LeanTable`]): a reduction
 /// every 64 blocks costs little more than every 256 (see MAX_BATCH), and
-/// the 32 powers above H^32 cost far less than the 192 above H^64. On
-/// 256-bit vectors LOW_POWERS instead (see [`lean_fill_for`]).
+/// the 32 powers above H^32 cost far less than the 192 above H^64.
 pub(crate) const LEAN_POWERS: usize = 64;
 
 /// Bytes of AAD and text from which a per-message key computes
@@ -49,13 +48,10 @@ pub(crate) const LEAN_FROM: usize = 2048;
 /// block: at most len / 16 + 3), so that many powers, rounded up to whole
 /// vectors, are enough: one vector for a 16-byte message; at most
 /// LOW_POWERS below LEAN_FROM bytes, where a stitched group (8 l blocks)
-/// needs LOW_POWERS / (8 l) whole groups, and LEAN_POWERS from there on,
-/// except on 256-bit vectors (l = 2): there a group of two 16-block
-/// batches under 32 powers, whose fill costs half, measured level with
-/// four under 64 (XAES-256-GCM at 16 KiB on Zen 3, docs/speed.md).
+/// needs LOW_POWERS / (8 l) whole groups, and LEAN_POWERS from there on.
 pub(crate) fn lean_fill_for(len: usize, l: usize) -> usize {
     if len >= LEAN_FROM {
-        return if l == 2 { LOW_POWERS } else { LEAN_POWERS };
+        return LEAN_POWERS;
     }
     (len / 16 + 3).next_multiple_of(l).min(LOW_POWERS)
 }
