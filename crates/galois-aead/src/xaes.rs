@@ -263,7 +263,13 @@ impl XAes256Gcm {
             let n: &[u8; 12] = nonce[..12].try_into().expect("a checked 24-byte nonce");
             let (aes, h) = ni.derive256_in(&self.mbase, n, &mut slot.ni);
             slot.ni_set = true;
-            let hash = crate::gf128::MessageKey::new(&mut slot.table, h, backend, len)?;
+            let hash = crate::gf128::MessageKey::new(
+                &mut slot.table,
+                h,
+                backend,
+                len,
+                crate::gcm::kernels::lean_powers(backend),
+            )?;
             // These backends' message keys are all stitched.
             let kernel = hash
                 .wide()

@@ -257,7 +257,7 @@ impl AesGcmSiv {
         let mut h = crate::gf128::mul_x(u128::from_le_bytes(auth));
         ct::wipe_now(&mut auth);
         let mut table = MessageTable::new();
-        let hash = MessageKey::new(&mut table, h, self.backend_for(len), len);
+        let hash = MessageKey::new(&mut table, h, self.backend_for(len), len, 0);
         h.zeroize();
         let r = hash.and_then(|hash| match self.kgk.backend() {
             #[cfg(target_arch = "x86_64")]
@@ -679,7 +679,7 @@ mod tests {
             for len in [32, 1 << 20] {
                 let hv = crate::gf128::mul_x(u128::from_le_bytes(h));
                 let mut table = MessageTable::new();
-                let key = MessageKey::new(&mut table, hv, b, len).unwrap();
+                let key = MessageKey::new(&mut table, hv, b, len, 0).unwrap();
                 let y = polyval_padded(&key, 0, &data);
                 assert_eq!(y.to_le_bytes(), want, "{b}");
                 assert_eq!(y.to_le_bytes(), polyval_direct(&h, &data), "{b}");
@@ -710,7 +710,7 @@ mod tests {
                 let n = 16 * blocks;
                 // A key for exactly this message (only the powers it uses).
                 let mut table = MessageTable::new();
-                let key = MessageKey::new(&mut table, hv, b, n).unwrap();
+                let key = MessageKey::new(&mut table, hv, b, n, 0).unwrap();
                 assert_eq!(
                     polyval_padded(&key, 0, &data[..n]).to_le_bytes(),
                     want_for(n),

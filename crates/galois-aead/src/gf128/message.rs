@@ -1,7 +1,10 @@
 //! GHASH keys made for one message (XAES-256-GCM's subkeys, AES-GCM-SIV's
 //! POLYVAL keys): on the wide backends only the powers of H the message
-//! can use (H^1..H^32, or H^1..H^64 from 2 KiB on), in a table on the
-//! stack: no allocation, nothing computed that the message does not need.
+//! and the key's user can use (H^1..H^32, or H^1..H^64 from 2 KiB on, and
+//! no more than one reduction of the user spans: 16 on `vaes_avx2`, whose
+//! stitched loop reduces every 16 blocks, and one hashing group for
+//! POLYVAL), in a table on the stack: no allocation, nothing computed that
+//! the message does not need.
 //! Other backends use their ordinary key. Wiped on drop.
 
 use super::wide::WideKey;
@@ -92,7 +95,9 @@ impl Drop for MessageKey<'_> {
 impl<'t> MessageKey<'t> {
     /// The key for H on `backend`, for a message of `len` bytes (AAD and
     /// text; it only decides how many powers are worth computing), its
-    /// powers in `table` (one per key).
+    /// powers in `table` (one per key). `most`: the most blocks a
+    /// reduction of its user spans (a stitched kernel's groups), 0 if it
+    /// is only hashed with (its groups are then the hashing loop's).
     #[inline]
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     pub(crate) fn new(
@@ -100,23 +105,24 @@ impl<'t> MessageKey<'t> {
         h: u128,
         backend: Backend,
         len: usize,
+        most: usize,
     ) -> Result<Self> {
         let unavailable = crate::error::Error::BackendUnavailable {
             backend: backend.name(),
         };
-        let _ = (len, &table);
+        let _ = (len, most, &table);
         Ok(match backend {
             #[cfg(target_arch = "x86_64")]
             Backend::VaesAvx512 => MessageKey::VaesAvx512(
-                super::vaes_avx512::Lean::new(table.empty(), h, len).ok_or(unavailable)?,
+                super::vaes_avx512::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
             ),
             #[cfg(target_arch = "x86_64")]
             Backend::VaesAvx2 => MessageKey::VaesAvx2(
-                super::vaes_avx2::Lean::new(table.empty(), h, len).ok_or(unavailable)?,
+                super::vaes_avx2::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
             ),
             #[cfg(target_arch = "x86_64")]
             Backend::AesniClmul => MessageKey::AesniClmul(
-                super::aesni_clmul::Lean::new(table.empty(), h, len).ok_or(unavailable)?,
+                super::aesni_clmul::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
             ),
             b => MessageKey::Other(Box::new(GhashKey::new(h, b)?), core::marker::PhantomData),
         })

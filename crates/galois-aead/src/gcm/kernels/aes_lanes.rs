@@ -4,8 +4,9 @@
 //! scheduling fence the stitched loop needs, and the round keys as the
 //! kernels load them. No instruction set here; `x86.rs` implements it.
 
+use super::counters::Ctr;
 use super::tuning::BATCH_VECTORS;
-use crate::gf128::wide::Lanes;
+use crate::gf128::wide::{Lanes, Powers};
 
 /// AES rounds and counters on a vector of blocks.
 ///
@@ -56,6 +57,36 @@ pub(crate) trait AesLanes: Lanes {
     /// # Safety
     /// The trait's contract.
     unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self);
+
+    /// Whether [`AesLanes::batches`] is a loop of this width's own (in
+    /// assembly: `ymm_asm.rs`), which the stitched seal and open then use
+    /// for their whole batches instead of the generic loop.
+    const OWN_BATCHES: bool = false;
+
+    /// `count` (> 0) whole batches: encrypts (or decrypts) the 16 L
+    /// BATCH_VECTORS bytes at `src` into `dst` under the next counters
+    /// while hashing as many at `hash` into y against H^(16 L)..H^1 (one
+    /// reduction per batch), all three advancing a batch each time.
+    /// Only where [`AesLanes::OWN_BATCHES`].
+    ///
+    /// # Safety
+    /// The trait's contract; `src` and `hash` are valid for reads and `dst`
+    /// for writes of `count` batches, `dst` equals or does not overlap
+    /// `src`, batch i does not write `hash`'s batch i, and `pw` has at
+    /// least 16 L BATCH_VECTORS powers.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn batches<const NR: usize>(
+        _rk: &RoundKeys<Self>,
+        _ctr: &mut Ctr<Self>,
+        _pw: &Powers,
+        _y: &mut Self::Block,
+        _hash: *const u8,
+        _src: *const u8,
+        _dst: *mut u8,
+        _count: usize,
+    ) {
+        unreachable!("only called where OWN_BATCHES");
+    }
 }
 
 /// AES round keys, loaded (and broadcast to every lane) where used; in
@@ -76,6 +107,12 @@ impl<'a, V: AesLanes> RoundKeys<'a, V> {
             rk,
             _v: core::marker::PhantomData,
         }
+    }
+
+    /// The NR + 1 round keys, in order.
+    #[cfg_attr(any(not(target_arch = "x86_64"), miri), allow(dead_code))]
+    pub(crate) fn all(&self) -> &'a [[u8; 16]] {
+        self.rk
     }
 
     /// Round key r as one block.

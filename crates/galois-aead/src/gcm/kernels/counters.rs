@@ -112,6 +112,22 @@ impl<V: AesLanes> Ctr<V> {
         self.low = self.low.wrapping_add(n);
     }
 
+    /// The next counters in integer form, for a loop that builds its
+    /// counter blocks itself (`ymm_asm`); it reports back with
+    /// [`Ctr::advance`].
+    #[cfg_attr(any(not(target_arch = "x86_64"), miri), allow(dead_code))]
+    pub(super) fn next(&self) -> V {
+        self.next
+    }
+
+    /// After such a loop took `blocks` counter blocks, `next` being the
+    /// counters after them.
+    #[cfg_attr(any(not(target_arch = "x86_64"), miri), allow(dead_code))]
+    pub(super) fn advance(&mut self, next: V, blocks: usize) {
+        self.next = next;
+        self.low = self.low.wrapping_add(blocks as u32);
+    }
+
     /// The next vector of counter blocks, ready for AES.
     ///
     /// # Safety

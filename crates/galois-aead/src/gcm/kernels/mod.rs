@@ -15,6 +15,8 @@
 //! - `multibuffer.rs`: many short packets sealed in shared AES batches;
 //! - `x86.rs`: the x86-64 instruction set, and the three backends' entry
 //!   points with their target features;
+//! - `ymm_asm.rs`: the 256-bit loop over whole batches in assembly (16
+//!   registers are too few for LLVM's allocation of the generic one);
 //! - `pmull_aes.rs` (aarch64): AESE/AESMC with the PMULL GHASH of
 //!   `gf128::pmull`, written for that field code (8 blocks per batch), for
 //!   the `pmull` and `pmull_eor3` keys.
@@ -32,6 +34,8 @@ mod stitched;
 mod tuning;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod ymm_asm;
 
 use crate::block::round_keys::AesRoundKeys;
 use crate::gcm::BatchPacket;
@@ -81,6 +85,20 @@ impl Isa {
             crate::Backend::VaesAvx512 => Some(Isa::Zmm),
             _ => None,
         }
+    }
+}
+
+/// The most blocks a reduction of `backend`'s stitched kernel spans, which
+/// is as many powers of H as a key made for one message needs for it
+/// (`gf128::MessageKey`): a batch's worth where the width's own loop
+/// reduces every batch (`AesLanes::OWN_BATCHES`), else no limit.
+pub(crate) fn lean_powers(backend: crate::Backend) -> usize {
+    match Isa::for_backend(backend) {
+        #[cfg(target_arch = "x86_64")]
+        Some(Isa::Ymm) if <core::arch::x86_64::__m256i as aes_lanes::AesLanes>::OWN_BATCHES => {
+            tuning::BATCH_VECTORS * 2
+        }
+        _ => usize::MAX,
     }
 }
 

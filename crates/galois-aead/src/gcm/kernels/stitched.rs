@@ -685,6 +685,13 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         // SAFETY: features per the caller.
         return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
     }
+    if own_batches::<V>(pw, buf.len(), 2) && src.is_none_or(|s| s.len() == buf.len()) {
+        let input = src.map_or(buf.as_ptr(), <[u8]>::as_ptr);
+        // SAFETY: features per the caller; input is buf's pointer or src's,
+        // as long as buf (a shared borrow beside an exclusive one: no
+        // overlap).
+        return unsafe { seal_own::<V, NR>(pw, &rk, y0, y0_public, aad, input, buf) };
+    }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
             buf[..s.len()].copy_from_slice(s);
@@ -784,17 +791,113 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
             );
             prev = Some(step(i));
         }
-        // The tail's keystream, E(K, Y0) and the last whole batch's GHASH together.
+        let tail = (part_src(body), p.add(full * bb), ct_len - body);
+        let lens = (aad.len(), ct_len);
+        seal_end::<V, NR>(&rk, &mut ctr, pw, prev, sums, y, y0, tail, nv, lens)
+    }
+}
+
+/// The end of a seal: the tail's keystream (nv vectors) and E(K, Y0) in
+/// the rounds that hash the last whole batch (`prev`), then the tail (src,
+/// dst, len) encrypted and hashed with the length block (lens: AAD and
+/// text bytes); returns the full tag.
+///
+/// # Safety
+/// As [`batch`] and [`seal_tail`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn seal_end<V: AesLanes, const NR: usize>(
+    rk: &RoundKeys<V>,
+    ctr: &mut Ctr<V>,
+    pw: &Powers,
+    prev: Option<HashStep>,
+    mut sums: Sums<V>,
+    mut y: V::Block,
+    y0: &[u8; 16],
+    (ts, td, tail_len): (*const u8, *mut u8, usize),
+    nv: usize,
+    (aad_len, ct_len): (usize, usize),
+) -> u128 {
+    // SAFETY: per the caller.
+    unsafe {
         let mut ek = V::Block::load(y0.as_ptr());
-        let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
-        let tail_len = ct_len - 16 * head - full * bb;
+        let ks = last_batch::<V, NR>(rk, ctr, pw, prev, &mut sums, &mut y, nv, &mut ek);
         y = if tail_len == 0 {
-            absorb_final::<V>(pw, y, aad.len(), &[], ct_len)
+            absorb_final::<V>(pw, y, aad_len, &[], ct_len)
         } else {
-            let (ts, td) = (part_src(body), p.add(full * bb));
-            seal_tail::<V>(pw, y, aad.len(), ts, td, tail_len, &ks, ct_len)
+            seal_tail::<V>(pw, y, aad_len, ts, td, tail_len, &ks, ct_len)
         };
         full_tag(y, ek)
+    }
+}
+
+/// Whether a message of `len` bytes goes through the width's own loop
+/// ([`AesLanes::batches`]): the width has one, the message has at least
+/// `min` whole batches (16 L BATCH_VECTORS bytes each), and the table the
+/// 16 L BATCH_VECTORS powers one batch uses.
+#[inline(always)]
+fn own_batches<V: AesLanes>(pw: &Powers, len: usize, min: usize) -> bool {
+    let per = BATCH_VECTORS * V::L;
+    V::OWN_BATCHES && len >= min * 16 * per && pw.filled() >= per
+}
+
+/// [`seal`] through the width's own loop ([`own_batches`]; at least two
+/// whole batches): batch 0 hashes nothing, the loop takes batches 1.. with
+/// the GHASH of each one's predecessor, and the tail's batch hashes the
+/// last. No head chunk.
+///
+/// # Safety
+/// As [`seal`], with `input` (the plaintext) valid for reads of buf's
+/// length, the same as buf's pointer or not overlapping it.
+#[inline(always)]
+unsafe fn seal_own<V: AesLanes, const NR: usize>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y0: &[u8; 16],
+    y0_public: bool,
+    aad: &[u8],
+    input: *const u8,
+    buf: &mut [u8],
+) -> u128 {
+    let (bb, full, nv) = plan::<V>(buf.len());
+    let ct_len = buf.len();
+    let base = buf.as_mut_ptr();
+    // SAFETY: features per the caller; batch 0, batches 1..full and the
+    // tail partition input and buf; each hashed batch was written before
+    // (batch i - 1 by the batch before); `own_batches` checked the powers.
+    unsafe {
+        let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
+        let mut sums = Sums::zero();
+        let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
+        batch::<V, NR, BATCH_VECTORS>(
+            rk,
+            &mut ctr,
+            pw,
+            None,
+            &mut sums,
+            &mut y,
+            None,
+            Some((input, base)),
+        );
+        V::batches::<NR>(
+            rk,
+            &mut ctr,
+            pw,
+            &mut y,
+            base,
+            input.add(bb),
+            base.add(bb),
+            full - 1,
+        );
+        let last = base.add((full - 1) * bb);
+        let prev = HashStep::new::<V>(pw, last, 0, 1, BATCH_VECTORS * V::L);
+        let tail = (
+            input.add(full * bb),
+            base.add(full * bb),
+            ct_len - full * bb,
+        );
+        let lens = (aad.len(), ct_len);
+        seal_end::<V, NR>(rk, &mut ctr, pw, Some(prev), sums, y, y0, tail, nv, lens)
     }
 }
 
@@ -821,6 +924,12 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
     if buf.is_empty() && !aad.is_empty() {
         // SAFETY: features per the caller.
         return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
+    }
+    if own_batches::<V>(pw, buf.len(), 1) {
+        let input = src.map_or(buf.as_ptr(), <[u8]>::as_ptr);
+        // SAFETY: features per the caller; input is buf's pointer or src's,
+        // of buf's length (the caller), not overlapping.
+        return unsafe { open_own::<V, NR>(pw, &rk, y0, y0_public, aad, input, buf) };
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
@@ -877,28 +986,103 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
                 Some((sp.add(i * bb), chunk)),
             );
         }
-        let tail_len = ct_len - 16 * head - full * bb;
         // Hashed and decrypted where it is read from (no copy first).
-        let (ts, td) = (sp.add(full * bb), p.add(full * bb));
+        let tail = (
+            sp.add(full * bb),
+            p.add(full * bb),
+            ct_len - 16 * head - full * bb,
+        );
+        open_end::<V, NR>(
+            &rk,
+            &mut ctr,
+            pw,
+            sums,
+            y,
+            y0,
+            tail,
+            nv,
+            (aad.len(), ct_len),
+        )
+    }
+}
+
+/// The end of an opening: the tail (src, dst, len) hashed between the
+/// rounds of its own keystream (nv vectors; E(K, Y0) beside it), as a
+/// whole batch is, then the length block (lens: AAD and text bytes), one
+/// reduction (an empty tail: the length block alone), and decrypted;
+/// returns the expected full tag. The keystream batch writes no memory,
+/// so the tail is still ciphertext when absorb_final reads it.
+///
+/// # Safety
+/// As [`batch`]; `src` is valid for reads and `dst` for writes of `len`
+/// bytes (the same or not overlapping).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn open_end<V: AesLanes, const NR: usize>(
+    rk: &RoundKeys<V>,
+    ctr: &mut Ctr<V>,
+    pw: &Powers,
+    mut sums: Sums<V>,
+    mut y: V::Block,
+    y0: &[u8; 16],
+    (ts, td, tail_len): (*const u8, *mut u8, usize),
+    nv: usize,
+    (aad_len, ct_len): (usize, usize),
+) -> u128 {
+    // SAFETY: per the caller.
+    unsafe {
         let mut ek = V::Block::load(y0.as_ptr());
-        // The tail hashed between the rounds of its own keystream, as a
-        // whole batch is, then the length block, one reduction (an empty
-        // tail: the length block alone). The keystream batch writes no
-        // memory, so the tail is still ciphertext when absorb_final reads it.
         let step = tail_fits::<V>(pw, tail_len).then(|| HashStep::tail(pw, ts, tail_len));
-        let ks = last_batch::<V, NR>(&rk, &mut ctr, pw, step, &mut sums, &mut y, nv, &mut ek);
-        let lens = len_block(aad.len(), ct_len);
+        let ks = last_batch::<V, NR>(rk, ctr, pw, step, &mut sums, &mut y, nv, &mut ek);
+        let lens = len_block(aad_len, ct_len);
         y = match step {
             Some(_) => finish_tail(pw, tail_len.div_ceil(16), sums, lens),
             None => absorb_final::<V>(
                 pw,
                 y,
-                aad.len(),
+                aad_len,
                 core::slice::from_raw_parts(ts, tail_len),
                 ct_len,
             ),
         };
         xor_keep::<V>(ts, td, tail_len, &ks);
         full_tag(y, ek)
+    }
+}
+
+/// [`open`] through the width's own loop ([`own_batches`]; at least one
+/// whole batch): each batch hashes the ciphertext it decrypts. No head
+/// chunk.
+///
+/// # Safety
+/// As [`seal_own`].
+#[inline(always)]
+unsafe fn open_own<V: AesLanes, const NR: usize>(
+    pw: &Powers,
+    rk: &RoundKeys<V>,
+    y0: &[u8; 16],
+    y0_public: bool,
+    aad: &[u8],
+    input: *const u8,
+    buf: &mut [u8],
+) -> u128 {
+    let (bb, full, nv) = plan::<V>(buf.len());
+    let ct_len = buf.len();
+    let base = buf.as_mut_ptr();
+    // SAFETY: features per the caller; the whole batches and the tail
+    // partition input and buf; each batch hashes its own ciphertext before
+    // writing (in place: the loop loads it first); `own_batches` checked
+    // the powers.
+    unsafe {
+        let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
+        let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
+        V::batches::<NR>(rk, &mut ctr, pw, &mut y, input, input, base, full);
+        let tail = (
+            input.add(full * bb),
+            base.add(full * bb),
+            ct_len - full * bb,
+        );
+        let lens = (aad.len(), ct_len);
+        open_end::<V, NR>(rk, &mut ctr, pw, Sums::zero(), y, y0, tail, nv, lens)
     }
 }

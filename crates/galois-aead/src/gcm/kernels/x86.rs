@@ -5,8 +5,10 @@
 //! hold elements in integer form (`gf128::wide`; the reduction is derived
 //! in the `gf128` module doc).
 
-use super::aes_lanes::AesLanes;
+use super::aes_lanes::{AesLanes, RoundKeys};
+use super::counters::Ctr;
 use super::tuning::BATCH_VECTORS;
+use crate::gf128::wide::Powers;
 use core::arch::x86_64::*;
 
 /// The empty `asm!` behind [`AesLanes::fence`], for one register class.
@@ -132,6 +134,28 @@ impl AesLanes for __m256i {
     #[target_feature(enable = "avx")]
     unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {
         fence_asm!(ymm_reg, s, x);
+    }
+
+    /// Miri cannot run assembly: there the generic loop runs.
+    const OWN_BATCHES: bool = cfg!(not(miri));
+
+    /// # Safety
+    /// The `AesLanes` contract, for `__m256i`, and [`AesLanes::batches`]'s.
+    #[inline(always)]
+    #[cfg(not(miri))]
+    unsafe fn batches<const NR: usize>(
+        rk: &RoundKeys<Self>,
+        ctr: &mut Ctr<Self>,
+        pw: &Powers,
+        y: &mut __m128i,
+        hash: *const u8,
+        src: *const u8,
+        dst: *mut u8,
+        count: usize,
+    ) {
+        // SAFETY: the AesLanes contract (VAES, VPCLMULQDQ, AVX2) and
+        // batches' (buffers, powers), which are ymm_asm::batches' own.
+        unsafe { super::ymm_asm::batches::<NR>(rk, ctr, pw, y, hash, src, dst, count) }
     }
 }
 

@@ -255,14 +255,20 @@ macro_rules! wide_backend {
 
         impl<'t> Lean<'t> {
             /// The key for H and a message of `len` bytes, in `t` (a table
-            /// with no powers yet); `None` if the CPU lacks the backend's
-            /// features.
+            /// with no powers yet), for a user whose reductions span at most
+            /// `most` blocks (`lean_fill_for`); `None` if the CPU lacks the
+            /// backend's features.
             #[inline]
-            pub(crate) fn new(t: &'t mut wide::LeanTable, h: u128, len: usize) -> Option<Self> {
+            pub(crate) fn new(
+                t: &'t mut wide::LeanTable,
+                h: u128,
+                len: usize,
+                most: usize,
+            ) -> Option<Self> {
                 if !$detect() {
                     return None;
                 }
-                let fill = wide::lean_fill_for(len, <$v as wide::Lanes>::L);
+                let fill = wide::lean_fill_for(len, <$v as wide::Lanes>::L, most);
                 // SAFETY: $detect proved the features `lean_fill` enables.
                 unsafe { lean_fill(t, h, fill) };
                 Some(Lean { t })

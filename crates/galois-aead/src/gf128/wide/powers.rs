@@ -14,7 +14,7 @@
 //! through [`Powers`], which carries the table's size and how many powers
 //! it has, so a reduction group never needs more than are there.
 
-use super::ghash::{halves_xor, mul, mul_k, sqr};
+use super::ghash::{halves_xor, mul, mul_k, sqr, GHASH_GROUP_VECTORS};
 use super::lanes::{u128_to_block, Lanes};
 use core::mem::MaybeUninit;
 use zeroize::Zeroize;
@@ -43,17 +43,22 @@ pub(crate) const LEAN_POWERS: usize = 64;
 pub(crate) const LEAN_FROM: usize = 2048;
 
 /// How many powers a per-message key computes for `len` bytes of AAD and
-/// text, on vectors of `l` blocks. No reduction group of such a message is
+/// text, on vectors of `l` blocks, for a user whose reductions span at
+/// most `most` blocks (0: hashing alone, whose groups are
+/// GHASH_GROUP_VECTORS vectors). No reduction group of such a message is
 /// longer than its blocks (AAD and text each padded, and the length
 /// block: at most len / 16 + 3), so that many powers, rounded up to whole
 /// vectors, are enough: one vector for a 16-byte message; at most
 /// LOW_POWERS below LEAN_FROM bytes, where a stitched group (8 l blocks)
-/// needs LOW_POWERS / (8 l) whole groups, and LEAN_POWERS from there on.
-pub(crate) fn lean_fill_for(len: usize, l: usize) -> usize {
-    if len >= LEAN_FROM {
-        return LEAN_POWERS;
-    }
-    (len / 16 + 3).next_multiple_of(l).min(LOW_POWERS)
+/// needs LOW_POWERS / (8 l) whole groups, and LEAN_POWERS from there on;
+/// never more than the user's groups span.
+pub(crate) fn lean_fill_for(len: usize, l: usize, most: usize) -> usize {
+    let want = if len >= LEAN_FROM {
+        LEAN_POWERS
+    } else {
+        (len / 16 + 3).next_multiple_of(l).min(LOW_POWERS)
+    };
+    want.min(most.max(GHASH_GROUP_VECTORS * l))
 }
 
 /// Zero entries after the last power, so that a vector load of up to four
@@ -233,11 +238,18 @@ impl<const M: usize> PowerTable<M> {
                     top = h4;
                 }
             }
-            // The two sizes messages and keys ask for most, with every
-            // vector kept in registers; others through the table.
-            if fill == LOW_POWERS && LOW_POWERS / V::L <= REG_VECTORS {
+            // The sizes messages and keys ask for most, with every vector
+            // kept in registers; others through the table.
+            if fill / V::L > REG_VECTORS {
+                Self::store(hd, hk, V::L, v);
+                Self::double::<V>(hd, hk, V::L, top, fill);
+            } else if fill == 8 {
+                Self::double_regs::<V, 8>(hd, hk, v, top);
+            } else if fill == 16 {
+                Self::double_regs::<V, 16>(hd, hk, v, top);
+            } else if fill == LOW_POWERS {
                 Self::double_regs::<V, LOW_POWERS>(hd, hk, v, top);
-            } else if fill == LEAN_POWERS && LEAN_POWERS / V::L <= REG_VECTORS {
+            } else if fill == LEAN_POWERS {
                 Self::double_regs::<V, LEAN_POWERS>(hd, hk, v, top);
             } else {
                 Self::store(hd, hk, V::L, v);
@@ -464,6 +476,20 @@ impl Powers<'_> {
     pub(crate) fn at(&self, j: usize) -> At {
         debug_assert!((1..=self.filled).contains(&j));
         At(-(j as isize))
+    }
+
+    /// Where the powers from position i and their middle operands start,
+    /// for a loop that loads them itself (`gcm::kernels::ymm_asm`): entry
+    /// k after position i is H^(j-k) (for i = at(j)), 16 bytes each, as
+    /// far as H^1 and the PAD zero entries after it.
+    #[cfg_attr(any(not(target_arch = "x86_64"), miri), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn raw(&self, i: At) -> (*const u8, *const u8) {
+        debug_assert!(i.0 >= -(self.filled as isize) && i.0 <= 0);
+        (
+            self.hd.wrapping_offset(i.0).cast(),
+            self.hk.wrapping_offset(i.0).cast(),
+        )
     }
 
     /// The vector of powers from position i (its first lane's power

@@ -1,0 +1,359 @@
+//! The 256-bit stitched loop written out in assembly (backend `vaes_avx2`,
+//! x86-64 with VAES and VPCLMULQDQ but no AVX-512).
+//!
+//! Why assembly here. The generic loop (`stitched.rs`) instantiated for
+//! `__m256i` needs more than AVX2's 16 vector registers as LLVM allocates
+//! it: eight AES states, the round key, three Karatsuba sums, the hashed
+//! vector and its temporaries, the counter. LLVM keeps some of them on the
+//! stack (about 23 stores and 24 reloads per 16 blocks) and hoists the
+//! multiplies into one run after the rounds. Here every value has a
+//! register of its own for the whole loop and each round carries its share
+//! of the multiplies. On Zen 3 the loop alone takes 73-80 TSC cycles per
+//! 16 blocks of AES-128-GCM (0.29-0.31 cycles/byte; the AES and carry-less
+//! multiplies alone, with no loads, shuffles or reduction: 56), and whole
+//! messages ran 5-8% faster than with the generic loop (docs/speed.md,
+//! tenth session).
+//!
+//! Registers, for the whole loop:
+//! - ymm0..ymm7: the AES states, 16 counter blocks (two per register);
+//! - ymm14: the round key of the current round, broadcast to both lanes
+//!   (`vbroadcasti128` from the 16-byte schedule);
+//! - ymm15: the next counters in integer form (each lane byte-reversed, so
+//!   GCM's 32-bit increment is a `vpaddd` on dword 0; see `counters.rs`);
+//! - ymm9: the vector being hashed, ymm10 a temporary;
+//! - ymm11, ymm12, ymm13: the Karatsuba sums lo, mid, hi; between batches
+//!   xmm11 holds the reduced GHASH value y (upper lane zero).
+//!
+//! Representation and math are those of `gf128::wide` (lanes in integer
+//! form, powers premultiplied by x^-1, so a carry-less product needs no
+//! shift). Each batch hashes 16 blocks X_1..X_16 against H^16..H^1:
+//! Y' = (Y ^ X_1) H^16 ^ X_2 H^15 ^ ... ^ X_16 H, lane-wise Karatsuba
+//! (x.lo h.lo, x.hi h.hi, (x.lo ^ x.hi)(h.lo ^ h.hi), the last operand
+//! precomputed in the table), one vector per round in rounds 1..8; in
+//! round 9 the sums are folded across the two lanes and reduced with the
+//! two 64-bit folds of `gf128::wide::ghash` (multiplications by
+//! 0xC2 << 56). One reduction per 16 blocks keeps the sums in registers
+//! and needs only 16 powers, which every table has (`Powers::filled`).
+//!
+//! The same loop seals and opens: batch i encrypts (or decrypts) the 256
+//! bytes at src into dst while hashing the 256 bytes at `hash`. A sealer
+//! points `hash` one batch behind dst (the ciphertext of the previous
+//! batch, stored by the previous iteration); an opener points it at src
+//! (the ciphertext it is decrypting, loaded in rounds 1..8, before this
+//! batch's stores, so in place is safe).
+
+use super::aes_lanes::RoundKeys;
+use super::counters::Ctr;
+use crate::gf128::wide::Powers;
+use core::arch::x86_64::{__m128i, __m256i};
+
+/// Per 128-bit lane: reverses the 16 bytes (integer form <-> block).
+#[repr(C, align(32))]
+struct Mask([u8; 32]);
+static BSWAP: Mask = Mask([
+    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, //
+    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+]);
+/// The reduction constant x^7 + x^2 + x + 1, reflected and shifted for the
+/// powers' x^-1, in the low 64 bits (as `gf128::wide::ghash::fold` has it).
+#[repr(C, align(16))]
+struct Poly(u128);
+static POLY: Poly = Poly(0xC200_0000_0000_0000);
+/// Two blocks' worth of counter increment: 2 in dword 0 of each lane.
+static STEP: Mask = Mask([
+    2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
+    2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+
+/// Round r, hashing vector j (j > 0) of the batch into the sums.
+macro_rules! hash_round {
+    ($r:literal, $j:literal) => {
+        concat!(
+            "vbroadcasti128 ymm14, xmmword ptr [{rk} + 16*",
+            $r,
+            "]\n",
+            "vaesenc ymm0, ymm0, ymm14\n",
+            "vmovdqu ymm9, ymmword ptr [{h} + 32*",
+            $j,
+            "]\n",
+            "vaesenc ymm1, ymm1, ymm14\n",
+            "vpshufb ymm9, ymm9, ymmword ptr [{bs}]\n",
+            "vaesenc ymm2, ymm2, ymm14\n",
+            "vpclmulqdq ymm10, ymm9, ymmword ptr [{hd} + 32*",
+            $j,
+            "], 0x00\n",
+            "vaesenc ymm3, ymm3, ymm14\n",
+            "vpxor ymm11, ymm11, ymm10\n",
+            "vpclmulqdq ymm10, ymm9, ymmword ptr [{hd} + 32*",
+            $j,
+            "], 0x11\n",
+            "vaesenc ymm4, ymm4, ymm14\n",
+            "vpxor ymm13, ymm13, ymm10\n",
+            "vpshufd ymm10, ymm9, 0x4e\n",
+            "vaesenc ymm5, ymm5, ymm14\n",
+            "vpxor ymm10, ymm10, ymm9\n",
+            "vaesenc ymm6, ymm6, ymm14\n",
+            "vpclmulqdq ymm10, ymm10, ymmword ptr [{hk} + 32*",
+            $j,
+            "], 0x00\n",
+            "vaesenc ymm7, ymm7, ymm14\n",
+            "vpxor ymm12, ymm12, ymm10\n",
+        )
+    };
+}
+
+/// Round 1, hashing vector 0 with y added to its first block: its products
+/// start the sums.
+macro_rules! hash_round_first {
+    () => {
+        concat!(
+            "vbroadcasti128 ymm14, xmmword ptr [{rk} + 16]\n",
+            "vaesenc ymm0, ymm0, ymm14\n",
+            "vmovdqu ymm9, ymmword ptr [{h}]\n",
+            "vaesenc ymm1, ymm1, ymm14\n",
+            "vpshufb ymm9, ymm9, ymmword ptr [{bs}]\n",
+            "vaesenc ymm2, ymm2, ymm14\n",
+            "vpxor ymm9, ymm9, ymm11\n",
+            "vaesenc ymm3, ymm3, ymm14\n",
+            "vpclmulqdq ymm11, ymm9, ymmword ptr [{hd}], 0x00\n",
+            "vaesenc ymm4, ymm4, ymm14\n",
+            "vpclmulqdq ymm13, ymm9, ymmword ptr [{hd}], 0x11\n",
+            "vpshufd ymm10, ymm9, 0x4e\n",
+            "vaesenc ymm5, ymm5, ymm14\n",
+            "vpxor ymm10, ymm10, ymm9\n",
+            "vaesenc ymm6, ymm6, ymm14\n",
+            "vpclmulqdq ymm12, ymm10, ymmword ptr [{hk}], 0x00\n",
+            "vaesenc ymm7, ymm7, ymm14\n",
+        )
+    };
+}
+
+/// Round r with the sums folded across lanes and reduced into xmm11.
+macro_rules! reduce_round {
+    ($r:literal) => {
+        concat!(
+            "vbroadcasti128 ymm14, xmmword ptr [{rk} + 16*",
+            $r,
+            "]\n",
+            "vaesenc ymm0, ymm0, ymm14\n",
+            "vextracti128 xmm10, ymm11, 1\n",
+            "vpxor xmm11, xmm11, xmm10\n",
+            "vaesenc ymm1, ymm1, ymm14\n",
+            "vextracti128 xmm10, ymm13, 1\n",
+            "vpxor xmm13, xmm13, xmm10\n",
+            "vaesenc ymm2, ymm2, ymm14\n",
+            "vextracti128 xmm10, ymm12, 1\n",
+            "vpxor xmm12, xmm12, xmm10\n",
+            "vaesenc ymm3, ymm3, ymm14\n",
+            "vpxor xmm12, xmm12, xmm11\n",
+            "vpxor xmm12, xmm12, xmm13\n",
+            "vaesenc ymm4, ymm4, ymm14\n",
+            "vpclmulqdq xmm10, xmm11, xmmword ptr [{c}], 0x00\n",
+            "vpshufd xmm11, xmm11, 0x4e\n",
+            "vaesenc ymm5, ymm5, ymm14\n",
+            "vpxor xmm12, xmm12, xmm11\n",
+            "vpxor xmm12, xmm12, xmm10\n",
+            "vaesenc ymm6, ymm6, ymm14\n",
+            "vpclmulqdq xmm10, xmm12, xmmword ptr [{c}], 0x00\n",
+            "vpshufd xmm12, xmm12, 0x4e\n",
+            "vaesenc ymm7, ymm7, ymm14\n",
+            "vpxor xmm13, xmm13, xmm12\n",
+            "vpxor xmm11, xmm13, xmm10\n",
+        )
+    };
+}
+
+/// A round with no hashing.
+macro_rules! plain_round {
+    ($r:literal) => {
+        concat!(
+            "vbroadcasti128 ymm14, xmmword ptr [{rk} + 16*",
+            $r,
+            "]\n",
+            "vaesenc ymm0, ymm0, ymm14\n",
+            "vaesenc ymm1, ymm1, ymm14\n",
+            "vaesenc ymm2, ymm2, ymm14\n",
+            "vaesenc ymm3, ymm3, ymm14\n",
+            "vaesenc ymm4, ymm4, ymm14\n",
+            "vaesenc ymm5, ymm5, ymm14\n",
+            "vaesenc ymm6, ymm6, ymm14\n",
+            "vaesenc ymm7, ymm7, ymm14\n",
+        )
+    };
+}
+
+/// Round 0: the next 16 counter blocks, XORed with the first round key.
+macro_rules! counters_round {
+    () => {
+        concat!(
+            "vbroadcasti128 ymm14, xmmword ptr [{rk}]\n",
+            counter!("ymm0"),
+            counter!("ymm1"),
+            counter!("ymm2"),
+            counter!("ymm3"),
+            counter!("ymm4"),
+            counter!("ymm5"),
+            counter!("ymm6"),
+            counter!("ymm7"),
+        )
+    };
+}
+
+/// One vector of counter blocks into state `$s`, XORed with round key 0.
+macro_rules! counter {
+    ($s:literal) => {
+        concat!(
+            "vpshufb ",
+            $s,
+            ", ymm15, ymmword ptr [{bs}]\n",
+            "vpaddd ymm15, ymm15, ymmword ptr [{st}]\n",
+            "vpxor ",
+            $s,
+            ", ",
+            $s,
+            ", ymm14\n",
+        )
+    };
+}
+
+/// The last round (key r): each state's input XORed into the key, so
+/// `vaesenclast` yields the output, stored at dst; then the pointers
+/// advance and the loop repeats.
+macro_rules! last_round {
+    ($r:literal) => {
+        concat!(
+            "vbroadcasti128 ymm14, xmmword ptr [{rk} + 16*",
+            $r,
+            "]\n",
+            last_vector!("ymm0", "ymm9", 0),
+            last_vector!("ymm1", "ymm10", 1),
+            last_vector!("ymm2", "ymm12", 2),
+            last_vector!("ymm3", "ymm13", 3),
+            last_vector!("ymm4", "ymm9", 4),
+            last_vector!("ymm5", "ymm10", 5),
+            last_vector!("ymm6", "ymm12", 6),
+            last_vector!("ymm7", "ymm13", 7),
+            "add {src}, 256\n",
+            "add {dst}, 256\n",
+            "add {h}, 256\n",
+            "dec {n}\n",
+            "jnz 2b\n",
+        )
+    };
+}
+
+/// State `$s` through the last round into dst + 32 `$j` (`$t` a temporary).
+macro_rules! last_vector {
+    ($s:literal, $t:literal, $j:literal) => {
+        concat!(
+            "vpxor ",
+            $t,
+            ", ymm14, ymmword ptr [{src} + 32*",
+            $j,
+            "]\n",
+            "vaesenclast ",
+            $s,
+            ", ",
+            $s,
+            ", ",
+            $t,
+            "\n",
+            "vmovdqu ymmword ptr [{dst} + 32*",
+            $j,
+            "], ",
+            $s,
+            "\n",
+        )
+    };
+}
+
+/// The loop for one AES size: the rounds after 9 (plain) and the last.
+macro_rules! stitched_loop {
+    ($($plain:literal)*; $last:literal) => {
+        concat!(
+            "vmovdqa xmm11, xmm11\n",
+            ".p2align 5\n",
+            "2:\n",
+            counters_round!(),
+            hash_round_first!(),
+            hash_round!(2, 1),
+            hash_round!(3, 2),
+            hash_round!(4, 3),
+            hash_round!(5, 4),
+            hash_round!(6, 5),
+            hash_round!(7, 6),
+            hash_round!(8, 7),
+            reduce_round!(9),
+            $(plain_round!($plain),)*
+            last_round!($last),
+        )
+    };
+}
+
+/// Runs `count` (> 0) batches of 16 blocks: encrypts the 256 bytes at
+/// `src` into `dst` under the next counters of `ctr` while hashing the
+/// 256 bytes at `hash` into y, then advances all three by 256 bytes.
+///
+/// # Safety
+/// The CPU has AVX2, VAES and VPCLMULQDQ; `src`, `hash` are valid for
+/// reads and `dst` for writes of 256 `count` bytes, `dst` either equals
+/// `src` or does not overlap it, and `hash`'s bytes of batch i are not
+/// written by batch i (they are dst's bytes of batch i - 1, or src's own);
+/// `pw` has at least 16 powers.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+#[target_feature(enable = "avx,avx2,vaes,vpclmulqdq")]
+pub(super) unsafe fn batches<const NR: usize>(
+    rk: &RoundKeys<__m256i>,
+    ctr: &mut Ctr<__m256i>,
+    pw: &Powers,
+    y: &mut __m128i,
+    hash: *const u8,
+    src: *const u8,
+    dst: *mut u8,
+    count: usize,
+) {
+    debug_assert!(count > 0 && pw.filled() >= 16);
+    let (hd, hk) = pw.raw(pw.at(16));
+    let mut next = ctr.next();
+    let keys = rk.all().as_ptr().cast::<u8>();
+    let mut yv = *y;
+    macro_rules! run {
+        ($($plain:literal)*; $last:literal) => {
+            // SAFETY: the loads and stores stay within the 256 count bytes
+            // of each buffer (per the caller), the powers within the 16 from
+            // H^16 (the table has them), the round keys within the NR + 1
+            // (RoundKeys checked their count); the features per the caller.
+            // Every register written is an operand or declared clobbered.
+            unsafe {
+                core::arch::asm!(
+                    stitched_loop!($($plain)*; $last),
+                    rk = in(reg) keys,
+                    h = inout(reg) hash => _,
+                    src = inout(reg) src => _,
+                    dst = inout(reg) dst => _,
+                    n = inout(reg) count => _,
+                    hd = in(reg) hd,
+                    hk = in(reg) hk,
+                    bs = in(reg) BSWAP.0.as_ptr(),
+                    st = in(reg) STEP.0.as_ptr(),
+                    c = in(reg) &POLY.0,
+                    inout("xmm11") yv,
+                    inout("ymm15") next,
+                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+                    out("ymm9") _, out("ymm10") _, out("ymm12") _, out("ymm13") _,
+                    out("ymm14") _,
+                    options(nostack),
+                )
+            }
+        };
+    }
+    match NR {
+        10 => run!(; 10),
+        12 => run!(10 11; 12),
+        _ => run!(10 11 12 13; 14),
+    }
+    *y = yv;
+    ctr.advance(next, 16 * count);
+}
