@@ -690,7 +690,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         // SAFETY: features per the caller; input is buf's pointer or src's,
         // as long as buf (a shared borrow beside an exclusive one: no
         // overlap).
-        return unsafe { seal_own::<V, NR>(pw, &rk, y0, y0_public, aad, input, buf) };
+        return unsafe { own::<V, NR, true>(pw, &rk, y0, y0_public, aad, input, buf) };
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
@@ -841,16 +841,17 @@ fn own_batches<V: AesLanes>(pw: &Powers, len: usize, min: usize) -> bool {
     V::OWN_BATCHES && len >= min * 16 * per && pw.filled() >= per
 }
 
-/// [`seal`] through the width's own loop ([`own_batches`]; at least two
-/// whole batches): batch 0 hashes nothing, the loop takes batches 1.. with
-/// the GHASH of each one's predecessor, and the tail's batch hashes the
-/// last. No head chunk.
+/// [`seal`] (SEAL) or [`open`] through the width's own loop
+/// ([`own_batches`]: at least two whole batches to seal, one to open). No
+/// head chunk. Sealing, batch 0 hashes nothing, the loop takes batches
+/// 1.. with the GHASH of each one's predecessor, and the tail's batch
+/// hashes the last; opening, each batch hashes the ciphertext it decrypts.
 ///
 /// # Safety
-/// As [`seal`], with `input` (the plaintext) valid for reads of buf's
-/// length, the same as buf's pointer or not overlapping it.
+/// As [`seal`] and [`open`], with `input` (the text) valid for reads of
+/// buf's length, the same as buf's pointer or not overlapping it.
 #[inline(always)]
-unsafe fn seal_own<V: AesLanes, const NR: usize>(
+unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
     pw: &Powers,
     rk: &RoundKeys<V>,
     y0: &[u8; 16],
@@ -862,41 +863,31 @@ unsafe fn seal_own<V: AesLanes, const NR: usize>(
     let (bb, full, nv) = plan::<V>(buf.len());
     let ct_len = buf.len();
     let base = buf.as_mut_ptr();
-    // SAFETY: features per the caller; batch 0, batches 1..full and the
-    // tail partition input and buf; each hashed batch was written before
-    // (batch i - 1 by the batch before); `own_batches` checked the powers.
+    let tail = (
+        input.wrapping_add(full * bb),
+        base.wrapping_add(full * bb),
+        ct_len - full * bb,
+    );
+    let lens = (aad.len(), ct_len);
+    // SAFETY: features per the caller; the whole batches and the tail
+    // partition input and buf; a sealing batch hashes ciphertext written
+    // before (batch i - 1, by the batch before), an opening one its own
+    // before writing (in place: the loop loads it first); `own_batches`
+    // checked the powers.
     unsafe {
         let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
-        let mut sums = Sums::zero();
         let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
-        batch::<V, NR, BATCH_VECTORS>(
-            rk,
-            &mut ctr,
-            pw,
-            None,
-            &mut sums,
-            &mut y,
-            None,
-            Some((input, base)),
-        );
-        V::batches::<NR>(
-            rk,
-            &mut ctr,
-            pw,
-            &mut y,
-            base,
-            input.add(bb),
-            base.add(bb),
-            full - 1,
-        );
+        let mut sums = Sums::zero();
+        if !SEAL {
+            V::batches::<NR>(rk, &mut ctr, pw, &mut y, input, input, base, full);
+            return open_end::<V, NR>(rk, &mut ctr, pw, sums, y, y0, tail, nv, lens);
+        }
+        let io = Some((input, base));
+        batch::<V, NR, BATCH_VECTORS>(rk, &mut ctr, pw, None, &mut sums, &mut y, None, io);
+        let (src, dst) = (input.add(bb), base.add(bb));
+        V::batches::<NR>(rk, &mut ctr, pw, &mut y, base, src, dst, full - 1);
         let last = base.add((full - 1) * bb);
         let prev = HashStep::new::<V>(pw, last, 0, 1, BATCH_VECTORS * V::L);
-        let tail = (
-            input.add(full * bb),
-            base.add(full * bb),
-            ct_len - full * bb,
-        );
-        let lens = (aad.len(), ct_len);
         seal_end::<V, NR>(rk, &mut ctr, pw, Some(prev), sums, y, y0, tail, nv, lens)
     }
 }
@@ -929,7 +920,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         let input = src.map_or(buf.as_ptr(), <[u8]>::as_ptr);
         // SAFETY: features per the caller; input is buf's pointer or src's,
         // of buf's length (the caller), not overlapping.
-        return unsafe { open_own::<V, NR>(pw, &rk, y0, y0_public, aad, input, buf) };
+        return unsafe { own::<V, NR, false>(pw, &rk, y0, y0_public, aad, input, buf) };
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
@@ -1047,42 +1038,5 @@ unsafe fn open_end<V: AesLanes, const NR: usize>(
         };
         xor_keep::<V>(ts, td, tail_len, &ks);
         full_tag(y, ek)
-    }
-}
-
-/// [`open`] through the width's own loop ([`own_batches`]; at least one
-/// whole batch): each batch hashes the ciphertext it decrypts. No head
-/// chunk.
-///
-/// # Safety
-/// As [`seal_own`].
-#[inline(always)]
-unsafe fn open_own<V: AesLanes, const NR: usize>(
-    pw: &Powers,
-    rk: &RoundKeys<V>,
-    y0: &[u8; 16],
-    y0_public: bool,
-    aad: &[u8],
-    input: *const u8,
-    buf: &mut [u8],
-) -> u128 {
-    let (bb, full, nv) = plan::<V>(buf.len());
-    let ct_len = buf.len();
-    let base = buf.as_mut_ptr();
-    // SAFETY: features per the caller; the whole batches and the tail
-    // partition input and buf; each batch hashes its own ciphertext before
-    // writing (in place: the loop loads it first); `own_batches` checked
-    // the powers.
-    unsafe {
-        let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
-        let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
-        V::batches::<NR>(rk, &mut ctr, pw, &mut y, input, input, base, full);
-        let tail = (
-            input.add(full * bb),
-            base.add(full * bb),
-            ct_len - full * bb,
-        );
-        let lens = (aad.len(), ct_len);
-        open_end::<V, NR>(rk, &mut ctr, pw, Sums::zero(), y, y0, tail, nv, lens)
     }
 }
