@@ -96,7 +96,7 @@ pub(crate) fn lean_powers(backend: crate::Backend) -> usize {
     match Isa::for_backend(backend) {
         #[cfg(target_arch = "x86_64")]
         Some(Isa::Ymm) if <core::arch::x86_64::__m256i as aes_lanes::AesLanes>::OWN_BATCHES => {
-            tuning::BATCH_VECTORS * 2
+            tuning::BATCH_VECTORS * <core::arch::x86_64::__m256i as crate::gf128::wide::Lanes>::L
         }
         _ => usize::MAX,
     }

@@ -240,20 +240,15 @@ impl<const M: usize> PowerTable<M> {
             }
             // The sizes messages and keys ask for most, with every vector
             // kept in registers; others through the table.
-            if fill / V::L > REG_VECTORS {
-                Self::store(hd, hk, V::L, v);
-                Self::double::<V>(hd, hk, V::L, top, fill);
-            } else if fill == 8 {
-                Self::double_regs::<V, 8>(hd, hk, v, top);
-            } else if fill == 16 {
-                Self::double_regs::<V, 16>(hd, hk, v, top);
-            } else if fill == LOW_POWERS {
-                Self::double_regs::<V, LOW_POWERS>(hd, hk, v, top);
-            } else if fill == LEAN_POWERS {
-                Self::double_regs::<V, LEAN_POWERS>(hd, hk, v, top);
-            } else {
-                Self::store(hd, hk, V::L, v);
-                Self::double::<V>(hd, hk, V::L, top, fill);
+            match (fill / V::L <= REG_VECTORS, fill) {
+                (true, 8) => Self::double_regs::<V, 8>(hd, hk, v, top),
+                (true, 16) => Self::double_regs::<V, 16>(hd, hk, v, top),
+                (true, LOW_POWERS) => Self::double_regs::<V, LOW_POWERS>(hd, hk, v, top),
+                (true, LEAN_POWERS) => Self::double_regs::<V, LEAN_POWERS>(hd, hk, v, top),
+                _ => {
+                    Self::store(hd, hk, V::L, v);
+                    Self::double::<V>(hd, hk, V::L, top, fill);
+                }
             }
         }
     }
