@@ -545,6 +545,24 @@ fn plan<V: Lanes>(len: usize) -> (usize, usize, usize) {
     (bb, full, nv)
 }
 
+/// Where a seal from a source of `split` bytes into a buffer of `len`
+/// (a head of `head` bytes, then `full` batches of `bb`, then the tail)
+/// starts reading in place: `len` if the source is whole, else the start
+/// of the part holding its end (which takes the rest of it by a copy).
+#[inline(always)]
+fn read_until(split: usize, len: usize, head: usize, bb: usize, full: usize) -> usize {
+    let body = head + full * bb;
+    if split >= len {
+        len
+    } else if split < head {
+        0
+    } else if split >= body {
+        body
+    } else {
+        head + (split - head) / bb * bb
+    }
+}
+
 /// The length block len(A) || len(C) in integer form.
 ///
 /// # Safety
@@ -685,12 +703,12 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         // SAFETY: features per the caller.
         return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
     }
-    if own_batches::<V>(pw, buf.len(), 2) && src.is_none_or(|s| s.len() == buf.len()) {
-        let input = src.map_or(buf.as_ptr(), <[u8]>::as_ptr);
-        // SAFETY: features per the caller; input is buf's pointer or src's,
-        // as long as buf (a shared borrow beside an exclusive one: no
-        // overlap).
-        return unsafe { own::<V, NR, true>(pw, &rk, y0, y0_public, aad, input, buf) };
+    if own_batches::<V>(pw, buf.len(), 2) {
+        let (input, split) = src.map_or((buf.as_ptr(), buf.len()), |s| (s.as_ptr(), s.len()));
+        // SAFETY: features per the caller; input is buf's pointer (split:
+        // buf's length) or src's, no longer than buf (the caller) and not
+        // overlapping it (a shared borrow beside an exclusive one).
+        return unsafe { own::<V, NR, true>(pw, &rk, y0, y0_public, aad, input, split, buf) };
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
@@ -707,15 +725,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     // (which takes the rest of src here).
     let split = src.map_or(0, <[u8]>::len);
     let body = 16 * head + full * bb;
-    let from = if split >= ct_len {
-        ct_len
-    } else if split < 16 * head {
-        0
-    } else if split >= body {
-        body
-    } else {
-        16 * head + (split - 16 * head) / bb * bb
-    };
+    let from = read_until(split, ct_len, 16 * head, bb, full);
     if let Some(s) = src {
         buf[from.min(split)..split].copy_from_slice(&s[from.min(split)..]);
     }
@@ -846,11 +856,17 @@ fn own_batches<V: AesLanes>(pw: &Powers, len: usize, min: usize) -> bool {
 /// head chunk. Sealing, batch 0 hashes nothing, the loop takes batches
 /// 1.. with the GHASH of each one's predecessor, and the tail's batch
 /// hashes the last; opening, each batch hashes the ciphertext it decrypts.
+/// The text is `input`'s first `split` bytes and then, where `split` is
+/// under buf's length (sealing only, as [`seal`] takes a short `src`),
+/// buf's own bytes after them: the batch or tail holding input's end takes
+/// the rest of it by a copy, and from there on everything is in place.
 ///
 /// # Safety
-/// As [`seal`] and [`open`], with `input` (the text) valid for reads of
-/// buf's length, the same as buf's pointer or not overlapping it.
+/// As [`seal`] and [`open`], with `input` valid for reads of `split`
+/// bytes, `split` no more than buf's length, and `input` the same as buf's
+/// pointer (then `split` is buf's length) or not overlapping it.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
     pw: &Powers,
     rk: &RoundKeys<V>,
@@ -858,22 +874,37 @@ unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
     y0_public: bool,
     aad: &[u8],
     input: *const u8,
+    split: usize,
     buf: &mut [u8],
 ) -> u128 {
     let (bb, full, nv) = plan::<V>(buf.len());
     let ct_len = buf.len();
+    let body = full * bb;
+    let from = read_until(split, ct_len, 0, bb, full);
+    // Batches before `inb` are read from input, the rest in place.
+    let inb = from.min(body) / bb;
+    if split < ct_len {
+        // SAFETY: input has split bytes and does not overlap buf (split
+        // under buf's length: not in place); from <= split.
+        let rest = unsafe { core::slice::from_raw_parts(input.add(from), split - from) };
+        buf[from..split].copy_from_slice(rest);
+    }
     let base = buf.as_mut_ptr();
-    let tail = (
-        input.wrapping_add(full * bb),
-        base.wrapping_add(full * bb),
-        ct_len - full * bb,
-    );
+    let part = |off: usize| {
+        if off < from {
+            input.wrapping_add(off)
+        } else {
+            base.wrapping_add(off) as *const u8
+        }
+    };
+    let tail = (part(body), base.wrapping_add(body), ct_len - body);
     let lens = (aad.len(), ct_len);
     // SAFETY: features per the caller; the whole batches and the tail
-    // partition input and buf; a sealing batch hashes ciphertext written
+    // partition buf, and a part is read from input only if it ends by
+    // `from` (within split); a sealing batch hashes ciphertext written
     // before (batch i - 1, by the batch before), an opening one its own
     // before writing (in place: the loop loads it first); `own_batches`
-    // checked the powers.
+    // checked the powers and (sealing) full >= 2.
     unsafe {
         let mut y = ghash_padded::<V>(pw, V::Block::zero(), aad);
         let mut ctr = Ctr::<V>::new(y0, 1, y0_public);
@@ -882,10 +913,18 @@ unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
             V::batches::<NR>(rk, &mut ctr, pw, &mut y, input, input, base, full);
             return open_end::<V, NR>(rk, &mut ctr, pw, sums, y, y0, tail, nv, lens);
         }
-        let io = Some((input, base));
+        let io = Some((part(0), base));
         batch::<V, NR, BATCH_VECTORS>(rk, &mut ctr, pw, None, &mut sums, &mut y, None, io);
-        let (src, dst) = (input.add(bb), base.add(bb));
-        V::batches::<NR>(rk, &mut ctr, pw, &mut y, base, src, dst, full - 1);
+        // Batches 1..inb from input, then inb.. in place, each hashing the
+        // one before it.
+        let inb = inb.max(1);
+        for (start, end) in [(1, inb), (inb, full)] {
+            if end > start {
+                let (src, dst) = (part(start * bb), base.add(start * bb));
+                let hash = base.add((start - 1) * bb);
+                V::batches::<NR>(rk, &mut ctr, pw, &mut y, hash, src, dst, end - start);
+            }
+        }
         let last = base.add((full - 1) * bb);
         let prev = HashStep::new::<V>(pw, last, 0, 1, BATCH_VECTORS * V::L);
         seal_end::<V, NR>(rk, &mut ctr, pw, Some(prev), sums, y, y0, tail, nv, lens)
@@ -920,7 +959,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         let input = src.map_or(buf.as_ptr(), <[u8]>::as_ptr);
         // SAFETY: features per the caller; input is buf's pointer or src's,
         // of buf's length (the caller), not overlapping.
-        return unsafe { own::<V, NR, false>(pw, &rk, y0, y0_public, aad, input, buf) };
+        return unsafe { own::<V, NR, false>(pw, &rk, y0, y0_public, aad, input, buf.len(), buf) };
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
