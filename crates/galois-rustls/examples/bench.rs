@@ -18,7 +18,7 @@
 //! rustls's buffered API (`writer`, `write_tls`, `read_tls`, `reader`) and
 //! through its unbuffered API (records encrypted straight into the wire
 //! buffer, decrypted in place there: no read or write copies); `--api`
-//! picks one. `--imp`, `--suite` and `--bulk-only` narrow a run for
+//! picks one. `--imp`, `--suite`, `--record` and `--bulk-only` narrow a run for
 //! profiling. Then full TLS 1.3 handshakes per
 //! second (client and server in this thread, X25519, ECDSA P-256, no
 //! resumption, no tickets) and the cost of building one record key pair.
@@ -413,6 +413,7 @@ fn main() {
     let mut only_imp: Option<String> = None;
     let mut only_suite: Option<String> = None;
     let mut bulk_only = false;
+    let mut only_record: Option<usize> = None;
     let mut apis = vec![Api::Buffered, Api::Unbuffered];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -433,6 +434,13 @@ fn main() {
             "--imp" => only_imp = Some(args.next().expect("--imp galois|aws-lc-rs|ring")),
             "--suite" => only_suite = Some(args.next().expect("--suite NAME-PART")),
             "--bulk-only" => bulk_only = true,
+            "--record" => {
+                only_record = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| [16384, 1500].contains(n));
+                assert!(only_record.is_some(), "--record 16384|1500");
+            }
             "--api" => {
                 apis = match args.next().as_deref() {
                     Some("buffered") => vec![Api::Buffered],
@@ -448,7 +456,7 @@ fn main() {
             }
             _ => {
                 eprintln!(
-                    "usage: bench [--rounds N] [--mib N] [--handshakes N] [--quick] [--imp NAME] [--suite PART] [--bulk-only] [--api buffered|unbuffered|both]"
+                    "usage: bench [--rounds N] [--mib N] [--handshakes N] [--quick] [--imp NAME] [--suite PART] [--bulk-only] [--record 16384|1500] [--api buffered|unbuffered|both]"
                 );
                 std::process::exit(2);
             }
@@ -486,6 +494,9 @@ fn main() {
                 }
             }
             for rec in [16384usize, 1500] {
+                if only_record.is_some_and(|r| r != rec) {
+                    continue;
+                }
                 let total = if rec == 16384 {
                     mib << 20
                 } else {
