@@ -132,6 +132,70 @@ pub(crate) trait Lanes: Copy {
     }
 }
 
+/// The first `m` (<= 16) bytes at `p` as the two little-endian halves of
+/// a 16-byte value, zero past them: at most two (overlapping) loads per
+/// half, each inside the m bytes. For a vector's partial load from
+/// general registers (a byte copy to the stack and a vector load of it
+/// stalls on store forwarding).
+///
+/// # Safety
+/// `p` is valid for reads of m bytes.
+#[inline(always)]
+pub(crate) unsafe fn read_upto16(p: *const u8, m: usize) -> (u64, u64) {
+    use core::ptr::read_unaligned as rd;
+    // SAFETY: every read below lies in [p, p + m) (the caller).
+    unsafe {
+        if m >= 8 {
+            let lo = rd(p.cast::<u64>());
+            // Bytes m-8..m, shifted down so byte 8 comes first.
+            let hi = if m > 8 {
+                rd(p.add(m - 8).cast::<u64>()) >> (8 * (16 - m))
+            } else {
+                0
+            };
+            (lo, hi)
+        } else if m >= 4 {
+            let a = u64::from(rd(p.cast::<u32>()));
+            let b = u64::from(rd(p.add(m - 4).cast::<u32>()));
+            (a | b << (8 * (m - 4)), 0)
+        } else if m > 0 {
+            let (a, b, c) = (*p, *p.add(m / 2), *p.add(m - 1));
+            let v = u64::from(a) | u64::from(b) << (8 * (m / 2)) | u64::from(c) << (8 * (m - 1));
+            (v, 0)
+        } else {
+            (0, 0)
+        }
+    }
+}
+
+/// Stores the first `m` (<= 16) bytes of the 16-byte value with
+/// little-endian halves `lo`, `hi` at `p` (the inverse of
+/// [`read_upto16`]): overlapping stores of equal bytes, none past p + m.
+///
+/// # Safety
+/// `p` is valid for writes of m bytes.
+#[inline(always)]
+pub(crate) unsafe fn write_upto16(p: *mut u8, m: usize, lo: u64, hi: u64) {
+    use core::ptr::write_unaligned as wr;
+    // SAFETY: every write below lies in [p, p + m) (the caller).
+    unsafe {
+        if m >= 8 {
+            wr(p.cast::<u64>(), lo);
+            if m > 8 {
+                let v = (u128::from(hi) << 64 | u128::from(lo)) >> (8 * (m - 8));
+                wr(p.add(m - 8).cast::<u64>(), v as u64);
+            }
+        } else if m >= 4 {
+            wr(p.cast::<u32>(), lo as u32);
+            wr(p.add(m - 4).cast::<u32>(), (lo >> (8 * (m - 4))) as u32);
+        } else if m > 0 {
+            *p = lo as u8;
+            *p.add(m / 2) = (lo >> (8 * (m / 2))) as u8;
+            *p.add(m - 1) = (lo >> (8 * (m - 1))) as u8;
+        }
+    }
+}
+
 /// The element `v` as a block (the integer in the lane, as loaded from its
 /// native-endian bytes: both targets here are little-endian).
 ///
@@ -155,4 +219,34 @@ pub(crate) unsafe fn block_to_u128<B: Lanes>(v: B) -> u128 {
     // SAFETY: o is 16 writable bytes, a block's size; features per the caller.
     unsafe { B::store((&mut o as *mut u128).cast(), v) };
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{read_upto16, write_upto16};
+
+    /// Every length 0..=16 at every offset in a 32-byte window: the read
+    /// gives exactly the m bytes (zero after), the write changes exactly
+    /// them, and the two are inverse.
+    #[test]
+    fn partial_reads_and_writes_touch_exactly_m_bytes() {
+        let src: Vec<u8> = (1..=48).collect();
+        for m in 0..=16 {
+            for off in 0..16 {
+                let p = src[off..].as_ptr();
+                // SAFETY: src has 48 bytes, off + m <= 32.
+                let (lo, hi) = unsafe { read_upto16(p, m) };
+                let mut want = [0u8; 16];
+                want[..m].copy_from_slice(&src[off..off + m]);
+                let got = (u128::from(hi) << 64 | u128::from(lo)).to_le_bytes();
+                assert_eq!(got, want, "read m {m} off {off}");
+                let mut dst = [0xeeu8; 48];
+                // SAFETY: dst has 48 bytes, off + m <= 32.
+                unsafe { write_upto16(dst[off..].as_mut_ptr(), m, lo, hi) };
+                assert!(dst[..off].iter().all(|&b| b == 0xee), "before, m {m}");
+                assert_eq!(&dst[off..off + m], &src[off..off + m], "m {m} off {off}");
+                assert!(dst[off + m..].iter().all(|&b| b == 0xee), "after, m {m}");
+            }
+        }
+    }
 }

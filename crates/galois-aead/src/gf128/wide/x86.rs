@@ -9,7 +9,7 @@
 //! contract: the caller enabled the width's features, and pointers are
 //! valid for the bytes the method names.
 
-use super::lanes::Lanes;
+use super::lanes::{read_upto16, write_upto16, Lanes};
 use core::arch::x86_64::*;
 
 /// The PSHUFB mask that reverses 16 bytes.
@@ -21,6 +21,20 @@ unsafe fn bswap_mask() -> __m128i {
     // SAFETY: SSE2 is part of x86-64.
     unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
 }
+
+/// 32 bytes of ones, then 32 of zeros: the 16 or 32 bytes at 32 - n keep
+/// the first n bytes of a vector.
+#[repr(C, align(64))]
+struct KeepMask([u8; 64]);
+static KEEP: KeepMask = {
+    let mut m = [0u8; 64];
+    let mut i = 0;
+    while i < 32 {
+        m[i] = 0xff;
+        i += 1;
+    }
+    KeepMask(m)
+};
 
 impl Lanes for __m128i {
     type Block = __m128i;
@@ -98,6 +112,40 @@ impl Lanes for __m128i {
     #[inline(always)]
     unsafe fn fold(a: Self) -> __m128i {
         a
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
+    #[inline(always)]
+    unsafe fn keep(v: Self, n: usize) -> Self {
+        // SAFETY: n < 16, so the 16 bytes at 32 - n lie in KEEP; SSE2.
+        unsafe { _mm_and_si128(v, _mm_loadu_si128(KEEP.0.as_ptr().add(32 - n).cast())) }
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
+    #[inline(always)]
+    unsafe fn with_lane(_v: Self, _l: usize, x: __m128i) -> Self {
+        x
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        // SAFETY: p is valid for n bytes (the contract); SSE2.
+        unsafe {
+            let (lo, hi) = read_upto16(p, n);
+            _mm_set_epi64x(hi as i64, lo as i64)
+        }
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m128i`.
+    #[inline(always)]
+    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+        // SAFETY: p is valid for n bytes (the contract); SSE4.1.
+        unsafe {
+            let lo = _mm_cvtsi128_si64(v) as u64;
+            let hi = _mm_extract_epi64::<1>(v) as u64;
+            write_upto16(p, n, lo, hi);
+        }
     }
 }
 
@@ -180,6 +228,57 @@ impl Lanes for __m256i {
     unsafe fn fold(a: Self) -> __m128i {
         // SAFETY: the Lanes contract (AVX2).
         unsafe { _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)) }
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
+    #[inline(always)]
+    unsafe fn keep(v: Self, n: usize) -> Self {
+        // SAFETY: n < 32, so the 32 bytes at 32 - n lie in KEEP; AVX2.
+        unsafe { _mm256_and_si256(v, _mm256_loadu_si256(KEEP.0.as_ptr().add(32 - n).cast())) }
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
+    #[inline(always)]
+    unsafe fn with_lane(v: Self, l: usize, x: __m128i) -> Self {
+        // SAFETY: the Lanes contract (AVX2).
+        unsafe {
+            let b = _mm256_broadcastsi128_si256(x);
+            if l == 0 {
+                _mm256_blend_epi32::<0x0f>(v, b)
+            } else {
+                _mm256_blend_epi32::<0xf0>(v, b)
+            }
+        }
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        // SAFETY: p is valid for n (< 32) bytes (the contract); AVX2.
+        unsafe {
+            if n >= 16 {
+                let hi = <__m128i as Lanes>::load_partial(p.add(16), n - 16);
+                _mm256_set_m128i(hi, _mm_loadu_si128(p.cast()))
+            } else {
+                _mm256_zextsi128_si256(<__m128i as Lanes>::load_partial(p, n))
+            }
+        }
+    }
+    /// # Safety
+    /// The `Lanes` contract, for `__m256i`.
+    #[inline(always)]
+    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
+        // SAFETY: p is valid for n (< 32) bytes (the contract); AVX2.
+        unsafe {
+            let lo = _mm256_castsi256_si128(v);
+            if n >= 16 {
+                _mm_storeu_si128(p.cast(), lo);
+                let hi = _mm256_extracti128_si256::<1>(v);
+                <__m128i as Lanes>::store_partial(p.add(16), n - 16, hi);
+            } else {
+                <__m128i as Lanes>::store_partial(p, n, lo);
+            }
+        }
     }
 }
 
