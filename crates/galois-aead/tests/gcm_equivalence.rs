@@ -316,7 +316,7 @@ fn split_seals_match_reference_at_every_split() {
     let pt = bytes(&mut r, 16384 + 64);
     let mut store = vec![0u8; 16384 + 256];
     let base = (64 - store.as_ptr() as usize % 64) % 64 + 64;
-    for key_len in [16, 32] {
+    for key_len in [16, 24, 32] {
         let key = bytes(&mut r, key_len);
         let iv = bytes(&mut r, 12);
         let refg = reference(&key);
