@@ -133,7 +133,7 @@ pub(crate) trait Lanes: Copy {
 }
 
 /// The first `m` (<= 16) bytes at `p` as the two little-endian halves of
-/// a 16-byte value, zero past them: at most two (overlapping) loads per
+/// a 16-byte value (on any target's byte order), zero past them: at most two (overlapping) loads per
 /// half, each inside the m bytes. For a vector's partial load from
 /// general registers (a byte copy to the stack and a vector load of it
 /// stalls on store forwarding).
@@ -146,17 +146,17 @@ pub(crate) unsafe fn read_upto16(p: *const u8, m: usize) -> (u64, u64) {
     // SAFETY: every read below lies in [p, p + m) (the caller).
     unsafe {
         if m >= 8 {
-            let lo = rd(p.cast::<u64>());
+            let lo = u64::from_le(rd(p.cast::<u64>()));
             // Bytes m-8..m, shifted down so byte 8 comes first.
             let hi = if m > 8 {
-                rd(p.add(m - 8).cast::<u64>()) >> (8 * (16 - m))
+                u64::from_le(rd(p.add(m - 8).cast::<u64>())) >> (8 * (16 - m))
             } else {
                 0
             };
             (lo, hi)
         } else if m >= 4 {
-            let a = u64::from(rd(p.cast::<u32>()));
-            let b = u64::from(rd(p.add(m - 4).cast::<u32>()));
+            let a = u64::from(u32::from_le(rd(p.cast::<u32>())));
+            let b = u64::from(u32::from_le(rd(p.add(m - 4).cast::<u32>())));
             (a | b << (8 * (m - 4)), 0)
         } else if m > 0 {
             let (a, b, c) = (*p, *p.add(m / 2), *p.add(m - 1));
@@ -180,14 +180,17 @@ pub(crate) unsafe fn write_upto16(p: *mut u8, m: usize, lo: u64, hi: u64) {
     // SAFETY: every write below lies in [p, p + m) (the caller).
     unsafe {
         if m >= 8 {
-            wr(p.cast::<u64>(), lo);
+            wr(p.cast::<u64>(), lo.to_le());
             if m > 8 {
                 let v = (u128::from(hi) << 64 | u128::from(lo)) >> (8 * (m - 8));
-                wr(p.add(m - 8).cast::<u64>(), v as u64);
+                wr(p.add(m - 8).cast::<u64>(), (v as u64).to_le());
             }
         } else if m >= 4 {
-            wr(p.cast::<u32>(), lo as u32);
-            wr(p.add(m - 4).cast::<u32>(), (lo >> (8 * (m - 4))) as u32);
+            wr(p.cast::<u32>(), (lo as u32).to_le());
+            wr(
+                p.add(m - 4).cast::<u32>(),
+                ((lo >> (8 * (m - 4))) as u32).to_le(),
+            );
         } else if m > 0 {
             *p = lo as u8;
             *p.add(m / 2) = (lo >> (8 * (m / 2))) as u8;
