@@ -316,7 +316,14 @@ fn split_seals_match_reference_at_every_split() {
     let pt = bytes(&mut r, 16384 + 64);
     let mut store = vec![0u8; 16384 + 256];
     let base = (64 - store.as_ptr() as usize % 64) % 64 + 64;
-    for key_len in [16, 24, 32] {
+    // AES-192 too where the assembly loop (one body per key size) runs; not
+    // under qemu's slow portable AES.
+    let key_lens: &[usize] = if cfg!(target_arch = "x86_64") {
+        &[16, 24, 32]
+    } else {
+        &[16, 32]
+    };
+    for &key_len in key_lens {
         let key = bytes(&mut r, key_len);
         let iv = bytes(&mut r, 12);
         let refg = reference(&key);
