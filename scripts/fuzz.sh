@@ -53,19 +53,23 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   env -u CARGO_TARGET_DIR cargo install cargo-fuzz --locked
 fi
 
-export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$ROOT/fuzz/target}"
-# The seed generator (stable Rust) builds alongside the targets (nightly):
-# the targets' build is serial in places, so the two share the cores well.
+# The seed generator is galois-cli's example `fuzz_seed` (stable Rust), built
+# in the workspace's own target directory as the workspace builds its
+# examples: in CI the build stage made it already (same features, same
+# directory), so nothing is compiled twice. It builds alongside the targets
+# (nightly), whose build is serial in places.
+SEED_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 echo "fuzz: building the targets and the seed generator"
-CARGO_TARGET_DIR="$CARGO_TARGET_DIR/seed" cargo build --release --quiet --manifest-path fuzz/seed/Cargo.toml &
+CARGO_TARGET_DIR="$SEED_DIR" cargo build --release --locked --quiet --workspace --examples &
 seed_build=$!
+export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$ROOT/fuzz/target}"
 cargo +nightly fuzz build -s none --no-trace-compares
 wait "$seed_build"
 BIN="$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release"
 
 VECTORS="${GALOIS_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}"
 echo "fuzz: seed corpora from $VECTORS"
-"$CARGO_TARGET_DIR/seed/release/galois-fuzz-seed" "$VECTORS" fuzz/corpus >/dev/null
+"$SEED_DIR/release/examples/fuzz_seed" "$VECTORS" fuzz/corpus >/dev/null
 
 LOGS="$ROOT/fuzz/artifacts/logs"
 mkdir -p "$LOGS"

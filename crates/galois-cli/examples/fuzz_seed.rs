@@ -2,7 +2,8 @@
 //! in each target's input layout (documented at the top of each file in
 //! `fuzz/fuzz_targets/`), from the shared known-answer vectors.
 //!
-//! Usage: galois-fuzz-seed VECTORS_DIR CORPUS_DIR
+//! Usage: `cargo run --release -p galois-cli --example fuzz_seed -- VECTORS_DIR
+//! CORPUS_DIR` (`scripts/fuzz.sh` runs it).
 
 use galois_aead::packet::{PacketSealer, Role, Start};
 use galois_aead::stream;
