@@ -545,22 +545,29 @@ fn plan<V: Lanes>(len: usize) -> (usize, usize, usize) {
     (bb, full, nv)
 }
 
-/// Where a seal from a source of `split` bytes into a buffer of `len`
-/// (a head of `head` bytes, then `full` batches of `bb`, then the tail)
-/// starts reading in place: `len` if the source is whole, else the start
-/// of the part holding its end (which takes the rest of it by a copy).
+/// Where a seal of `src || buf[src.len()..]` (no `src`: `buf` in place)
+/// into `buf`, laid out as a head of `head` bytes, `full` batches of `bb`
+/// and a tail, starts reading in place: buf's length if `src` is whole,
+/// else the start of the part holding src's end, which takes the rest of
+/// `src` here by a copy (the parts before it are read from `src`, with
+/// nothing copied first).
 #[inline(always)]
-fn read_until(split: usize, len: usize, head: usize, bb: usize, full: usize) -> usize {
+fn read_from_src(src: Option<&[u8]>, buf: &mut [u8], head: usize, bb: usize, full: usize) -> usize {
+    let split = src.map_or(0, <[u8]>::len);
     let body = head + full * bb;
-    if split >= len {
-        len
+    let from = if split >= buf.len() {
+        buf.len()
     } else if split < head {
         0
     } else if split >= body {
         body
     } else {
         head + (split - head) / bb * bb
+    };
+    if let Some(s) = src {
+        buf[from.min(split)..split].copy_from_slice(&s[from.min(split)..]);
     }
+    from
 }
 
 /// The length block len(A) || len(C) in integer form.
@@ -704,11 +711,8 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
     }
     if own_batches::<V>(pw, buf.len(), 2) {
-        let (input, split) = src.map_or((buf.as_ptr(), buf.len()), |s| (s.as_ptr(), s.len()));
-        // SAFETY: features per the caller; input is buf's pointer (split:
-        // buf's length) or src's, no longer than buf (the caller) and not
-        // overlapping it (a shared borrow beside an exclusive one).
-        return unsafe { own::<V, NR, true>(pw, &rk, y0, y0_public, aad, input, split, buf) };
+        // SAFETY: per the caller.
+        return unsafe { own::<V, NR, true>(pw, &rk, y0, y0_public, aad, src, buf) };
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {
@@ -720,15 +724,9 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv) = plan::<V>(buf.len() - 16 * head);
     let ct_len = buf.len();
-    // Parts from offset `from` on are read in place: all of them without
-    // `src`, none if it is whole, else from the part holding src's end
-    // (which takes the rest of src here).
-    let split = src.map_or(0, <[u8]>::len);
+    // Parts from offset `from` on are read in place.
     let body = 16 * head + full * bb;
-    let from = read_until(split, ct_len, 16 * head, bb, full);
-    if let Some(s) = src {
-        buf[from.min(split)..split].copy_from_slice(&s[from.min(split)..]);
-    }
+    let from = read_from_src(src, buf, 16 * head, bb, full);
     // Chunks are hashed in order: the head chunk (if any), then the full ones.
     let (first, chunks) = (usize::from(head > 0), usize::from(head > 0) + full);
     // Every pointer below comes from this one, and `buf` is not touched
@@ -856,40 +854,28 @@ fn own_batches<V: AesLanes>(pw: &Powers, len: usize, min: usize) -> bool {
 /// head chunk. Sealing, batch 0 hashes nothing, the loop takes batches
 /// 1.. with the GHASH of each one's predecessor, and the tail's batch
 /// hashes the last; opening, each batch hashes the ciphertext it decrypts.
-/// The text is `input`'s first `split` bytes and then, where `split` is
-/// under buf's length (sealing only, as [`seal`] takes a short `src`),
-/// buf's own bytes after them: the batch or tail holding input's end takes
-/// the rest of it by a copy, and from there on everything is in place.
+/// A sealing `src` shorter than `buf` is read as [`seal`] reads it
+/// ([`read_from_src`]).
 ///
 /// # Safety
-/// As [`seal`] and [`open`], with `input` valid for reads of `split`
-/// bytes, `split` no more than buf's length, and `input` the same as buf's
-/// pointer (then `split` is buf's length) or not overlapping it.
+/// As [`seal`] and [`open`].
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
     pw: &Powers,
     rk: &RoundKeys<V>,
     y0: &[u8; 16],
     y0_public: bool,
     aad: &[u8],
-    input: *const u8,
-    split: usize,
+    src: Option<&[u8]>,
     buf: &mut [u8],
 ) -> u128 {
     let (bb, full, nv) = plan::<V>(buf.len());
     let ct_len = buf.len();
     let body = full * bb;
-    let from = read_until(split, ct_len, 0, bb, full);
-    // Batches before `inb` are read from input, the rest in place.
-    let inb = from.min(body) / bb;
-    if split < ct_len {
-        // SAFETY: input has split bytes and does not overlap buf (split
-        // under buf's length: not in place); from <= split.
-        let rest = unsafe { core::slice::from_raw_parts(input.add(from), split - from) };
-        buf[from..split].copy_from_slice(rest);
-    }
+    let from = read_from_src(src, buf, 0, bb, full);
+    // As in `seal`: every pointer from this one, `buf` not touched again.
     let base = buf.as_mut_ptr();
+    let input = src.map_or(base as *const u8, <[u8]>::as_ptr);
     let part = |off: usize| {
         if off < from {
             input.wrapping_add(off)
@@ -900,8 +886,8 @@ unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
     let tail = (part(body), base.wrapping_add(body), ct_len - body);
     let lens = (aad.len(), ct_len);
     // SAFETY: features per the caller; the whole batches and the tail
-    // partition buf, and a part is read from input only if it ends by
-    // `from` (within split); a sealing batch hashes ciphertext written
+    // partition buf, and a part is read from src only if it ends by
+    // `from` (within src); a sealing batch hashes ciphertext written
     // before (batch i - 1, by the batch before), an opening one its own
     // before writing (in place: the loop loads it first); `own_batches`
     // checked the powers and (sealing) full >= 2.
@@ -915,14 +901,14 @@ unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
         }
         let io = Some((part(0), base));
         batch::<V, NR, BATCH_VECTORS>(rk, &mut ctr, pw, None, &mut sums, &mut y, None, io);
-        // Batches 1..inb from input, then inb.. in place, each hashing the
+        // Batches 1..inb from src, then inb.. in place, each hashing the
         // one before it.
-        let inb = inb.max(1);
+        let inb = (from.min(body) / bb).max(1);
         for (start, end) in [(1, inb), (inb, full)] {
             if end > start {
-                let (src, dst) = (part(start * bb), base.add(start * bb));
+                let (text, dst) = (part(start * bb), base.add(start * bb));
                 let hash = base.add((start - 1) * bb);
-                V::batches::<NR>(rk, &mut ctr, pw, &mut y, hash, src, dst, end - start);
+                V::batches::<NR>(rk, &mut ctr, pw, &mut y, hash, text, dst, end - start);
             }
         }
         let last = base.add((full - 1) * bb);
@@ -956,10 +942,8 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
         return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
     }
     if own_batches::<V>(pw, buf.len(), 1) {
-        let input = src.map_or(buf.as_ptr(), <[u8]>::as_ptr);
-        // SAFETY: features per the caller; input is buf's pointer or src's,
-        // of buf's length (the caller), not overlapping.
-        return unsafe { own::<V, NR, false>(pw, &rk, y0, y0_public, aad, input, buf.len(), buf) };
+        // SAFETY: per the caller.
+        return unsafe { own::<V, NR, false>(pw, &rk, y0, y0_public, aad, src, buf) };
     }
     if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
         if let Some(s) = src {

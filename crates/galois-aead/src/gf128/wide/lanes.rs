@@ -79,64 +79,29 @@ pub(crate) trait Lanes: Copy {
     ///
     /// # Safety
     /// The trait's contract.
-    #[inline(always)]
-    unsafe fn keep(v: Self, n: usize) -> Self {
-        let mut t = [0u8; 64];
-        // SAFETY: t holds 64 >= 16 L bytes; features per the contract.
-        unsafe {
-            Self::store(t.as_mut_ptr(), v);
-            t[n..].fill(0);
-            Self::load(t.as_ptr())
-        }
-    }
+    unsafe fn keep(v: Self, n: usize) -> Self;
     /// v with lane `l` (< L) replaced by x.
     ///
     /// # Safety
     /// The trait's contract.
-    #[inline(always)]
-    unsafe fn with_lane(v: Self, l: usize, x: Self::Block) -> Self {
-        let mut t = [0u8; 64];
-        // SAFETY: t holds 64 >= 16 L bytes and lane l ends within them
-        // (l < L); features per the contract.
-        unsafe {
-            Self::store(t.as_mut_ptr(), v);
-            Self::Block::store(t.as_mut_ptr().add(16 * l), x);
-            Self::load(t.as_ptr())
-        }
-    }
+    unsafe fn with_lane(v: Self, l: usize, x: Self::Block) -> Self;
     /// Loads the first n (< 16 L) bytes at p, zeros after.
     ///
     /// # Safety
     /// The trait's contract, with `p` valid for n bytes.
-    #[inline(always)]
-    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
-        let mut t = [0u8; 64];
-        // SAFETY: p is valid for n bytes (contract), t for 64 > n.
-        unsafe {
-            core::ptr::copy_nonoverlapping(p, t.as_mut_ptr(), n);
-            Self::load(t.as_ptr())
-        }
-    }
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self;
     /// Stores the first n (< 16 L) bytes of v at p.
     ///
     /// # Safety
     /// The trait's contract, with `p` valid for n bytes.
-    #[inline(always)]
-    unsafe fn store_partial(p: *mut u8, n: usize, v: Self) {
-        let mut t = [0u8; 64];
-        // SAFETY: p is valid for n bytes (contract), t for 64 > n.
-        unsafe {
-            Self::store(t.as_mut_ptr(), v);
-            core::ptr::copy_nonoverlapping(t.as_ptr(), p, n);
-        }
-    }
+    unsafe fn store_partial(p: *mut u8, n: usize, v: Self);
 }
 
 /// The first `m` (<= 16) bytes at `p` as the two little-endian halves of
-/// a 16-byte value (on any target's byte order), zero past them: at most two (overlapping) loads per
-/// half, each inside the m bytes. For a vector's partial load from
-/// general registers (a byte copy to the stack and a vector load of it
-/// stalls on store forwarding).
+/// a 16-byte value (whatever the target's byte order), zero past them: at
+/// most two (overlapping) loads per half, each inside the m bytes. For a
+/// vector's partial load from general registers (a byte copy to the stack
+/// and a vector load of it stalls on store forwarding).
 ///
 /// # Safety
 /// `p` is valid for reads of m bytes.
