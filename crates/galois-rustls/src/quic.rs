@@ -80,7 +80,7 @@ impl QuicPacketKey {
         let tag = self
             .key
             .seal(&nonce.0, header, payload)
-            .ok_or(Error::EncryptError)?;
+            .ok_or_else(|| Error::EncryptError)?;
         Ok(Tag::from(&tag[..]))
     }
 
@@ -96,7 +96,7 @@ impl QuicPacketKey {
         let (ct, tag) = payload.split_at_mut(ct_len);
         self.key
             .open(&nonce.0, header, ct, tag)
-            .ok_or(Error::DecryptError)?;
+            .ok_or_else(|| Error::DecryptError)?;
         Ok(&payload[..ct_len])
     }
 }

@@ -178,7 +178,7 @@ impl MessageEncrypter for Tls12Encrypter {
                 &msg.payload,
                 &[],
             )
-            .ok_or(Error::EncryptError)?;
+            .ok_or_else(|| Error::EncryptError)?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 
@@ -210,7 +210,7 @@ impl MessageDecrypter for Tls12Decrypter {
         let (ct, tag) = body.split_at_mut(plain_len);
         self.key
             .open(&nonce, &aad, ct, tag)
-            .ok_or(Error::DecryptError)?;
+            .ok_or_else(|| Error::DecryptError)?;
         if plain_len > MAX_FRAGMENT_LEN {
             return Err(Error::PeerSentOversizedRecord);
         }

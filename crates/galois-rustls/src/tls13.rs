@@ -138,7 +138,7 @@ impl MessageEncrypter for Tls13Encrypter {
                 &msg.payload,
                 &msg.typ.to_array(),
             )
-            .ok_or(Error::EncryptError)?;
+            .ok_or_else(|| Error::EncryptError)?;
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,
             ProtocolVersion::TLSv1_2,
@@ -172,7 +172,7 @@ impl MessageDecrypter for Tls13Decrypter {
         let (ct, tag) = payload.split_at_mut(ct_len);
         self.key
             .open(&nonce, &aad, ct, tag)
-            .ok_or(Error::DecryptError)?;
+            .ok_or_else(|| Error::DecryptError)?;
         payload.truncate(ct_len);
         msg.into_tls13_unpadded_message()
     }
