@@ -65,8 +65,9 @@ pub(crate) trait AesLanes: Lanes {
 
     /// `count` (> 0) whole batches: encrypts (or decrypts) the 16 L
     /// BATCH_VECTORS bytes at `src` into `dst` under the next counters
-    /// while hashing as many at `hash` into y against H^(16 L)..H^1 (one
-    /// reduction per batch), all three advancing a batch each time.
+    /// while hashing as many at `hash` into y against the powers of H (one
+    /// reduction per batch or per pair of batches), all three advancing a
+    /// batch each time.
     /// Only where [`AesLanes::OWN_BATCHES`].
     ///
     /// # Safety

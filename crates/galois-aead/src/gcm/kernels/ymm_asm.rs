@@ -21,8 +21,8 @@
 //! - ymm15: the next counters in integer form (each lane byte-reversed, so
 //!   GCM's 32-bit increment is a `vpaddd` on dword 0; see `counters.rs`);
 //! - ymm9: the vector being hashed, ymm10 a temporary;
-//! - ymm11, ymm12, ymm13: the Karatsuba sums lo, mid, hi; between batches
-//!   xmm11 holds the reduced GHASH value y (upper lane zero).
+//! - ymm11, ymm12, ymm13: the Karatsuba sums lo, mid, hi; between
+//!   reductions xmm11 holds the reduced GHASH value y (upper lane zero).
 //!
 //! Representation and math are those of `gf128::wide` (lanes in integer
 //! form, powers premultiplied by x^-1, so a carry-less product needs no
@@ -32,8 +32,10 @@
 //! precomputed in the table), one vector per round in rounds 1..8; in
 //! round 9 the sums are folded across the two lanes and reduced with the
 //! two 64-bit folds of `gf128::wide::ghash` (multiplications by
-//! 0xC2 << 56). One reduction per 16 blocks keeps the sums in registers
-//! and needs only 16 powers, which every table has (`Powers::filled`).
+//! 0xC2 << 56). Long messages go two batches per reduction
+//! (`stitched_pairs!`: 32 blocks against H^32..H^1, the first batch's
+//! round 9 plain); the sums stay in registers either way, and 32 powers
+//! are what every GCM key's table has from setup (`LOW_POWERS`).
 //!
 //! The same loop seals and opens: batch i encrypts (or decrypts) the 256
 //! bytes at src into dst while hashing the 256 bytes at `hash`. A sealer
@@ -65,9 +67,11 @@ static STEP: Mask = Mask([
     2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 
-/// Round r, hashing vector j (j > 0) of the batch into the sums.
+/// Round r, hashing vector j of the batch into the sums, its powers `$p`
+/// bytes into the table from {hd} and {hk} (256 for the second batch of
+/// a pair: its 16 blocks take the 16 powers after the first's).
 macro_rules! hash_round {
-    ($r:literal, $j:literal) => {
+    ($r:literal, $j:literal, $p:literal) => {
         concat!(
             "vbroadcasti128 ymm14, xmmword ptr [{rk} + 16*",
             $r,
@@ -79,12 +83,16 @@ macro_rules! hash_round {
             "vaesenc ymm1, ymm1, ymm14\n",
             "vpshufb ymm9, ymm9, ymmword ptr [{bs}]\n",
             "vaesenc ymm2, ymm2, ymm14\n",
-            "vpclmulqdq ymm10, ymm9, ymmword ptr [{hd} + 32*",
+            "vpclmulqdq ymm10, ymm9, ymmword ptr [{hd} + ",
+            $p,
+            " + 32*",
             $j,
             "], 0x00\n",
             "vaesenc ymm3, ymm3, ymm14\n",
             "vpxor ymm11, ymm11, ymm10\n",
-            "vpclmulqdq ymm10, ymm9, ymmword ptr [{hd} + 32*",
+            "vpclmulqdq ymm10, ymm9, ymmword ptr [{hd} + ",
+            $p,
+            " + 32*",
             $j,
             "], 0x11\n",
             "vaesenc ymm4, ymm4, ymm14\n",
@@ -93,7 +101,9 @@ macro_rules! hash_round {
             "vaesenc ymm5, ymm5, ymm14\n",
             "vpxor ymm10, ymm10, ymm9\n",
             "vaesenc ymm6, ymm6, ymm14\n",
-            "vpclmulqdq ymm10, ymm10, ymmword ptr [{hk} + 32*",
+            "vpclmulqdq ymm10, ymm10, ymmword ptr [{hk} + ",
+            $p,
+            " + 32*",
             $j,
             "], 0x00\n",
             "vaesenc ymm7, ymm7, ymm14\n",
@@ -218,7 +228,9 @@ macro_rules! counter {
 
 /// The last round (key r): each state's input XORed into the key, so
 /// `vaesenclast` yields the output, stored at dst; then the pointers
-/// advance and the loop repeats.
+/// advance to the next batch. Its temporaries are ymm9 and ymm10 only (the
+/// core renames them): the sums of a pair's first batch live on in
+/// ymm11..ymm13.
 macro_rules! last_round {
     ($r:literal) => {
         concat!(
@@ -227,17 +239,15 @@ macro_rules! last_round {
             "]\n",
             last_vector!("ymm0", "ymm9", 0),
             last_vector!("ymm1", "ymm10", 1),
-            last_vector!("ymm2", "ymm12", 2),
-            last_vector!("ymm3", "ymm13", 3),
+            last_vector!("ymm2", "ymm9", 2),
+            last_vector!("ymm3", "ymm10", 3),
             last_vector!("ymm4", "ymm9", 4),
             last_vector!("ymm5", "ymm10", 5),
-            last_vector!("ymm6", "ymm12", 6),
-            last_vector!("ymm7", "ymm13", 7),
+            last_vector!("ymm6", "ymm9", 6),
+            last_vector!("ymm7", "ymm10", 7),
             "add {src}, 256\n",
             "add {dst}, 256\n",
             "add {h}, 256\n",
-            "dec {n}\n",
-            "jnz 2b\n",
         )
     };
 }
@@ -267,7 +277,8 @@ macro_rules! last_vector {
     };
 }
 
-/// The loop for one AES size: the rounds after 9 (plain) and the last.
+/// The loop for one AES size (the rounds after 9 plain, then the last),
+/// a batch per iteration: its sums reduced in round 9.
 macro_rules! stitched_loop {
     ($($plain:literal)*; $last:literal) => {
         concat!(
@@ -276,23 +287,151 @@ macro_rules! stitched_loop {
             "2:\n",
             counters_round!(),
             hash_round_first!(),
-            hash_round!(2, 1),
-            hash_round!(3, 2),
-            hash_round!(4, 3),
-            hash_round!(5, 4),
-            hash_round!(6, 5),
-            hash_round!(7, 6),
-            hash_round!(8, 7),
+            hash_round!(2, 1, "0"),
+            hash_round!(3, 2, "0"),
+            hash_round!(4, 3, "0"),
+            hash_round!(5, 4, "0"),
+            hash_round!(6, 5, "0"),
+            hash_round!(7, 6, "0"),
+            hash_round!(8, 7, "0"),
             reduce_round!(9),
             $(plain_round!($plain),)*
             last_round!($last),
+            "dec {n}\n",
+            "jnz 2b\n",
         )
     };
 }
 
+/// The same loop two batches per iteration, against H^32..H^1: the
+/// first batch's sums are carried into the second's rounds (its round 9
+/// plain) and reduced once, in the second's round 9. The reduction's ~16
+/// instructions (two of them carry-less multiplies) then come once per
+/// 32 blocks: on Zen 3 the loop alone took 69-79 TSC cycles per 16 blocks
+/// of AES-128 against 74-82 one batch per iteration, 80-89 against 83-92
+/// for AES-256 (the least of each of six alternated runs; four batches per
+/// reduction measured no better than two), and whole 16 KiB messages ran
+/// 3-5% (AES-128) and 1-4% (AES-256) faster.
+macro_rules! stitched_pairs {
+    ($($plain:literal)*; $last:literal) => {
+        concat!(
+            "vmovdqa xmm11, xmm11\n",
+            ".p2align 5\n",
+            "2:\n",
+            counters_round!(),
+            hash_round_first!(),
+            hash_round!(2, 1, "0"),
+            hash_round!(3, 2, "0"),
+            hash_round!(4, 3, "0"),
+            hash_round!(5, 4, "0"),
+            hash_round!(6, 5, "0"),
+            hash_round!(7, 6, "0"),
+            hash_round!(8, 7, "0"),
+            plain_round!(9),
+            $(plain_round!($plain),)*
+            last_round!($last),
+            counters_round!(),
+            hash_round!(1, 0, "256"),
+            hash_round!(2, 1, "256"),
+            hash_round!(3, 2, "256"),
+            hash_round!(4, 3, "256"),
+            hash_round!(5, 4, "256"),
+            hash_round!(6, 5, "256"),
+            hash_round!(7, 6, "256"),
+            hash_round!(8, 7, "256"),
+            reduce_round!(9),
+            $(plain_round!($plain),)*
+            last_round!($last),
+            "dec {n}\n",
+            "jnz 2b\n",
+        )
+    };
+}
+
+/// The fewest batches that go through the pair loop (`stitched_pairs!`,
+/// all but an odd one). Below, its larger body costs more than the
+/// reductions it saves: a 1500-byte seal (4 batches in the loop) took 4-9%
+/// longer in pairs, 2 and 4 KiB messages the same, on Zen 3; 16 KiB ran
+/// 2-6% faster (docs/speed.md, twelfth session).
+const PAIRS_MIN: usize = 16;
+
+/// What the loops carry from one call to the next: y, the next counters
+/// and the three pointers, each loop leaving them advanced.
+struct State {
+    y: __m128i,
+    next: __m256i,
+    hash: *const u8,
+    src: *const u8,
+    dst: *mut u8,
+}
+
+/// Runs loop macro `$lp` (its plain rounds after 9 and last round given)
+/// for `$n` iterations against H^`$top`..H^1 on state `$st` under the
+/// round keys at `$keys`.
+macro_rules! run_loop {
+    ($lp:ident, $top:literal, $n:expr, $keys:expr, $pw:expr, $st:expr; $($plain:literal)*; $last:literal) => {{
+        let (hd, hk) = $pw.raw($pw.at($top));
+        let st: &mut State = $st;
+        // SAFETY: per the callers of `batches` and `pairs`: the loads and
+        // stores stay within the buffers' 256 bytes per batch (the pointers
+        // come back advanced past the batches run), the powers within the
+        // $top from H^$top (the table has them), the round keys within the
+        // NR + 1 (RoundKeys checked their count); the features are enabled.
+        // Every register written is an operand or declared clobbered.
+        unsafe {
+            core::arch::asm!(
+                $lp!($($plain)*; $last),
+                rk = in(reg) $keys,
+                h = inout(reg) st.hash,
+                src = inout(reg) st.src,
+                dst = inout(reg) st.dst,
+                n = inout(reg) $n => _,
+                hd = in(reg) hd,
+                hk = in(reg) hk,
+                bs = in(reg) BSWAP.0.as_ptr(),
+                st = in(reg) STEP.0.as_ptr(),
+                c = in(reg) &POLY.0,
+                inout("xmm11") st.y,
+                inout("ymm15") st.next,
+                out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+                out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+                out("ymm9") _, out("ymm10") _, out("ymm12") _, out("ymm13") _,
+                out("ymm14") _,
+                options(nostack),
+            )
+        }
+    }};
+}
+
+/// [`run_loop`] for the key size: NR = `$nr` rounds.
+macro_rules! run_sized {
+    ($lp:ident, $top:literal, $n:expr, $nr:expr, $keys:expr, $pw:expr, $st:expr) => {
+        match $nr {
+            10 => run_loop!($lp, $top, $n, $keys, $pw, $st; ; 10),
+            12 => run_loop!($lp, $top, $n, $keys, $pw, $st; 10 11; 12),
+            _ => run_loop!($lp, $top, $n, $keys, $pw, $st; 10 11 12 13; 14),
+        }
+    };
+}
+
+/// `n` iterations of the pair loop. Out of line: inlined, its three bodies
+/// (one per key size) sat in the middle of every seal and opening, and a
+/// 1500-byte opening, which never runs them, measured 3-10% slower.
+///
+/// # Safety
+/// As [`batches`], for 2 `n` batches, and `pw` has at least 32 powers.
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,vaes,vpclmulqdq")]
+unsafe fn pairs<const NR: usize>(keys: *const u8, pw: &Powers, st: &mut State, n: usize) {
+    run_sized!(stitched_pairs, 32, n, NR, keys, pw, st);
+}
+
 /// Runs `count` (> 0) batches of 16 blocks: encrypts the 256 bytes at
 /// `src` into `dst` under the next counters of `ctr` while hashing the
-/// 256 bytes at `hash` into y, then advances all three by 256 bytes.
+/// 256 bytes at `hash` into y, then advances all three by 256 bytes. Two
+/// batches per reduction (`stitched_pairs!`) from PAIRS_MIN batches on
+/// where the table has 32 powers (every GCM key's has: `LOW_POWERS`), one
+/// for the odd batch.
 ///
 /// # Safety
 /// The CPU has AVX2, VAES and VPCLMULQDQ; `src`, `hash` are valid for
@@ -314,46 +453,28 @@ pub(super) unsafe fn batches<const NR: usize>(
     count: usize,
 ) {
     debug_assert!(count > 0 && pw.filled() >= 16);
-    let (hd, hk) = pw.raw(pw.at(16));
-    let mut next = ctr.next();
     let keys = rk.all().as_ptr().cast::<u8>();
-    let mut yv = *y;
-    macro_rules! run {
-        ($($plain:literal)*; $last:literal) => {
-            // SAFETY: the loads and stores stay within the 256 count bytes
-            // of each buffer (per the caller), the powers within the 16 from
-            // H^16 (the table has them), the round keys within the NR + 1
-            // (RoundKeys checked their count); the features per the caller.
-            // Every register written is an operand or declared clobbered.
-            unsafe {
-                core::arch::asm!(
-                    stitched_loop!($($plain)*; $last),
-                    rk = in(reg) keys,
-                    h = inout(reg) hash => _,
-                    src = inout(reg) src => _,
-                    dst = inout(reg) dst => _,
-                    n = inout(reg) count => _,
-                    hd = in(reg) hd,
-                    hk = in(reg) hk,
-                    bs = in(reg) BSWAP.0.as_ptr(),
-                    st = in(reg) STEP.0.as_ptr(),
-                    c = in(reg) &POLY.0,
-                    inout("xmm11") yv,
-                    inout("ymm15") next,
-                    out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-                    out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-                    out("ymm9") _, out("ymm10") _, out("ymm12") _, out("ymm13") _,
-                    out("ymm14") _,
-                    options(nostack),
-                )
-            }
-        };
+    let mut st = State {
+        y: *y,
+        next: ctr.next(),
+        hash,
+        src,
+        dst,
+    };
+    let pair_count = if pw.filled() >= 32 && count >= PAIRS_MIN {
+        count / 2
+    } else {
+        0
+    };
+    if pair_count > 0 {
+        // SAFETY: the first 2 pair_count of the count batches (per the
+        // caller), the powers checked above, the features per the caller.
+        unsafe { pairs::<NR>(keys, pw, &mut st, pair_count) };
     }
-    match NR {
-        10 => run!(; 10),
-        12 => run!(10 11; 12),
-        _ => run!(10 11 12 13; 14),
+    let rest = count - 2 * pair_count;
+    if rest > 0 {
+        run_sized!(stitched_loop, 16, rest, NR, keys, pw, &mut st);
     }
-    *y = yv;
-    ctr.advance(next, 16 * count);
+    *y = st.y;
+    ctr.advance(st.next, 16 * count);
 }
