@@ -310,8 +310,7 @@ macro_rules! stitched_loop {
 /// 32 blocks: on Zen 3 the loop alone took 69-79 TSC cycles per 16 blocks
 /// of AES-128 against 74-82 one batch per iteration, 80-89 against 83-92
 /// for AES-256 (the least of each of six alternated runs; four batches per
-/// reduction measured no better than two), and whole 16 KiB messages ran
-/// 3-5% (AES-128) and 1-4% (AES-256) faster.
+/// reduction measured no better than two).
 macro_rules! stitched_pairs {
     ($($plain:literal)*; $last:literal) => {
         concat!(
@@ -348,31 +347,16 @@ macro_rules! stitched_pairs {
     };
 }
 
-/// The fewest batches that go through the pair loop (`stitched_pairs!`,
-/// all but an odd one). Below, its larger body costs more than the
-/// reductions it saves: a 1500-byte seal (4 batches in the loop) took 4-9%
-/// longer in pairs, 2 and 4 KiB messages the same, on Zen 3; 16 KiB ran
-/// 2-6% faster (docs/speed.md, twelfth session).
-const PAIRS_MIN: usize = 16;
-
-/// What the loops carry from one call to the next: y, the next counters
-/// and the three pointers, each loop leaving them advanced.
-struct State {
-    y: __m128i,
-    next: __m256i,
-    hash: *const u8,
-    src: *const u8,
-    dst: *mut u8,
-}
-
 /// Runs loop macro `$lp` (its plain rounds after 9 and last round given)
-/// for `$n` iterations against H^`$top`..H^1 on state `$st` under the
-/// round keys at `$keys`.
+/// for `$n` iterations against H^`$top`..H^1 under the round keys at
+/// `$keys`, carrying y, the next counters and the hash, source and
+/// destination pointers in the variables `$y`, `$next`, `$h`, `$s`, `$d`
+/// (each loop leaves them advanced).
 macro_rules! run_loop {
-    ($lp:ident, $top:literal, $n:expr, $keys:expr, $pw:expr, $st:expr; $($plain:literal)*; $last:literal) => {{
+    ($lp:ident, $top:literal, $n:expr, $keys:expr, $pw:expr,
+     $y:ident, $next:ident, $h:ident, $s:ident, $d:ident; $($plain:literal)*; $last:literal) => {{
         let (hd, hk) = $pw.raw($pw.at($top));
-        let st: &mut State = $st;
-        // SAFETY: per the callers of `batches` and `pairs`: the loads and
+        // SAFETY: per the callers of `batches` and `long`: the loads and
         // stores stay within the buffers' 256 bytes per batch (the pointers
         // come back advanced past the batches run), the powers within the
         // $top from H^$top (the table has them), the round keys within the
@@ -382,17 +366,17 @@ macro_rules! run_loop {
             core::arch::asm!(
                 $lp!($($plain)*; $last),
                 rk = in(reg) $keys,
-                h = inout(reg) st.hash,
-                src = inout(reg) st.src,
-                dst = inout(reg) st.dst,
+                h = inout(reg) $h,
+                src = inout(reg) $s,
+                dst = inout(reg) $d,
                 n = inout(reg) $n => _,
                 hd = in(reg) hd,
                 hk = in(reg) hk,
                 bs = in(reg) BSWAP.0.as_ptr(),
                 st = in(reg) STEP.0.as_ptr(),
                 c = in(reg) &POLY.0,
-                inout("xmm11") st.y,
-                inout("ymm15") st.next,
+                inout("xmm11") $y,
+                inout("ymm15") $next,
                 out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
                 out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
                 out("ymm9") _, out("ymm10") _, out("ymm12") _, out("ymm13") _,
@@ -405,33 +389,29 @@ macro_rules! run_loop {
 
 /// [`run_loop`] for the key size: NR = `$nr` rounds.
 macro_rules! run_sized {
-    ($lp:ident, $top:literal, $n:expr, $nr:expr, $keys:expr, $pw:expr, $st:expr) => {
+    ($lp:ident, $top:literal, $n:expr, $nr:expr, $keys:expr, $pw:expr,
+     $y:ident, $next:ident, $h:ident, $s:ident, $d:ident) => {
         match $nr {
-            10 => run_loop!($lp, $top, $n, $keys, $pw, $st; ; 10),
-            12 => run_loop!($lp, $top, $n, $keys, $pw, $st; 10 11; 12),
-            _ => run_loop!($lp, $top, $n, $keys, $pw, $st; 10 11 12 13; 14),
+            10 => run_loop!($lp, $top, $n, $keys, $pw, $y, $next, $h, $s, $d; ; 10),
+            12 => run_loop!($lp, $top, $n, $keys, $pw, $y, $next, $h, $s, $d; 10 11; 12),
+            _ => run_loop!($lp, $top, $n, $keys, $pw, $y, $next, $h, $s, $d; 10 11 12 13; 14),
         }
     };
 }
 
-/// `n` iterations of the pair loop. Out of line: inlined, its three bodies
-/// (one per key size) sat in the middle of every seal and opening, and a
-/// 1500-byte opening, which never runs them, measured 3-10% slower.
-///
-/// # Safety
-/// As [`batches`], for 2 `n` batches, and `pw` has at least 32 powers.
-#[inline(never)]
-#[target_feature(enable = "avx,avx2,vaes,vpclmulqdq")]
-unsafe fn pairs<const NR: usize>(keys: *const u8, pw: &Powers, st: &mut State, n: usize) {
-    run_sized!(stitched_pairs, 32, n, NR, keys, pw, st);
-}
+/// The fewest batches that go through the pair loop (`stitched_pairs!`,
+/// all but an odd one). Below, its larger body costs more than the
+/// reductions it saves: a 1500-byte seal (4 batches in the loop) took 4-9%
+/// longer in pairs, 2 and 4 KiB messages about the same, on Zen 3; 16 KiB
+/// ran 4-6% (AES-128) and 1-3% (AES-256) faster (docs/speed.md, twelfth
+/// session).
+const PAIRS_MIN: usize = 16;
 
 /// Runs `count` (> 0) batches of 16 blocks: encrypts the 256 bytes at
 /// `src` into `dst` under the next counters of `ctr` while hashing the
-/// 256 bytes at `hash` into y, then advances all three by 256 bytes. Two
-/// batches per reduction (`stitched_pairs!`) from PAIRS_MIN batches on
-/// where the table has 32 powers (every GCM key's has: `LOW_POWERS`), one
-/// for the odd batch.
+/// 256 bytes at `hash` into y, then advances all three by 256 bytes. From
+/// PAIRS_MIN batches on, where the table has 32 powers (every GCM key's
+/// has: `LOW_POWERS`), two batches per reduction ([`long`]).
 ///
 /// # Safety
 /// The CPU has AVX2, VAES and VPCLMULQDQ; `src`, `hash` are valid for
@@ -454,27 +434,49 @@ pub(super) unsafe fn batches<const NR: usize>(
 ) {
     debug_assert!(count > 0 && pw.filled() >= 16);
     let keys = rk.all().as_ptr().cast::<u8>();
-    let mut st = State {
-        y: *y,
-        next: ctr.next(),
-        hash,
-        src,
-        dst,
-    };
-    let pair_count = if pw.filled() >= 32 && count >= PAIRS_MIN {
-        count / 2
-    } else {
-        0
-    };
-    if pair_count > 0 {
-        // SAFETY: the first 2 pair_count of the count batches (per the
-        // caller), the powers checked above, the features per the caller.
-        unsafe { pairs::<NR>(keys, pw, &mut st, pair_count) };
+    if pw.filled() >= 32 && count >= PAIRS_MIN {
+        // SAFETY: per the caller, and the powers checked here.
+        unsafe { long::<NR>(keys, ctr, pw, y, hash, src, dst, count) };
+        return;
     }
-    let rest = count - 2 * pair_count;
-    if rest > 0 {
-        run_sized!(stitched_loop, 16, rest, NR, keys, pw, &mut st);
+    let (mut yv, mut next) = (*y, ctr.next());
+    let (mut h, mut s, mut d) = (hash, src, dst);
+    run_sized!(stitched_loop, 16, count, NR, keys, pw, yv, next, h, s, d);
+    // The pointers come back advanced; after the last loop nothing reads them.
+    let _ = (h, s, d);
+    *y = yv;
+    ctr.advance(next, 16 * count);
+}
+
+/// [`batches`] two per reduction (`stitched_pairs!`), and one more if
+/// `count` is odd. Out of line: inlined, its bodies (one per key size, with
+/// the one-batch loop's) sat in the middle of every seal and opening, and
+/// 1500-byte openings, which never run them, measured 3-10% slower.
+///
+/// # Safety
+/// As [`batches`], and `pw` has at least 32 powers.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+#[target_feature(enable = "avx,avx2,vaes,vpclmulqdq")]
+unsafe fn long<const NR: usize>(
+    keys: *const u8,
+    ctr: &mut Ctr<__m256i>,
+    pw: &Powers,
+    y: &mut __m128i,
+    hash: *const u8,
+    src: *const u8,
+    dst: *mut u8,
+    count: usize,
+) {
+    let (mut yv, mut next) = (*y, ctr.next());
+    let (mut h, mut s, mut d) = (hash, src, dst);
+    let pairs = count / 2;
+    run_sized!(stitched_pairs, 32, pairs, NR, keys, pw, yv, next, h, s, d);
+    if count % 2 == 1 {
+        run_sized!(stitched_loop, 16, 1usize, NR, keys, pw, yv, next, h, s, d);
     }
-    *y = st.y;
-    ctr.advance(st.next, 16 * count);
+    // The pointers come back advanced; after the last loop nothing reads them.
+    let _ = (h, s, d);
+    *y = yv;
+    ctr.advance(next, 16 * count);
 }
