@@ -112,6 +112,22 @@ macro_rules! hash_round {
     };
 }
 
+/// Rounds 2..8, hashing vectors 1..7 of the batch against powers `$p`
+/// bytes into the table (as `hash_round!`).
+macro_rules! hash_rounds {
+    ($p:literal) => {
+        concat!(
+            hash_round!(2, 1, $p),
+            hash_round!(3, 2, $p),
+            hash_round!(4, 3, $p),
+            hash_round!(5, 4, $p),
+            hash_round!(6, 5, $p),
+            hash_round!(7, 6, $p),
+            hash_round!(8, 7, $p),
+        )
+    };
+}
+
 /// Round 1, hashing vector 0 with y added to its first block: its products
 /// start the sums.
 macro_rules! hash_round_first {
@@ -277,6 +293,14 @@ macro_rules! last_vector {
     };
 }
 
+/// Rounds 0..8 of a batch that starts the sums: its counters, then
+/// vectors 0..7 hashed, y added to the first.
+macro_rules! batch_start {
+    () => {
+        concat!(counters_round!(), hash_round_first!(), hash_rounds!("0"))
+    };
+}
+
 /// The loop for one AES size (the rounds after 9 plain, then the last),
 /// a batch per iteration: its sums reduced in round 9.
 macro_rules! stitched_loop {
@@ -285,15 +309,7 @@ macro_rules! stitched_loop {
             "vmovdqa xmm11, xmm11\n",
             ".p2align 5\n",
             "2:\n",
-            counters_round!(),
-            hash_round_first!(),
-            hash_round!(2, 1, "0"),
-            hash_round!(3, 2, "0"),
-            hash_round!(4, 3, "0"),
-            hash_round!(5, 4, "0"),
-            hash_round!(6, 5, "0"),
-            hash_round!(7, 6, "0"),
-            hash_round!(8, 7, "0"),
+            batch_start!(),
             reduce_round!(9),
             $(plain_round!($plain),)*
             last_round!($last),
@@ -317,27 +333,13 @@ macro_rules! stitched_pairs {
             "vmovdqa xmm11, xmm11\n",
             ".p2align 5\n",
             "2:\n",
-            counters_round!(),
-            hash_round_first!(),
-            hash_round!(2, 1, "0"),
-            hash_round!(3, 2, "0"),
-            hash_round!(4, 3, "0"),
-            hash_round!(5, 4, "0"),
-            hash_round!(6, 5, "0"),
-            hash_round!(7, 6, "0"),
-            hash_round!(8, 7, "0"),
+            batch_start!(),
             plain_round!(9),
             $(plain_round!($plain),)*
             last_round!($last),
             counters_round!(),
             hash_round!(1, 0, "256"),
-            hash_round!(2, 1, "256"),
-            hash_round!(3, 2, "256"),
-            hash_round!(4, 3, "256"),
-            hash_round!(5, 4, "256"),
-            hash_round!(6, 5, "256"),
-            hash_round!(7, 6, "256"),
-            hash_round!(8, 7, "256"),
+            hash_rounds!("256"),
             reduce_round!(9),
             $(plain_round!($plain),)*
             last_round!($last),
