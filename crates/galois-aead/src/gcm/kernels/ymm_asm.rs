@@ -360,10 +360,11 @@ macro_rules! run_loop {
         let (hd, hk) = $pw.raw($pw.at($top));
         // SAFETY: per the callers of `batches` and `long`: the loads and
         // stores stay within the buffers' 256 bytes per batch (the pointers
-        // come back advanced past the batches run), the powers within the
-        // $top from H^$top (the table has them), the round keys within the
-        // NR + 1 (RoundKeys checked their count); the features are enabled.
-        // Every register written is an operand or declared clobbered.
+        // come back advanced past the batches run), the powers within
+        // H^top..H^1 (the callers checked the table has that many), the
+        // round keys within the NR + 1 (RoundKeys checked their count); the
+        // features are enabled. Every register written is an operand or
+        // declared clobbered.
         unsafe {
             core::arch::asm!(
                 $lp!($($plain)*; $last),
