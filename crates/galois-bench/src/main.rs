@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 
 mod chunked;
+mod cost;
 mod gcm;
 mod keys;
 mod measure;
@@ -32,6 +33,9 @@ enum Cmd {
     Siv(siv::Args),
     /// Key setup: a GCM key, an XAES message key, a GCM-SIV nonce's keys.
     Keys(keys::Args),
+    /// One AES-GCM call's cost per batch and per message against ring,
+    /// with warm caches and with cold ones.
+    Cost(cost::Args),
 }
 
 fn main() {
@@ -41,5 +45,6 @@ fn main() {
         Cmd::Poly1305(a) => poly1305::run(a),
         Cmd::Siv(a) => siv::run(a),
         Cmd::Keys(a) => keys::run(a),
+        Cmd::Cost(a) => cost::run(a),
     }
 }
