@@ -7,7 +7,8 @@
 //! instruction cache and op cache evicted), as a TLS record's seal follows
 //! rustls's own work. The two implementations alternate call by call.
 
-use crate::measure::tsc_per_ns;
+use crate::measure::{rdtsc, tsc_per_ns};
+use clap::builder::TypedValueParser;
 use ring::aead::{Aad, LessSafeKey, Nonce, Tag, UnboundKey, AES_128_GCM, AES_256_GCM};
 use std::hint::black_box;
 use std::time::Instant;
@@ -18,8 +19,9 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     /// Only this AES key size in bits.
-    #[arg(long, value_parser = ["128", "256"])]
-    bits: Option<String>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["128", "256"])
+        .map(|s| s.parse::<usize>().unwrap()))]
+    bits: Option<usize>,
     /// Print JSON instead of the table.
     #[arg(long)]
     json: bool,
@@ -31,16 +33,12 @@ const WHOLE: &[usize] = &[1500, 16384];
 const AAD: [u8; 13] = [0x17; 13];
 const NONCE: [u8; 12] = [0x5a; 12];
 
-/// A clock reading: TSC ticks on x86-64, nanoseconds elsewhere.
+/// A clock reading: TSC ticks on x86-64, nanoseconds since `start`
+/// elsewhere.
 fn ticks(start: Instant) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let _ = start;
-        // SAFETY: rdtsc has no preconditions on x86-64.
-        unsafe { core::arch::x86_64::_rdtsc() }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
+    if cfg!(target_arch = "x86_64") {
+        rdtsc()
+    } else {
         start.elapsed().as_nanos() as u64
     }
 }
@@ -164,6 +162,7 @@ pub fn run(a: Args) {
     let tsc = tsc_per_ns();
     let unit = if tsc > 0.0 { "TSC cycles" } else { "ns" };
     let mut json = Vec::new();
+    let xs: Vec<f64> = SLOPE.iter().map(|&n| n as f64 / 256.0).collect();
     if !a.json {
         println!("galois-bench cost: means of {calls} calls per cell, each timed alone, in {unit} ({tsc:.3} per ns); galois and ring alternate call by call");
         println!("per batch: the slope over 4..32 KiB per 256 bytes; per message: its intercept (AAD 13 bytes)");
@@ -173,7 +172,7 @@ pub fn run(a: Args) {
         );
     }
     for bits in [128usize, 256] {
-        if a.bits.as_ref().is_some_and(|b| *b != bits.to_string()) {
+        if a.bits.is_some_and(|b| b != bits) {
             continue;
         }
         let key = vec![0x42u8; bits / 8];
@@ -190,13 +189,13 @@ pub fn run(a: Args) {
             for open in [false, true] {
                 let slope = measure(&subs, SLOPE, open, cold, calls / 4);
                 let whole = measure(&subs, WHOLE, open, cold, calls);
-                let xs: Vec<f64> = SLOPE.iter().map(|&n| n as f64 / 256.0).collect();
+                let fits: Vec<(f64, f64)> = slope.iter().map(|ys| fit(&xs, ys)).collect();
                 let (mode, op) = (
                     if cold { "cold" } else { "hot" },
                     if open { "open" } else { "seal" },
                 );
                 for (i, name) in names.iter().enumerate() {
-                    let (per_batch, per_msg) = fit(&xs, &slope[i]);
+                    let (per_batch, per_msg) = fits[i];
                     if a.json {
                         json.push(serde_json::json!({"calls": mode, "op": op, "aes": bits,
                             "impl": name, "per_batch": per_batch, "per_message": per_msg,
@@ -214,7 +213,7 @@ pub fn run(a: Args) {
                     println!(
                         "{:<23} {:>10.3} {:>12} {:>9.3} {:>9.3}",
                         "  ring / galois",
-                        fit(&xs, &slope[1]).0 / fit(&xs, &slope[0]).0,
+                        fits[1].0 / fits[0].0,
                         "",
                         ratio(0),
                         ratio(1)

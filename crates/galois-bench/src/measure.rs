@@ -40,20 +40,27 @@ pub fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// TSC ticks per nanosecond, measured against the monotonic clock.
-pub fn tsc_per_ns() -> f64 {
+/// The time-stamp counter on x86-64; 0 elsewhere.
+pub fn rdtsc() -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: rdtsc has no preconditions on x86-64.
-        let t0 = unsafe { core::arch::x86_64::_rdtsc() };
-        let i = Instant::now();
-        while i.elapsed() < Duration::from_millis(100) {}
-        // SAFETY: as above.
-        let t1 = unsafe { core::arch::x86_64::_rdtsc() };
-        (t1 - t0) as f64 / i.elapsed().as_nanos() as f64
+        unsafe { core::arch::x86_64::_rdtsc() }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        0.0
+        0
     }
+}
+
+/// TSC ticks per nanosecond, measured against the monotonic clock (0
+/// where there is no TSC).
+pub fn tsc_per_ns() -> f64 {
+    if !cfg!(target_arch = "x86_64") {
+        return 0.0;
+    }
+    let t0 = rdtsc();
+    let i = Instant::now();
+    while i.elapsed() < Duration::from_millis(100) {}
+    (rdtsc() - t0) as f64 / i.elapsed().as_nanos() as f64
 }

@@ -11,6 +11,7 @@
 //!
 //! Pin the process for stable figures: `taskset -c 0 galois-bench poly1305`.
 
+use crate::measure::rdtsc;
 use galois_aead::poly1305::{clamp, Backend, Poly1305Aes};
 use openssl::symm::{Cipher, Crypter, Mode};
 use std::ffi::{c_char, c_int, c_void};
@@ -110,18 +111,6 @@ impl OsslPolyAes {
         debug_assert_eq!(n, 16);
         let k: &[u8; 32] = k[..32].try_into().unwrap();
         mac.mac(k, msg)
-    }
-}
-
-fn rdtsc() -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: rdtsc has no preconditions on x86-64.
-        unsafe { core::arch::x86_64::_rdtsc() }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        0
     }
 }
 
