@@ -43,9 +43,7 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc
 export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 export CC_s390x_unknown_linux_gnu=s390x-linux-gnu-gcc
-VEC="${GALOIS_VECTORS_DIR:-$PWD/../shared/vectors}"
-[ -d "$VEC" ] || { echo "cross: no vector directory $VEC (set GALOIS_VECTORS_DIR)"; exit 1; }
-vector_files=("$VEC"/*.json crates/galois-cli/vectors/*.json)
+mapfile -t vector_files < <(bash scripts/vector-files.sh)
 tests=(--test ghash_equivalence --test gcm_equivalence --test poly1305 --test gcm64)
 # plus the library's unit tests (--lib: the stitched kernels' counter wrap);
 # on aarch64 also the guard pages around every buffer of its own kernels

@@ -67,7 +67,7 @@ cargo +nightly fuzz build -s none --no-trace-compares
 wait "$seed_build"
 BIN="$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release"
 
-VECTORS="${GALOIS_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}"
+VECTORS="$ROOT/vectors"
 echo "fuzz: seed corpora from $VECTORS"
 "$SEED_DIR/release/examples/fuzz_seed" "$VECTORS" fuzz/corpus >/dev/null
 

@@ -10,9 +10,6 @@ cd "$(dirname "$0")/.."
 TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
 case "$TARGET" in /*) ;; *) TARGET="$PWD/$TARGET" ;; esac
 VENV="$TARGET/py-venv"
-VECTORS="${GALOIS_VECTORS_DIR:-$(cd .. && pwd)/shared/vectors}"
-ls "$VECTORS"/*.json >/dev/null || { echo "test-py: no vector files in $VECTORS"; exit 1; }
-export GALOIS_VECTORS_DIR="$VECTORS"
 
 PY="${PYTHON:-python3}"
 if ! "$PY" -c 'import venv, ensurepip' >/dev/null 2>&1; then

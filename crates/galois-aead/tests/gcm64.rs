@@ -28,7 +28,7 @@ struct Kat {
     y0: &'static str,
 }
 
-/// Two cases of shared/vectors/gcm64_tdea_sample.json (one per variant).
+/// Two cases of vectors/gcm64_tdea_sample.json (one per variant).
 const KATS: &[Kat] = &[
     Kat {
         variant: Variant::WBit,

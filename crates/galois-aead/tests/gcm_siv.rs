@@ -26,7 +26,7 @@ fn implementations(key: &[u8]) -> Vec<AesGcmSiv> {
 fn vectors() -> serde_json::Value {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../galois-cli/vectors/aes_gcm_siv_rfc8452.json"
+        "/../../vectors/aes_gcm_siv_rfc8452.json"
     );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }

@@ -57,7 +57,7 @@ const A20: &str = "feedfacedeadbeeffeedfacedeadbeefabaddad2";
 const K128: &str = "feffe9928665731c6d6a8f9467308308";
 
 /// Test cases 1, 2, 4, 5, 6, 10 and 16 of the GCM specification (as in
-/// shared/vectors/mcgrew_viega_gcm_spec.json): empty, one block, AAD with
+/// vectors/mcgrew_viega_gcm_spec.json): empty, one block, AAD with
 /// a partial block, 64- and 480-bit IVs, AES-192 and AES-256.
 const GCM_KATS: &[GcmKat] = &[
     GcmKat {
@@ -286,7 +286,7 @@ fn gf64_portable_backends() {
         }
     }
     // GCM-64 with TDEA: one case of each variant from
-    // shared/vectors/gcm64_tdea_sample.json.
+    // vectors/gcm64_tdea_sample.json.
     let kats = [
         (
             Variant::WBit,

@@ -311,9 +311,7 @@ fn differential_against_openssl_one_time_random() {
 }
 
 fn vectors(name: &str) -> Value {
-    // `$GALOIS_VECTORS_DIR`, else `shared/vectors` beside the repository.
-    let dir = std::env::var("GALOIS_VECTORS_DIR")
-        .unwrap_or_else(|_| format!("{}/../../../shared/vectors", env!("CARGO_MANIFEST_DIR")));
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors");
     let path = format!("{dir}/{name}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap()

@@ -177,8 +177,7 @@ fn wrong_key_length_is_an_error_not_a_panic() {
 }
 
 fn vectors(name: &str) -> serde_json::Value {
-    let dir = std::env::var("GALOIS_VECTORS_DIR")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors").into());
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors");
     let path = format!("{dir}/{name}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap()

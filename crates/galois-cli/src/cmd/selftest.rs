@@ -3,23 +3,23 @@ use galois_aead::{AesGcm, Backend};
 use galois_cli::kat::{VectorFile, AUTO};
 use std::process::ExitCode;
 
-/// The shared vectors, compiled in (copies of shared/vectors/).
+/// The known answers of vectors/, compiled in.
 pub const VECTORS: &[(&str, &str)] = &[
     (
         "mcgrew_viega_gcm_spec.json",
-        include_str!("../../vectors/mcgrew_viega_gcm_spec.json"),
+        include_str!("../../../../vectors/mcgrew_viega_gcm_spec.json"),
     ),
     (
         "poly1305aes_bernstein_appendix_b.json",
-        include_str!("../../vectors/poly1305aes_bernstein_appendix_b.json"),
+        include_str!("../../../../vectors/poly1305aes_bernstein_appendix_b.json"),
     ),
     (
         "poly1305_onetime_rfc8439.json",
-        include_str!("../../vectors/poly1305_onetime_rfc8439.json"),
+        include_str!("../../../../vectors/poly1305_onetime_rfc8439.json"),
     ),
     (
         "gcm64_tdea_sample.json",
-        include_str!("../../vectors/gcm64_tdea_sample.json"),
+        include_str!("../../../../vectors/gcm64_tdea_sample.json"),
     ),
 ];
 

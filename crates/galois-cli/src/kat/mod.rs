@@ -1,5 +1,5 @@
 //! The known-answer runner: any file in the `vectors-v1` schema
-//! (`shared/vectors/README.md`), through the library's public API.
+//! (`vectors/README.md`), through the library's public API.
 //!
 //! Each algorithm family has a module that lists the implementations it can
 //! pin on this CPU and runs one case against one of them. A case passes,
