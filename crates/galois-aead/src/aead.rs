@@ -1,28 +1,24 @@
-//! The one interface the formats and protocols of this crate ([`packet`],
-//! [`limits::RandomNonceGcm`]) use for the AEAD under them, so another
-//! AEAD plugs in by implementing [`Aead`] here, without touching each of
-//! them.
+//! The one AEAD contract: every AEAD of this crate ([`AesGcm`] and any
+//! [`Gcm`], [`AesGcmSiv`], [`XAes256Gcm`]) implements only its core (check
+//! the arguments; seal and open, in place or from a source of the same
+//! length); every other way to call it (detached or tag appended, in place,
+//! into a caller's buffer, allocating) is written once, here, as a provided
+//! method of [`Aead`], with the rule every binding relies on: **every check
+//! comes before any plaintext is written, and an output that a failed call
+//! wrote to is wiped.** The inherent methods of the same names on each
+//! type forward here ([`aead_methods!`]), so no `use` is needed to call
+//! them; generic code (the formats, the C and Python bindings) takes
+//! `A: Aead` or `A: AeadInit`.
 //!
-//! The trait is public so that `PacketSealer<AesGcmSiv>` can be named, but
-//! sealed: only this crate's AEADs ([`AesGcm`], [`AesGcmSiv`],
-//! [`XAes256Gcm`]) implement it, so its methods can grow without breaking
-//! anyone. Each AEAD keeps its own inherent API; the trait's methods have
-//! the same names and meanings.
-//!
-//! Adding an AEAD: one `impl Aead` block below (name, nonce length, key
-//! setup, the length checks, and the core seal/open pairs; `seal` and
-//! `open` follow from the core), and a line in `sealed`. The formats
-//! (`PacketSealer::with_aead`, `PacketOpener::with_aead`,
-//! `RandomNonceGcm::with_aead`) then take it as they are.
-//!
-//! [`packet`]: crate::packet
-//! [`limits::RandomNonceGcm`]: crate::limits::RandomNonceGcm
+//! Adding an AEAD: its module, one `impl sealed::Core` (the checks and the
+//! two cores), one `impl Aead` (name and nonce length), one `impl AeadInit`
+//! (key lengths and `new`), `aead_methods!` in its inherent impl, and a line
+//! in each binding's table (see docs/architecture.md).
 //!
 //! ```
-//! use galois_aead::aead::Aead;
-//! use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-//! fn round_trip<A: Aead>(key: &[u8]) -> galois_aead::Result<()> {
-//!     let a = A::for_formats(key)?;
+//! use galois_aead::{Aead, AeadInit, AesGcm, AesGcmSiv, XAes256Gcm};
+//! fn round_trip<A: AeadInit>(key: &[u8]) -> galois_aead::Result<()> {
+//!     let a = A::new(key)?;
 //!     let nonce = vec![7u8; A::NONCE_LEN];
 //!     let sealed = Aead::seal(&a, &nonce, b"aad", b"msg")?;
 //!     assert_eq!(sealed.len(), 3 + a.tag_len());
@@ -34,118 +30,148 @@
 //! round_trip::<XAes256Gcm>(&[1; 32])?;
 //! # Ok::<(), galois_aead::Error>(())
 //! ```
+//!
+//! [`Gcm`]: crate::Gcm
+//! [`AesGcm`]: crate::AesGcm
+//! [`AesGcmSiv`]: crate::AesGcmSiv
+//! [`XAes256Gcm`]: crate::XAes256Gcm
 
+use crate::ct;
 use crate::error::{Error, Result};
-use crate::gcm::{AesGcm, Options, Tag};
-use crate::gcm_siv::AesGcmSiv;
-use crate::xaes::XAes256Gcm;
 
-mod sealed {
-    /// Only this crate implements [`super::Aead`]:
+pub(crate) mod sealed {
+    use super::Tag;
+    use crate::error::Result;
+
+    /// What each AEAD implements; only this crate can (the trait is not
+    /// nameable outside it):
     ///
     /// ```compile_fail
     /// struct Mine;
-    /// impl galois_aead::aead::Aead for Mine {
+    /// impl galois_aead::Aead for Mine {
     ///     const NAME: &'static str = "mine";
     ///     const NONCE_LEN: usize = 12;
-    ///     // ...
     /// }
     /// ```
-    pub trait Sealed {}
-    impl Sealed for crate::gcm::AesGcm {}
-    impl Sealed for crate::gcm_siv::AesGcmSiv {}
-    impl Sealed for crate::xaes::XAes256Gcm {}
+    pub trait Core {
+        /// The tag length in bytes.
+        fn tag_bytes(&self) -> usize;
+        /// Refuses a nonce this key does not take.
+        fn check_nonce(&self, nonce: &[u8]) -> Result<()>;
+        /// Refuses additional data or a text too long for one message.
+        fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()>;
+        /// Seals `src` (the same length as `buf`) into `buf`, or `buf` in
+        /// place; called only after both checks passed.
+        fn seal_core(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            src: Option<&[u8]>,
+            buf: &mut [u8],
+        ) -> Result<Tag>;
+        /// Opens `src` into `buf`, or `buf` in place; `Ok(true)` if `tag`
+        /// (of `tag_bytes()` bytes) verified. Called only after both
+        /// checks passed; on anything but `Ok(true)` the caller wipes `buf`.
+        fn open_core(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            src: Option<&[u8]>,
+            buf: &mut [u8],
+            tag: &[u8],
+        ) -> Result<bool>;
+    }
 }
 
-/// An AEAD of this crate, as the formats see it (sealed: see the module
-/// documentation).
+/// Wipes `out` and returns `e`.
+fn wiped<T>(out: &mut [u8], e: Error) -> Result<T> {
+    ct::wipe(out);
+    Err(e)
+}
+
+/// The exact-length check of a caller's output buffer.
+fn need(expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Error::BufferLength { expected, got })
+    }
+}
+
+/// An AEAD of this crate: every way to seal and open, over each AEAD's
+/// core (sealed: see the module documentation).
 ///
 /// ```
-/// use galois_aead::aead::Aead;
-/// assert_eq!(<galois_aead::XAes256Gcm as Aead>::NONCE_LEN, 24);
+/// use galois_aead::{Aead, XAes256Gcm};
+/// assert_eq!(<XAes256Gcm as Aead>::NONCE_LEN, 24);
 /// assert_eq!(<galois_aead::AesGcmSiv as Aead>::NAME, "aes-gcm-siv");
 /// ```
-pub trait Aead: sealed::Sealed + Send + Sync + Sized {
+pub trait Aead: sealed::Core + Sized {
     /// A short lower-case name ("aes-gcm", "aes-gcm-siv", "xaes-256-gcm").
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// use galois_aead::{Aead, AesGcm, XAes256Gcm};
     /// assert_eq!(<AesGcm as Aead>::NAME, "aes-gcm");
     /// assert_eq!(<XAes256Gcm as Aead>::NAME, "xaes-256-gcm");
-    /// # Ok::<(), galois_aead::Error>(())
     /// ```
     const NAME: &'static str;
-    /// The nonce length the formats use, in bytes.
+    /// The nonce length in bytes (AES-GCM also takes other IV lengths).
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
+    /// use galois_aead::{Aead, AesGcm, AesGcmSiv};
     /// assert_eq!((<AesGcm as Aead>::NONCE_LEN, <AesGcmSiv as Aead>::NONCE_LEN), (12, 12));
-    /// # Ok::<(), galois_aead::Error>(())
     /// ```
     const NONCE_LEN: usize;
 
-    /// The key as the formats set it up: 16-byte tags, and for AES-GCM a
-    /// key with H = 0 refused ([`Options::refuse_zero_h`]).
-    /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// assert_eq!(AesGcm::for_formats(&[1; 16])?.tag_len(), 16);
-    /// assert!(AesGcmSiv::for_formats(&[1; 20]).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    fn for_formats(key: &[u8]) -> Result<Self>;
-
-    /// The key as `new` sets it up (16-byte tags, automatic backends): what
-    /// the bindings' one-shot functions use.
-    /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let x = <XAes256Gcm as Aead>::from_key(&[1; 32])?;
-    /// assert_eq!(Aead::seal(&x, &[0; 24], b"", b"m")?, x.seal(&[0; 24], b"", b"m")?);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    fn from_key(key: &[u8]) -> Result<Self>;
-
     /// The tag length in bytes.
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// assert_eq!(Aead::tag_len(&AesGcmSiv::from_key(&[1; 16])?), 16);
+    /// use galois_aead::{Aead, AesGcmSiv};
+    /// assert_eq!(Aead::tag_len(&AesGcmSiv::new(&[1; 16])?), 16);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    fn tag_len(&self) -> usize;
+    fn tag_len(&self) -> usize {
+        self.tag_bytes()
+    }
 
     /// Refuses additional data or a text too long for one message, before
     /// any work (a format checks this before it spends a nonce).
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let siv = AesGcmSiv::from_key(&[1; 16])?;
-    /// assert!(siv.check_lengths(b"", 100).is_ok());
-    /// assert!(siv.check_lengths(b"", (1 << 36) + 1).is_err());
+    /// use galois_aead::{Aead, AesGcmSiv};
+    /// let siv = AesGcmSiv::new(&[1; 16])?;
+    /// assert!(Aead::check_lengths(&siv, b"", 100).is_ok());
+    /// assert!(Aead::check_lengths(&siv, b"", (1 << 36) + 1).is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    fn check_lengths(&self, aad: &[u8], text_len: usize) -> Result<()>;
+    fn check_lengths(&self, aad: &[u8], text_len: usize) -> Result<()> {
+        sealed::Core::check_lens(self, aad, text_len)
+    }
 
-    /// Encrypts `buf` in place and returns the detached tag.
+    /// Encrypts `buf` in place and returns the detached tag. A refused
+    /// seal leaves `buf` as it was.
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let g = AesGcm::from_key(&[1; 16])?;
+    /// use galois_aead::{Aead, AesGcm};
+    /// let g = AesGcm::new(&[1; 16])?;
     /// let mut buf = *b"abc";
     /// let tag = Aead::seal_in_place_detached(&g, &[0; 12], b"", &mut buf)?;
     /// assert_eq!([&buf[..], tag.as_bytes()].concat(), g.seal(&[0; 12], b"", b"abc")?);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag>;
+    fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
+        self.check_nonce(nonce)?;
+        sealed::Core::check_lens(self, aad, buf.len())?;
+        self.seal_core(nonce, aad, None, buf)
+    }
 
-    /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is wiped.
+    /// Decrypts `buf` in place if `tag` verifies; on any failure `buf` is
+    /// wiped (and [`Error::AuthenticationFailed`] is the only error a
+    /// well-formed forgery gets).
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let g = AesGcmSiv::from_key(&[1; 16])?;
+    /// use galois_aead::{Aead, AesGcmSiv, Error};
+    /// let g = AesGcmSiv::new(&[1; 16])?;
     /// let mut buf = *b"abc";
     /// let tag = Aead::seal_in_place_detached(&g, &[0; 12], b"", &mut buf)?;
+    /// let mut forged = buf;
+    /// forged[0] ^= 1;
+    /// let r = Aead::open_in_place_detached(&g, &[0; 12], b"", &mut forged, tag.as_bytes());
+    /// assert_eq!((r, forged), (Err(Error::AuthenticationFailed), [0; 3]));
     /// Aead::open_in_place_detached(&g, &[0; 12], b"", &mut buf, tag.as_bytes())?;
     /// assert_eq!(&buf, b"abc");
     /// # Ok::<(), galois_aead::Error>(())
@@ -156,62 +182,153 @@ pub trait Aead: sealed::Sealed + Send + Sync + Sized {
         aad: &[u8],
         buf: &mut [u8],
         tag: &[u8],
-    ) -> Result<()>;
+    ) -> Result<()> {
+        open_checked(self, nonce, aad, None, buf, tag)
+    }
 
-    /// Seals `pt` into `out` (`pt.len() + tag_len()` bytes: ciphertext then
-    /// tag); a refused seal leaves `out` wiped.
+    /// Encrypts `pt` into `out` (the same length) and returns the detached
+    /// tag. Every check comes before `pt` is read: a refused seal leaves
+    /// `out` wiped, never holding plaintext.
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let x = XAes256Gcm::from_key(&[1; 32])?;
-    /// let mut out = [0u8; 3 + 16];
-    /// Aead::seal_into(&x, &[0; 24], b"", b"abc", &mut out)?;
-    /// assert_eq!(out.to_vec(), x.seal(&[0; 24], b"", b"abc")?);
+    /// use galois_aead::{Aead, AesGcmSiv};
+    /// let siv = AesGcmSiv::new(&[1; 16])?;
+    /// let mut out = [0xa5u8; 5];
+    /// assert!(siv.seal_detached_into(&[0; 13], b"", b"hello", &mut out).is_err());
+    /// assert_eq!(out, [0; 5]);
+    /// let tag = siv.seal_detached_into(&[0; 12], b"", b"hello", &mut out)?;
+    /// let mut pt = [0u8; 5];
+    /// siv.open_detached_into(&[0; 12], b"", &out, tag.as_bytes(), &mut pt)?;
+    /// assert_eq!(&pt, b"hello");
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()>;
+    fn seal_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        pt: &[u8],
+        out: &mut [u8],
+    ) -> Result<Tag> {
+        let checked = self
+            .check_nonce(nonce)
+            .and_then(|_| need(pt.len(), out.len()))
+            .and_then(|_| sealed::Core::check_lens(self, aad, pt.len()));
+        if let Err(e) = checked {
+            return wiped(out, e);
+        }
+        self.seal_core(nonce, aad, Some(pt), out)
+            .or_else(|e| wiped(out, e))
+    }
 
-    /// Opens ciphertext-then-tag `input` into `out` (`input.len() -
-    /// tag_len()` bytes); on failure `out` is wiped.
+    /// Decrypts `ct` into `out` (the same length) if `tag` verifies; on
+    /// any failure `out` is wiped.
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let x = XAes256Gcm::from_key(&[1; 32])?;
+    /// use galois_aead::{Aead, AesGcm, Error};
+    /// let g = AesGcm::new(&[1; 16])?;
+    /// let mut ct = [0u8; 5];
+    /// let tag = g.seal_detached_into(&[0; 12], b"", b"hello", &mut ct)?;
+    /// let mut pt = [0xa5u8; 5];
+    /// let r = g.open_detached_into(&[0; 12], b"aad?", &ct, tag.as_bytes(), &mut pt);
+    /// assert_eq!((r, pt), (Err(Error::AuthenticationFailed), [0; 5]));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    fn open_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ct: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<()> {
+        if let Err(e) = need(ct.len(), out.len()) {
+            return wiped(out, e);
+        }
+        open_checked(self, nonce, aad, Some(ct), out, tag)
+    }
+
+    /// Seals `pt` into `out`, which must hold `pt.len() + tag_len()` bytes:
+    /// ciphertext then tag. A refused seal leaves `out` wiped.
+    /// ```
+    /// use galois_aead::{Aead, XAes256Gcm};
+    /// let x = XAes256Gcm::new(&[1; 32])?;
+    /// let mut out = [0u8; 3 + 16];
+    /// x.seal_into(&[0; 24], b"", b"abc", &mut out)?;
+    /// assert_eq!(out.to_vec(), x.seal(&[0; 24], b"", b"abc")?);
+    /// let mut short = [0xa5u8; 3];
+    /// assert!(x.seal_into(&[0; 24], b"", b"abc", &mut short).is_err());
+    /// assert_eq!(short, [0; 3]);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
+        let t = self.tag_bytes();
+        let checked = self
+            .check_nonce(nonce)
+            .and_then(|_| need(pt.len().saturating_add(t), out.len()));
+        if let Err(e) = checked {
+            return wiped(out, e);
+        }
+        let (c, rest) = out.split_at_mut(pt.len());
+        match self.seal_detached_into(nonce, aad, pt, c) {
+            Ok(tag) => {
+                rest.copy_from_slice(tag.as_bytes());
+                Ok(())
+            }
+            Err(e) => wiped(rest, e),
+        }
+    }
+
+    /// Opens ciphertext-then-tag `input` into `out`, which must hold
+    /// `input.len() - tag_len()` bytes; on any failure `out` is wiped.
+    /// ```
+    /// use galois_aead::{Aead, XAes256Gcm};
+    /// let x = XAes256Gcm::new(&[1; 32])?;
     /// let sealed = x.seal(&[0; 24], b"", b"abc")?;
     /// let mut out = [0u8; 3];
-    /// Aead::open_into(&x, &[0; 24], b"", &sealed, &mut out)?;
+    /// x.open_into(&[0; 24], b"", &sealed, &mut out)?;
     /// assert_eq!(&out, b"abc");
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()>;
+    fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
+        let t = self.tag_bytes();
+        if let Err(e) = self.check_nonce(nonce) {
+            return wiped(out, e);
+        }
+        if input.len() < t {
+            let e = Error::CiphertextTooShort {
+                len: input.len(),
+                min: t,
+            };
+            return wiped(out, e);
+        }
+        let (c, tag) = input.split_at(input.len() - t);
+        self.open_detached_into(nonce, aad, c, tag, out)
+    }
 
-    /// Ciphertext then tag, in a new vector (derived from `seal_into`).
+    /// Ciphertext then tag, in a new vector.
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let g = AesGcm::from_key(&[1; 16])?;
-    /// assert_eq!(Aead::seal(&g, &[0; 12], b"a", b"m")?, g.seal(&[0; 12], b"a", b"m")?);
+    /// use galois_aead::{Aead, AesGcm};
+    /// let g = AesGcm::new(&[1; 16])?;
+    /// assert_eq!(g.seal(&[0; 12], b"a", b"m")?.len(), 1 + 16);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; pt.len() + self.tag_len()];
+        self.check_nonce(nonce)?;
+        let mut out = vec![0u8; pt.len() + self.tag_bytes()];
         self.seal_into(nonce, aad, pt, &mut out)?;
         Ok(out)
     }
 
-    /// The plaintext of ciphertext-then-tag `input`, only if it verifies
-    /// (derived from `open_into`).
+    /// The plaintext of ciphertext-then-tag `input`, only if it verifies.
     /// ```
-    /// use galois_aead::aead::Aead;
-    /// use galois_aead::{AesGcm, AesGcmSiv, XAes256Gcm};
-    /// let g = AesGcmSiv::from_key(&[1; 16])?;
+    /// use galois_aead::{Aead, AesGcmSiv};
+    /// let g = AesGcmSiv::new(&[1; 16])?;
     /// let sealed = g.seal(&[0; 12], b"a", b"m")?;
-    /// assert_eq!(Aead::open(&g, &[0; 12], b"a", &sealed)?, b"m");
-    /// assert!(Aead::open(&g, &[0; 12], b"b", &sealed).is_err());
+    /// assert_eq!(g.open(&[0; 12], b"a", &sealed)?, b"m");
+    /// assert!(g.open(&[0; 12], b"b", &sealed).is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
-        let t = self.tag_len();
+        self.check_nonce(nonce)?;
+        let t = self.tag_bytes();
         if input.len() < t {
             return Err(Error::CiphertextTooShort {
                 len: input.len(),
@@ -222,97 +339,344 @@ pub trait Aead: sealed::Sealed + Send + Sync + Sized {
         self.open_into(nonce, aad, input, &mut out)?;
         Ok(out)
     }
+
+    /// Encrypts the vector's contents in place and appends the tag.
+    /// ```
+    /// use galois_aead::{Aead, AesGcm};
+    /// let g = AesGcm::new(&[1; 16])?;
+    /// let mut buf = b"abc".to_vec();
+    /// g.seal_in_place_append_tag(&[0; 12], b"", &mut buf)?;
+    /// assert_eq!(buf, g.seal(&[0; 12], b"", b"abc")?);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    fn seal_in_place_append_tag(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+        let tag = self.seal_in_place_detached(nonce, aad, buf)?;
+        buf.extend_from_slice(tag.as_bytes());
+        Ok(())
+    }
+
+    /// Verifies and strips the appended tag, decrypting in place. On any
+    /// failure the vector is wiped and emptied.
+    /// ```
+    /// use galois_aead::{Aead, AesGcm};
+    /// let g = AesGcm::new(&[1; 16])?;
+    /// let mut buf = g.seal(&[0; 12], b"", b"abc")?;
+    /// g.open_in_place(&[0; 12], b"", &mut buf)?;
+    /// assert_eq!(buf, b"abc");
+    /// let mut bad = g.seal(&[0; 12], b"", b"abc")?;
+    /// bad[0] ^= 0x80;
+    /// assert!(g.open_in_place(&[0; 12], b"", &mut bad).is_err());
+    /// assert!(bad.is_empty());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+        let t = self.tag_bytes();
+        let r = if buf.len() < t {
+            Err(Error::CiphertextTooShort {
+                len: buf.len(),
+                min: t,
+            })
+        } else {
+            let split = buf.len() - t;
+            let (data, tag) = buf.split_at_mut(split);
+            let r = self.open_in_place_detached(nonce, aad, data, tag);
+            if r.is_ok() {
+                ct::wipe(tag);
+            }
+            r
+        };
+        match r {
+            Ok(()) => {
+                buf.truncate(buf.len() - t);
+                Ok(())
+            }
+            Err(e) => {
+                ct::wipe(buf);
+                buf.clear();
+                Err(e)
+            }
+        }
+    }
 }
 
-/// Every method forwards to the inherent method of the same name.
-macro_rules! forward_core {
-    () => {
-        fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
-            Self::seal_in_place_detached(self, nonce, aad, buf)
+/// The one opening path: every check, then the core; on any failure `buf`
+/// is wiped.
+fn open_checked<A: Aead>(
+    a: &A,
+    nonce: &[u8],
+    aad: &[u8],
+    src: Option<&[u8]>,
+    buf: &mut [u8],
+    tag: &[u8],
+) -> Result<()> {
+    let checked = a.check_nonce(nonce).and_then(|_| {
+        if tag.len() != a.tag_bytes() {
+            return Err(Error::InvalidTagLength { got: tag.len() });
         }
-        fn open_in_place_detached(
+        sealed::Core::check_lens(a, aad, buf.len())
+    });
+    if let Err(e) = checked {
+        return wiped(buf, e);
+    }
+    match a.open_core(nonce, aad, src, buf, tag) {
+        Ok(true) => Ok(()),
+        Ok(false) => wiped(buf, Error::AuthenticationFailed),
+        Err(e) => wiped(buf, e),
+    }
+}
+
+/// An AEAD made from a key alone: what the bindings' one-shot functions
+/// and the formats build.
+///
+/// ```
+/// use galois_aead::{Aead, AeadInit, XAes256Gcm};
+/// let x = <XAes256Gcm as AeadInit>::new(&[1; 32])?;
+/// assert_eq!(Aead::seal(&x, &[0; 24], b"", b"m")?, x.seal(&[0; 24], b"", b"m")?);
+/// assert_eq!(<XAes256Gcm as AeadInit>::KEY_LENS, &[32]);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+pub trait AeadInit: Aead + Send + Sync {
+    /// The key lengths `new` takes, in bytes.
+    /// ```
+    /// use galois_aead::{AeadInit, AesGcm, AesGcmSiv};
+    /// assert_eq!(<AesGcm as AeadInit>::KEY_LENS, &[16, 24, 32]);
+    /// assert_eq!(<AesGcmSiv as AeadInit>::KEY_LENS, &[16, 24, 32]);
+    /// ```
+    const KEY_LENS: &'static [usize];
+
+    /// The key on the fastest constant-time backends, with 16-byte tags.
+    /// ```
+    /// use galois_aead::{AeadInit, AesGcmSiv};
+    /// assert!(<AesGcmSiv as AeadInit>::new(&[1; 20]).is_err());
+    /// ```
+    fn new(key: &[u8]) -> Result<Self>;
+
+    /// The key as the formats set it up: as `new`, and for AES-GCM a key
+    /// with H = 0 refused ([`Options::refuse_zero_h`](crate::Options::refuse_zero_h)).
+    /// ```
+    /// use galois_aead::{Aead, AeadInit, AesGcm};
+    /// assert_eq!(AesGcm::for_formats(&[1; 16])?.tag_len(), 16);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    fn for_formats(key: &[u8]) -> Result<Self> {
+        Self::new(key)
+    }
+}
+
+/// The inherent methods of an AEAD type, each forwarding to the [`Aead`]
+/// method of the same name (so callers need no `use`). `$ty`: the type's
+/// path in examples; `$key`, `$nonce`: a key and a nonce for them.
+macro_rules! aead_methods {
+    ($ty:literal, $key:literal, $nonce:literal) => {
+        /// Encrypts `buf` in place and returns the detached tag
+        /// ([`Aead::seal_in_place_detached`](crate::Aead::seal_in_place_detached)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = *b\"abc\";\nlet tag = a.seal_in_place_detached(&", $nonce, ", b\"hdr\", &mut buf)?;\na.open_in_place_detached(&", $nonce, ", b\"hdr\", &mut buf, tag.as_bytes())?;\nassert_eq!(&buf, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn seal_in_place_detached(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> $crate::Result<$crate::Tag> {
+            $crate::Aead::seal_in_place_detached(self, nonce, aad, buf)
+        }
+
+        /// Decrypts `buf` in place if `tag` verifies; on any failure `buf`
+        /// is wiped ([`Aead::open_in_place_detached`](crate::Aead::open_in_place_detached)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = *b\"abc\";\nlet tag = a.seal_in_place_detached(&", $nonce, ", b\"\", &mut buf)?;\nbuf[0] ^= 1;\nassert!(a.open_in_place_detached(&", $nonce, ", b\"\", &mut buf, tag.as_bytes()).is_err());\nassert_eq!(buf, [0; 3]);\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn open_in_place_detached(
             &self,
             nonce: &[u8],
             aad: &[u8],
             buf: &mut [u8],
             tag: &[u8],
-        ) -> Result<()> {
-            Self::open_in_place_detached(self, nonce, aad, buf, tag)
+        ) -> $crate::Result<()> {
+            $crate::Aead::open_in_place_detached(self, nonce, aad, buf, tag)
         }
-        fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
-            Self::seal_into(self, nonce, aad, pt, out)
+
+        /// Encrypts `pt` into `out` (the same length) and returns the tag; a
+        /// refused seal leaves `out` wiped
+        /// ([`Aead::seal_detached_into`](crate::Aead::seal_detached_into)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut ct = [0u8; 5];\nlet tag = a.seal_detached_into(&", $nonce, ", b\"\", b\"hello\", &mut ct)?;\nlet mut pt = [0u8; 5];\na.open_detached_into(&", $nonce, ", b\"\", &ct, tag.as_bytes(), &mut pt)?;\nassert_eq!(&pt, b\"hello\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn seal_detached_into(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            pt: &[u8],
+            out: &mut [u8],
+        ) -> $crate::Result<$crate::Tag> {
+            $crate::Aead::seal_detached_into(self, nonce, aad, pt, out)
         }
-        fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
-            Self::open_into(self, nonce, aad, input, out)
+
+        /// Decrypts `ct` into `out` (the same length) if `tag` verifies; on
+        /// any failure `out` is wiped
+        /// ([`Aead::open_detached_into`](crate::Aead::open_detached_into)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut ct = [0u8; 5];\nlet tag = a.seal_detached_into(&", $nonce, ", b\"\", b\"hello\", &mut ct)?;\nlet mut pt = [0xa5u8; 5];\nassert!(a.open_detached_into(&", $nonce, ", b\"x\", &ct, tag.as_bytes(), &mut pt).is_err());\nassert_eq!(pt, [0; 5]);\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn open_detached_into(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            ct: &[u8],
+            tag: &[u8],
+            out: &mut [u8],
+        ) -> $crate::Result<()> {
+            $crate::Aead::open_detached_into(self, nonce, aad, ct, tag, out)
+        }
+
+        /// Seals `pt` into `out` (`pt.len()` + the tag length: ciphertext
+        /// then tag); a refused seal leaves `out` wiped
+        /// ([`Aead::seal_into`](crate::Aead::seal_into)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut out = [0u8; 3 + 16];\na.seal_into(&", $nonce, ", b\"\", b\"abc\", &mut out)?;\nassert_eq!(out.to_vec(), a.seal(&", $nonce, ", b\"\", b\"abc\")?);\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn seal_into(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            pt: &[u8],
+            out: &mut [u8],
+        ) -> $crate::Result<()> {
+            $crate::Aead::seal_into(self, nonce, aad, pt, out)
+        }
+
+        /// Opens ciphertext-then-tag `input` into `out` (`input.len()` -
+        /// the tag length); on any failure `out` is wiped
+        /// ([`Aead::open_into`](crate::Aead::open_into)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"\", b\"abc\")?;\nlet mut out = [0u8; 3];\na.open_into(&", $nonce, ", b\"\", &sealed, &mut out)?;\nassert_eq!(&out, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn open_into(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            input: &[u8],
+            out: &mut [u8],
+        ) -> $crate::Result<()> {
+            $crate::Aead::open_into(self, nonce, aad, input, out)
+        }
+
+        /// Ciphertext then tag, in a new vector
+        /// ([`Aead::seal`](crate::Aead::seal)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"aad\", b\"secret\")?;\nassert_eq!(sealed.len(), 6 + 16);\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> $crate::Result<Vec<u8>> {
+            $crate::Aead::seal(self, nonce, aad, pt)
+        }
+
+        /// The plaintext of ciphertext-then-tag `input`, only if it
+        /// verifies ([`Aead::open`](crate::Aead::open)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"aad\", b\"secret\")?;\nassert_eq!(a.open(&", $nonce, ", b\"aad\", &sealed)?, b\"secret\");\nassert!(a.open(&", $nonce, ", b\"other\", &sealed).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> $crate::Result<Vec<u8>> {
+            $crate::Aead::open(self, nonce, aad, input)
+        }
+
+        /// Encrypts the vector's contents in place and appends the tag
+        /// ([`Aead::seal_in_place_append_tag`](crate::Aead::seal_in_place_append_tag)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = b\"abc\".to_vec();\na.seal_in_place_append_tag(&", $nonce, ", b\"\", &mut buf)?;\nassert_eq!(buf, a.seal(&", $nonce, ", b\"\", b\"abc\")?);\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn seal_in_place_append_tag(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut Vec<u8>,
+        ) -> $crate::Result<()> {
+            $crate::Aead::seal_in_place_append_tag(self, nonce, aad, buf)
+        }
+
+        /// Verifies and strips the appended tag, decrypting in place; on
+        /// any failure the vector is wiped and emptied
+        /// ([`Aead::open_in_place`](crate::Aead::open_in_place)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = a.seal(&", $nonce, ", b\"\", b\"abc\")?;\na.open_in_place(&", $nonce, ", b\"\", &mut buf)?;\nassert_eq!(buf, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn open_in_place(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut Vec<u8>,
+        ) -> $crate::Result<()> {
+            $crate::Aead::open_in_place(self, nonce, aad, buf)
         }
     };
 }
+pub(crate) use aead_methods;
 
-impl Aead for AesGcm {
-    const NAME: &'static str = "aes-gcm";
-    const NONCE_LEN: usize = 12;
-
-    fn for_formats(key: &[u8]) -> Result<Self> {
-        Self::with_options(key, Options::new().refuse_zero_h())
-    }
-
-    fn from_key(key: &[u8]) -> Result<Self> {
-        Self::new(key)
-    }
-
-    fn tag_len(&self) -> usize {
-        Self::tag_len(self)
-    }
-
-    fn check_lengths(&self, aad: &[u8], text_len: usize) -> Result<()> {
-        Self::check_lengths(aad, text_len)
-    }
-
-    forward_core!();
+/// An authentication tag, truncated to the key's tag length. `==` compares
+/// in constant time.
+///
+/// ```
+/// let gcm = galois_aead::AesGcm::with_tag_len(&[1u8; 16], 12)?;
+/// let t = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
+/// assert_eq!(t.as_bytes().len(), 12);
+/// assert_eq!(t, gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Tag {
+    bytes: [u8; 16],
+    len: u8,
 }
 
-impl Aead for AesGcmSiv {
-    const NAME: &'static str = "aes-gcm-siv";
-    const NONCE_LEN: usize = crate::gcm_siv::NONCE_BYTES;
-
-    fn for_formats(key: &[u8]) -> Result<Self> {
-        Self::new(key)
+impl Tag {
+    /// The tag bytes.
+    ///
+    /// ```
+    /// let gcm = galois_aead::AesGcm::new(&[0u8; 16])?;
+    /// let tag = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
+    /// // Test case 1 of the GCM specification.
+    /// assert_eq!(tag.as_bytes()[..4], [0x58, 0xe2, 0xfc, 0xce]);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
     }
-
-    fn from_key(key: &[u8]) -> Result<Self> {
-        Self::new(key)
-    }
-
-    fn tag_len(&self) -> usize {
-        crate::gcm_siv::TAG_BYTES
-    }
-
-    fn check_lengths(&self, aad: &[u8], text_len: usize) -> Result<()> {
-        Self::check(&[0; crate::gcm_siv::NONCE_BYTES], aad, text_len)
-    }
-
-    forward_core!();
 }
 
-impl Aead for XAes256Gcm {
-    const NAME: &'static str = "xaes-256-gcm";
-    const NONCE_LEN: usize = crate::xaes::NONCE_BYTES;
+impl AsRef<[u8]> for Tag {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
 
-    fn for_formats(key: &[u8]) -> Result<Self> {
-        Self::new(key)
+impl PartialEq for Tag {
+    /// Constant-time comparison.
+    fn eq(&self, other: &Tag) -> bool {
+        ct::eq(self.as_bytes(), other.as_bytes())
+    }
+}
+
+impl Eq for Tag {}
+
+impl Tag {
+    /// The first `len` (1..=16) of `bytes`.
+    pub(crate) fn new(bytes: [u8; 16], len: u8) -> Self {
+        debug_assert!((1..=16).contains(&len));
+        Tag { bytes, len }
     }
 
-    fn from_key(key: &[u8]) -> Result<Self> {
-        Self::new(key)
+    /// A full 16-byte tag.
+    pub(crate) fn full(bytes: [u8; 16]) -> Self {
+        Tag { bytes, len: 16 }
     }
+}
 
-    fn tag_len(&self) -> usize {
-        crate::xaes::TAG_BYTES
+impl core::fmt::Debug for Tag {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Tag(")?;
+        for b in self.as_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
     }
-
-    fn check_lengths(&self, aad: &[u8], text_len: usize) -> Result<()> {
-        AesGcm::check_lengths(aad, text_len)
-    }
-
-    forward_core!();
 }

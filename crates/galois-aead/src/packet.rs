@@ -253,7 +253,7 @@ impl<A: Aead> PacketSealer<A> {
     /// AEAD's nonce length.
     ///
     /// ```
-    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{Aead, AeadInit};
     /// use galois_aead::limits::UsageLimits;
     /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
     /// use galois_aead::AesGcmSiv;
@@ -503,7 +503,7 @@ impl<A: Aead> PacketOpener<A> {
     /// [`PacketSealer::with_aead`] under the same key and salt.
     ///
     /// ```
-    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{Aead, AeadInit};
     /// use galois_aead::limits::UsageLimits;
     /// use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
     /// use galois_aead::XAes256Gcm;

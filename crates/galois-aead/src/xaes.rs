@@ -14,6 +14,7 @@
 //! with a collision probability of 2^-32. Like AES-256-GCM, XAES-256-GCM is
 //! neither nonce-misuse resistant nor key-committing.
 
+use crate::aead::sealed::Core;
 use crate::aes::{Aes, AesBackend};
 use crate::block::BlockCipher128;
 use crate::ct;
@@ -122,7 +123,56 @@ impl Drop for XAes256Gcm {
     }
 }
 
+impl crate::Aead for XAes256Gcm {
+    const NAME: &'static str = "xaes-256-gcm";
+    const NONCE_LEN: usize = NONCE_BYTES;
+}
+
+impl crate::AeadInit for XAes256Gcm {
+    const KEY_LENS: &'static [usize] = &[KEY_BYTES];
+
+    fn new(key: &[u8]) -> Result<Self> {
+        XAes256Gcm::new(key)
+    }
+}
+
+impl Core for XAes256Gcm {
+    fn tag_bytes(&self) -> usize {
+        TAG_BYTES
+    }
+    fn check_nonce(&self, nonce: &[u8]) -> Result<()> {
+        if nonce.len() != NONCE_BYTES {
+            return Err(Error::InvalidNonceLength { got: nonce.len() });
+        }
+        Ok(())
+    }
+    fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
+        AesGcm::check_lengths(aad, text_len)
+    }
+    fn seal_core(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+    ) -> Result<Tag> {
+        self.seal_checked(nonce, aad, src, buf)
+    }
+    fn open_core(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<bool> {
+        self.open_checked(nonce, aad, src, buf, tag)
+    }
+}
+
 impl XAes256Gcm {
+    crate::aead::aead_methods!("galois_aead::XAes256Gcm", "[7u8; 32]", "[1u8; 24]");
+
     /// XAES-256-GCM on the fastest constant-time backends.
     ///
     /// ```
@@ -218,13 +268,6 @@ impl XAes256Gcm {
         self.aes.backend()
     }
 
-    fn check_nonce(nonce: &[u8]) -> Result<()> {
-        if nonce.len() != NONCE_BYTES {
-            return Err(Error::InvalidNonceLength { got: nonce.len() });
-        }
-        Ok(())
-    }
-
     /// Step 3: the subkey K_x for this (checked) nonce (on AES-NI with a
     /// stitched backend, [`XAes256Gcm::key_in`] derives it in registers).
     fn subkey(&self, nonce: &[u8]) -> [u8; 32] {
@@ -297,18 +340,16 @@ impl XAes256Gcm {
         crate::gcm::y0_96(nonce[12..24].try_into().expect("a checked 24-byte nonce"))
     }
 
-    /// Seals `src` into `buf` (same length), or `buf` in place: every check
-    /// before any work.
+    /// Seals `src` into `buf` (same length), or `buf` in place, after
+    /// every check passed.
     #[inline(always)]
-    fn seal_core(
+    fn seal_checked(
         &self,
         nonce: &[u8],
         aad: &[u8],
         src: Option<&[u8]>,
         buf: &mut [u8],
     ) -> Result<Tag> {
-        Self::check_nonce(nonce)?;
-        AesGcm::check_lengths(aad, buf.len())?;
         let len = aad.len().saturating_add(buf.len());
         let mut slot = MessageSlot::new();
         match self.key_in(&mut slot, nonce, len)? {
@@ -317,334 +358,34 @@ impl XAes256Gcm {
                 let t = kernel.seal(rk, &Self::y0(nonce), true, aad, src, buf);
                 Ok(Tag::full(t.to_be_bytes()))
             }
-            MessageGcm::Gcm(g) => match src {
-                Some(pt) => g.seal_detached_into(&nonce[12..], aad, pt, buf),
-                None => g.seal_in_place_detached(&nonce[12..], aad, buf),
-            },
+            MessageGcm::Gcm(g) => Core::seal_core(g, &nonce[12..], aad, src, buf),
         }
     }
 
-    /// Opens `src` into `buf` (same length), or `buf` in place, if `tag`
-    /// verifies; on any error `buf` is wiped.
+    /// Opens `src` into `buf` (same length), or `buf` in place, after
+    /// every check passed: whether `tag` verified.
     #[inline(always)]
-    fn open_core(
+    fn open_checked(
         &self,
         nonce: &[u8],
         aad: &[u8],
         src: Option<&[u8]>,
         buf: &mut [u8],
         tag: &[u8],
-    ) -> Result<()> {
-        let checked = Self::check_nonce(nonce).and_then(|_| {
-            if tag.len() != TAG_BYTES {
-                return Err(Error::InvalidTagLength { got: tag.len() });
-            }
-            AesGcm::check_lengths(aad, buf.len())
-        });
-        if let Err(e) = checked {
-            ct::wipe(buf);
-            return Err(e);
-        }
+    ) -> Result<bool> {
         let len = aad.len().saturating_add(buf.len());
         let mut slot = MessageSlot::new();
-        let r = match self.key_in(&mut slot, nonce, len) {
+        match self.key_in(&mut slot, nonce, len)? {
             #[cfg(target_arch = "x86_64")]
-            Ok(MessageGcm::Lean { rk, kernel }) => {
+            MessageGcm::Lean { rk, kernel } => {
                 let mut t = kernel
                     .open(rk, &Self::y0(nonce), true, aad, src, buf)
                     .to_be_bytes();
                 let ok = ct::eq(&t, tag);
                 ct::wipe_now(&mut t);
-                if ok {
-                    Ok(())
-                } else {
-                    Err(Error::AuthenticationFailed)
-                }
+                Ok(ok)
             }
-            Ok(MessageGcm::Gcm(g)) => match src {
-                Some(c) => g.open_detached_into(&nonce[12..], aad, c, tag, buf),
-                None => g.open_in_place_detached(&nonce[12..], aad, buf, tag),
-            },
-            Err(e) => Err(e),
-        };
-        if r.is_err() {
-            // Whatever failed (the key, the tag), nothing of it is released.
-            ct::wipe(buf);
+            MessageGcm::Gcm(g) => Core::open_core(g, &nonce[12..], aad, src, buf, tag),
         }
-        r
-    }
-
-    /// Encrypts `buf` in place and returns the 16-byte tag.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
-    /// let mut buf = *b"attack at dawn";
-    /// let tag = x.seal_in_place_detached(&[1; 24], b"hdr", &mut buf)?;
-    /// x.open_in_place_detached(&[1; 24], b"hdr", &mut buf, tag.as_bytes())?;
-    /// assert_eq!(&buf, b"attack at dawn");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
-        self.seal_core(nonce, aad, None, buf)
-    }
-
-    /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
-    /// and [`Error::AuthenticationFailed`] returned.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
-    /// let mut buf = *b"attack at dawn";
-    /// let tag = x.seal_in_place_detached(&[1; 24], b"", &mut buf)?;
-    /// buf[0] ^= 1;
-    /// let r = x.open_in_place_detached(&[1; 24], b"", &mut buf, tag.as_bytes());
-    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
-    /// assert_eq!(buf, [0u8; 14]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<()> {
-        self.open_core(nonce, aad, None, buf, tag)
-    }
-
-    /// Encrypts `pt` into `out` (same length) and returns the tag.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
-    /// let mut ct = [0u8; 5];
-    /// let tag = x.seal_detached_into(&[0; 24], b"", b"hello", &mut ct)?;
-    /// let mut pt = [0u8; 5];
-    /// x.open_detached_into(&[0; 24], b"", &ct, tag.as_bytes(), &mut pt)?;
-    /// assert_eq!(&pt, b"hello");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_detached_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        out: &mut [u8],
-    ) -> Result<Tag> {
-        let checked = Self::check_nonce(nonce).and_then(|_| {
-            if out.len() != pt.len() {
-                return Err(Error::BufferLength {
-                    expected: pt.len(),
-                    got: out.len(),
-                });
-            }
-            Ok(())
-        });
-        if let Err(e) = checked {
-            ct::wipe(out);
-            return Err(e);
-        }
-        self.seal_core(nonce, aad, Some(pt), out)
-    }
-
-    /// Decrypts `ct` into `out` (same length) if `tag` verifies; on
-    /// failure `out` is wiped.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
-    /// let mut ct = [0u8; 5];
-    /// let tag = x.seal_detached_into(&[0; 24], b"", b"hello", &mut ct)?;
-    /// let mut pt = [0u8; 5];
-    /// let r = x.open_detached_into(&[0; 24], b"aad?", &ct, tag.as_bytes(), &mut pt);
-    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
-    /// assert_eq!(pt, [0; 5]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_detached_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        ct_: &[u8],
-        tag: &[u8],
-        out: &mut [u8],
-    ) -> Result<()> {
-        if let Err(e) = Self::check_nonce(nonce) {
-            ct::wipe(out);
-            return Err(e);
-        }
-        if out.len() != ct_.len() {
-            ct::wipe(out);
-            return Err(Error::BufferLength {
-                expected: ct_.len(),
-                got: out.len(),
-            });
-        }
-        self.open_core(nonce, aad, Some(ct_), out, tag)
-    }
-
-    /// Encrypts `pt` into `out`, which must hold `pt.len() + 16` bytes:
-    /// ciphertext then tag.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
-    /// let mut out = [0u8; 3 + 16];
-    /// x.seal_into(&[0; 24], b"", b"abc", &mut out)?;
-    /// assert_eq!(out.to_vec(), x.seal(&[0; 24], b"", b"abc")?);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
-        let need = pt.len().saturating_add(TAG_BYTES);
-        let checked = Self::check_nonce(nonce).and_then(|_| {
-            if out.len() != need {
-                return Err(Error::BufferLength {
-                    expected: need,
-                    got: out.len(),
-                });
-            }
-            Ok(())
-        });
-        if let Err(e) = checked {
-            ct::wipe(out);
-            return Err(e);
-        }
-        let (c, t) = out.split_at_mut(pt.len());
-        match self.seal_core(nonce, aad, Some(pt), c) {
-            Ok(tag) => {
-                t.copy_from_slice(tag.as_bytes());
-                Ok(())
-            }
-            Err(e) => {
-                ct::wipe(c);
-                ct::wipe(t);
-                Err(e)
-            }
-        }
-    }
-
-    /// Opens ciphertext-then-tag `input` into `out`, which must hold
-    /// `input.len() - 16` bytes; on failure `out` is wiped.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
-    /// let sealed = x.seal(&[0; 24], b"", b"abc")?;
-    /// let mut out = [0u8; 3];
-    /// x.open_into(&[0; 24], b"", &sealed, &mut out)?;
-    /// assert_eq!(&out, b"abc");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
-        if let Err(e) = Self::check_nonce(nonce) {
-            ct::wipe(out);
-            return Err(e);
-        }
-        if input.len() < TAG_BYTES {
-            ct::wipe(out);
-            return Err(Error::CiphertextTooShort {
-                len: input.len(),
-                min: TAG_BYTES,
-            });
-        }
-        let (c, tag) = input.split_at(input.len() - TAG_BYTES);
-        self.open_detached_into(nonce, aad, c, tag, out)
-    }
-
-    /// Returns ciphertext followed by the tag.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
-    /// assert_eq!(x.seal(&[1; 24], b"aad", b"secret")?.len(), 6 + 16);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
-        Self::check_nonce(nonce)?;
-        let mut out = vec![0u8; pt.len() + TAG_BYTES];
-        self.seal_into(nonce, aad, pt, &mut out)?;
-        Ok(out)
-    }
-
-    /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[7u8; 32])?;
-    /// let sealed = x.seal(&[1; 24], b"aad", b"secret")?;
-    /// assert_eq!(x.open(&[1; 24], b"aad", &sealed)?, b"secret");
-    /// // The whole 24-byte nonce counts: its first half picks the key.
-    /// let mut other = [1u8; 24];
-    /// other[0] = 2;
-    /// assert!(x.open(&other, b"aad", &sealed).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
-        Self::check_nonce(nonce)?;
-        if input.len() < TAG_BYTES {
-            return Err(Error::CiphertextTooShort {
-                len: input.len(),
-                min: TAG_BYTES,
-            });
-        }
-        let mut out = vec![0u8; input.len() - TAG_BYTES];
-        self.open_into(nonce, aad, input, &mut out)?;
-        Ok(out)
-    }
-
-    /// Encrypts the vector's contents in place and appends the tag.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
-    /// let mut buf = b"abc".to_vec();
-    /// x.seal_in_place_append_tag(&[0; 24], b"", &mut buf)?;
-    /// assert_eq!(buf, x.seal(&[0; 24], b"", b"abc")?);
-    /// x.open_in_place(&[0; 24], b"", &mut buf)?;
-    /// assert_eq!(buf, b"abc");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_in_place_append_tag(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut Vec<u8>,
-    ) -> Result<()> {
-        let tag = self.seal_in_place_detached(nonce, aad, buf)?;
-        buf.extend_from_slice(tag.as_bytes());
-        Ok(())
-    }
-
-    /// Verifies and strips the appended tag, decrypting in place. On
-    /// failure the vector is wiped and emptied.
-    ///
-    /// ```
-    /// let x = galois_aead::XAes256Gcm::new(&[1u8; 32])?;
-    /// let mut buf = x.seal(&[0; 24], b"", b"abc")?;
-    /// buf[0] ^= 0x80;
-    /// assert!(x.open_in_place(&[0; 24], b"", &mut buf).is_err());
-    /// assert!(buf.is_empty());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
-        let fail = |buf: &mut Vec<u8>, e| {
-            ct::wipe(buf);
-            buf.clear();
-            Err(e)
-        };
-        if let Err(e) = Self::check_nonce(nonce) {
-            return fail(buf, e);
-        }
-        if buf.len() < TAG_BYTES {
-            let len = buf.len();
-            return fail(
-                buf,
-                Error::CiphertextTooShort {
-                    len,
-                    min: TAG_BYTES,
-                },
-            );
-        }
-        let split = buf.len() - TAG_BYTES;
-        let mut tag = [0u8; TAG_BYTES];
-        tag.copy_from_slice(&buf[split..]);
-        buf.truncate(split);
-        let r = self.open_in_place_detached(nonce, aad, buf, &tag);
-        if r.is_err() {
-            buf.clear();
-        }
-        r
     }
 }

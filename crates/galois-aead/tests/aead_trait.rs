@@ -3,9 +3,9 @@
 //! AEAD gives for the documented nonce, and AES-GCM through the trait is
 //! the same as before.
 
-use galois_aead::aead::Aead;
 use galois_aead::limits::{RandomNonceGcm, UsageLimits};
 use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
+use galois_aead::{Aead, AeadInit};
 use galois_aead::{AesGcm, AesGcmSiv, Error, XAes256Gcm};
 
 /// `salt' || seq`, zero-padded to the nonce length.
@@ -19,7 +19,7 @@ fn packet_nonce<A: Aead>(salt: [u8; 4], role: Role, seq: u64) -> Vec<u8> {
     n
 }
 
-fn packets_over<A: Aead>(key: &[u8]) {
+fn packets_over<A: AeadInit>(key: &[u8]) {
     let salt = [9, 8, 7, 6];
     let mut tx = PacketSealer::with_aead(
         A::for_formats(key).unwrap(),
@@ -96,7 +96,7 @@ fn aes_gcm_through_the_trait_is_unchanged() {
     }
 }
 
-fn random_nonce_over<A: Aead>(key: &[u8]) {
+fn random_nonce_over<A: AeadInit>(key: &[u8]) {
     let mut r =
         RandomNonceGcm::with_aead(A::for_formats(key).unwrap(), UsageLimits::messages(2)).unwrap();
     let s = r.seal(b"aad", b"message").unwrap();
@@ -136,4 +136,96 @@ fn random_nonce_limits_are_checked_before_the_key() {
         RandomNonceGcm::with_limits(&[0; 5], UsageLimits::RANDOM_IV),
         Err(Error::InvalidKeyLength { got: 5 })
     ));
+}
+
+/// Every refused call of every AEAD, out of place: the output holds no
+/// plaintext (it is wiped), whatever the reason (a nonce of the wrong
+/// length, an output of the wrong length, a bad tag length, a forgery).
+/// (AES-GCM-SIV's `seal_into` once copied the plaintext into `out` before
+/// checking the nonce.)
+fn refused_calls_leave_no_plaintext<A: AeadInit>(key: &[u8]) {
+    let a = A::new(key).unwrap();
+    let n = A::NONCE_LEN;
+    let pt = [0x5au8; 40];
+    let t = a.tag_len();
+    let clean = |out: &[u8], what: &str| {
+        assert!(
+            out.iter().all(|&b| b == 0),
+            "{} {what}: {out:02x?}",
+            A::NAME
+        );
+    };
+    // Wrong nonce lengths (AES-GCM takes any IV length but the empty one).
+    let bad_nonces: Vec<usize> = if A::NAME == "aes-gcm" {
+        vec![0]
+    } else {
+        vec![0, n - 1, n + 1]
+    };
+    for &bn in &bad_nonces {
+        let nonce = vec![1u8; bn];
+        let mut out = vec![0xa5u8; pt.len() + t];
+        assert!(a.seal_into(&nonce, b"", &pt, &mut out).is_err());
+        clean(&out, &format!("seal_into nonce {bn}"));
+        let mut out = vec![0xa5u8; pt.len()];
+        assert!(a.seal_detached_into(&nonce, b"", &pt, &mut out).is_err());
+        clean(&out, &format!("seal_detached_into nonce {bn}"));
+        assert!(a.seal(&nonce, b"", &pt).is_err());
+    }
+    let nonce = vec![1u8; n];
+    // Outputs of the wrong length.
+    for len in [
+        0,
+        pt.len() - 1,
+        pt.len() + 1,
+        pt.len() + t - 1,
+        pt.len() + t + 1,
+    ] {
+        let mut out = vec![0xa5u8; len];
+        assert!(a.seal_into(&nonce, b"", &pt, &mut out).is_err());
+        clean(&out, &format!("seal_into out {len}"));
+    }
+    let mut out = vec![0xa5u8; pt.len() + 1];
+    assert!(a.seal_detached_into(&nonce, b"", &pt, &mut out).is_err());
+    clean(&out, "seal_detached_into long out");
+    // Opening: forged, wrong tag length, too short, wrong output length.
+    let sealed = a.seal(&nonce, b"ad", &pt).unwrap();
+    let mut out = vec![0xa5u8; pt.len()];
+    assert_eq!(
+        a.open_into(&nonce, b"AD", &sealed, &mut out),
+        Err(Error::AuthenticationFailed)
+    );
+    clean(&out, "open_into forged");
+    let (c, tag) = sealed.split_at(pt.len());
+    let mut out = vec![0xa5u8; pt.len()];
+    assert!(a
+        .open_detached_into(&nonce, b"ad", c, &tag[..t - 1], &mut out)
+        .is_err());
+    clean(&out, "open_detached_into short tag");
+    let mut out = vec![0xa5u8; pt.len() + 1];
+    assert!(a
+        .open_detached_into(&nonce, b"ad", c, tag, &mut out)
+        .is_err());
+    clean(&out, "open_detached_into long out");
+    let mut out = vec![0xa5u8; 4];
+    assert!(a
+        .open_into(&nonce, b"ad", &sealed[..t - 1], &mut out)
+        .is_err());
+    clean(&out, "open_into too short");
+    let mut buf = sealed.clone();
+    buf[0] ^= 1;
+    assert!(a.open_in_place(&nonce, b"ad", &mut buf).is_err());
+    assert!(buf.is_empty());
+    // And the successful paths still agree with each other.
+    let mut out = vec![0u8; pt.len()];
+    a.open_into(&nonce, b"ad", &sealed, &mut out).unwrap();
+    assert_eq!(out, pt);
+}
+
+#[test]
+fn refused_calls_of_every_aead_leave_no_plaintext() {
+    refused_calls_leave_no_plaintext::<AesGcm>(&[3; 16]);
+    refused_calls_leave_no_plaintext::<AesGcm>(&[3; 32]);
+    refused_calls_leave_no_plaintext::<AesGcmSiv>(&[3; 16]);
+    refused_calls_leave_no_plaintext::<AesGcmSiv>(&[3; 32]);
+    refused_calls_leave_no_plaintext::<XAes256Gcm>(&[3; 32]);
 }

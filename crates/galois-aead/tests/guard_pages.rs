@@ -33,13 +33,13 @@
 
 #![cfg(unix)]
 
-use galois_aead::aead::Aead;
 use galois_aead::gcm::precompute::{self, AadPrefix, IvInput, Keystream};
 use galois_aead::gcm64::{Options64, TdeaGcm, Variant};
 use galois_aead::gf64::Gf64Backend;
 use galois_aead::limits::UsageLimits;
 use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::poly1305::{self, Poly1305, Poly1305Aes, Poly1305Mac};
+use galois_aead::Aead;
 use galois_aead::{
     Aes, AesBackend, AesGcm, AesGcmSiv, AesGmac, Backend, BatchPacket, Error, Ghash, Options,
     ShortTag, Tag, XAes256Gcm,

@@ -2000,24 +2000,24 @@ unsafe fn oneshot_open(
 
 /// The one-shot seal of any AEAD of the library, through its `Aead` trait:
 /// a further AEAD needs only its two `extern "C"` wrappers below.
-fn seal_with<A: galois_aead::aead::Aead>(
+fn seal_with<A: galois_aead::AeadInit>(
     key: &[u8],
     nonce: &[u8],
     ad: &[u8],
     buf: &mut [u8],
 ) -> galois_aead::Result<galois_aead::Tag> {
-    A::from_key(key)?.seal_in_place_detached(nonce, ad, buf)
+    A::new(key)?.seal_in_place_detached(nonce, ad, buf)
 }
 
 /// The one-shot open of any AEAD of the library (see [`seal_with`]).
-fn open_with<A: galois_aead::aead::Aead>(
+fn open_with<A: galois_aead::AeadInit>(
     key: &[u8],
     nonce: &[u8],
     ad: &[u8],
     buf: &mut [u8],
     tag: &[u8],
 ) -> galois_aead::Result<()> {
-    A::from_key(key)?.open_in_place_detached(nonce, ad, buf, tag)
+    A::new(key)?.open_in_place_detached(nonce, ad, buf, tag)
 }
 
 /// AES-GCM-SIV (RFC 8452; 16-, 24- or 32-byte key, 12-byte nonce): encrypts

@@ -11,7 +11,7 @@
 //! in private memory and copied out with the GIL held once complete (and,
 //! for decryption, verified); on any error those buffers are zeroed.
 
-use galois_aead::aead::Aead;
+use galois_aead::{Aead, AeadInit};
 use galois_aead::chunked::{self, Opener, RandomAccess};
 use galois_aead::poly1305::{Poly1305, Poly1305Aes};
 use galois_aead::stream::StreamError;
@@ -2040,7 +2040,7 @@ fn exact_nonce<'py>(obj: &Bound<'py, PyAny>, len: usize) -> PyResult<In<'py>> {
 /// AESGCM's encrypt: the object is private until returned, and inputs of
 /// [`GIL_RELEASE_BYTES`] or more are sealed without the GIL (from a copy
 /// made with the GIL held, unless they are immutable `bytes`).
-fn fixed_encrypt<'py, A: Aead>(
+fn fixed_encrypt<'py, A: AeadInit>(
     py: Python<'py>,
     aead: &A,
     n: &In<'_>,
@@ -2077,7 +2077,7 @@ fn fixed_encrypt<'py, A: Aead>(
 /// Opens ciphertext || 16-byte tag into a new bytes object, as AESGCM's
 /// decrypt: read once into the private object and opened in place there
 /// (without the GIL for long inputs), wiped on failure.
-fn fixed_decrypt<'py, A: Aead>(
+fn fixed_decrypt<'py, A: AeadInit>(
     py: Python<'py>,
     aead: &A,
     n: &In<'_>,
@@ -2113,7 +2113,7 @@ fn fixed_decrypt<'py, A: Aead>(
 /// on every path), the work done there (without the GIL for long inputs),
 /// `out` written once with the GIL held, after the tag verified; the
 /// caller zeroes `out` on any error.
-fn fixed_into<A: Aead>(
+fn fixed_into<A: AeadInit>(
     py: Python<'_>,
     aead: &A,
     n: &In<'_>,
@@ -2188,7 +2188,7 @@ trait HasAead {
 /// The nonce (exactly `A::NONCE_LEN` bytes), data and associated data of
 /// a [`HasAead`] class's call, as its methods take them.
 #[allow(clippy::type_complexity)]
-fn fixed_args<'py, A: Aead>(
+fn fixed_args<'py, A: AeadInit>(
     nonce: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
     associated_data: Option<&Bound<'py, PyAny>>,
@@ -2202,7 +2202,7 @@ fn fixed_args<'py, A: Aead>(
 
 /// encrypt_into (`seal`) or decrypt_into of a [`HasAead`] class: its
 /// arguments parsed inside [`into_call`], which zeroes `buf` on any error.
-fn fixed_into_call<A: Aead>(
+fn fixed_into_call<A: AeadInit>(
     py: Python<'_>,
     aead: &A,
     nonce: &Bound<'_, PyAny>,

@@ -17,6 +17,8 @@ use crate::error::{Error, Result};
 use crate::gf128::{Acc, Backend, GhashKey};
 use zeroize::Zeroize;
 
+pub use crate::aead::Tag;
+
 pub(crate) mod kernels;
 pub mod online;
 pub mod precompute;
@@ -185,69 +187,6 @@ impl Options {
     /// ```
     pub fn get_tag_len(&self) -> usize {
         self.tag_len as usize
-    }
-}
-
-/// An authentication tag, truncated to the key's tag length. `==` compares
-/// in constant time.
-///
-/// ```
-/// let gcm = galois_aead::AesGcm::with_tag_len(&[1u8; 16], 12)?;
-/// let t = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
-/// assert_eq!(t.as_bytes().len(), 12);
-/// assert_eq!(t, gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?);
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-#[derive(Clone, Copy)]
-pub struct Tag {
-    bytes: [u8; 16],
-    len: u8,
-}
-
-impl Tag {
-    /// The tag bytes.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[0u8; 16])?;
-    /// let tag = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
-    /// // Test case 1 of the GCM specification.
-    /// assert_eq!(tag.as_bytes()[..4], [0x58, 0xe2, 0xfc, 0xce]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len as usize]
-    }
-}
-
-impl AsRef<[u8]> for Tag {
-    fn as_ref(&self) -> &[u8] {
-        self.as_bytes()
-    }
-}
-
-impl PartialEq for Tag {
-    /// Constant-time comparison.
-    fn eq(&self, other: &Tag) -> bool {
-        ct::eq(self.as_bytes(), other.as_bytes())
-    }
-}
-
-impl Eq for Tag {}
-
-impl Tag {
-    /// A full 16-byte tag, for the modes built on GCM's parts (AES-GCM-SIV).
-    pub(crate) fn full(bytes: [u8; 16]) -> Self {
-        Tag { bytes, len: 16 }
-    }
-}
-
-impl core::fmt::Debug for Tag {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Tag(")?;
-        for b in self.as_bytes() {
-            write!(f, "{b:02x}")?;
-        }
-        write!(f, ")")
     }
 }
 
@@ -501,7 +440,51 @@ pub(crate) fn y0_96(iv: &[u8; 12]) -> Block {
     let hi = u64::from_le_bytes([i, j, k, l, 0, 0, 0, 1]);
     ((u128::from(hi) << 64) | u128::from(lo)).to_le_bytes()
 }
+impl<C: BlockCipher128> crate::Aead for Gcm<C> {
+    const NAME: &'static str = "aes-gcm";
+    const NONCE_LEN: usize = 12;
+}
+
+impl crate::AeadInit for AesGcm {
+    const KEY_LENS: &'static [usize] = &[16, 24, 32];
+
+    fn new(key: &[u8]) -> Result<Self> {
+        AesGcm::new(key)
+    }
+
+    fn for_formats(key: &[u8]) -> Result<Self> {
+        Self::with_options(key, Options::new().refuse_zero_h())
+    }
+}
+
+impl<C: BlockCipher128> crate::aead::sealed::Core for Gcm<C> {
+    fn tag_bytes(&self) -> usize {
+        self.tag_len as usize
+    }
+    fn check_nonce(&self, iv: &[u8]) -> Result<()> {
+        self.check_iv(iv)
+    }
+    fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
+        Self::check_lengths(aad, text_len)
+    }
+    fn seal_core(&self, iv: &[u8], aad: &[u8], src: Option<&[u8]>, buf: &mut [u8]) -> Result<Tag> {
+        Ok(self.seal_checked(iv, aad, src, buf))
+    }
+    fn open_core(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<bool> {
+        Ok(self.open_checked(iv, aad, src, buf, tag))
+    }
+}
+
 impl<C: BlockCipher128> Gcm<C> {
+    crate::aead::aead_methods!("galois_aead::AesGcm", "[7u8; 16]", "[1u8; 12]");
+
     /// GCM over `cipher`, set up as `opts` says (its AES choice is ignored).
     ///
     /// ```
@@ -673,25 +656,7 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 
     pub(crate) fn make_tag(&self, t: u128) -> Tag {
-        Tag {
-            bytes: t.to_be_bytes(),
-            len: self.tag_len,
-        }
-    }
-
-    /// Encrypts `buf` in place and returns the detached tag.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[7u8; 16])?;
-    /// let mut buf = *b"attack at dawn";
-    /// let tag = gcm.seal_in_place_detached(&[1; 12], b"hdr", &mut buf)?;
-    /// gcm.open_in_place_detached(&[1; 12], b"hdr", &mut buf, tag.as_bytes())?;
-    /// assert_eq!(&buf, b"attack at dawn");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
-        self.check_message(iv, aad, buf.len())?;
-        Ok(self.seal_checked(iv, aad, None, buf))
+        Tag::new(t.to_be_bytes(), self.tag_len)
     }
 
     /// Every check a seal or open makes of its arguments, before any work.
@@ -714,31 +679,9 @@ impl<C: BlockCipher128> Gcm<C> {
         self.make_tag(self.tag_for(&y0, aad, buf))
     }
 
-    /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
-    /// and [`Error::AuthenticationFailed`] returned.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[7u8; 16])?;
-    /// let mut buf = *b"attack at dawn";
-    /// let tag = gcm.seal_in_place_detached(&[1; 12], b"", &mut buf)?;
-    /// buf[0] ^= 1;
-    /// let r = gcm.open_in_place_detached(&[1; 12], b"", &mut buf, tag.as_bytes());
-    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
-    /// assert_eq!(buf, [0u8; 14]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_in_place_detached(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<()> {
-        self.open_checked(iv, aad, None, buf, tag)
-    }
-
-    /// Opens `src` (same length) into `buf`, or `buf` in place: every
-    /// check, then the tag; on any error `buf` is wiped.
+    /// Opens `src` (same length) into `buf`, or `buf` in place, after
+    /// every check passed: whether `tag` verified (the caller wipes `buf`
+    /// if not).
     fn open_checked(
         &self,
         iv: &[u8],
@@ -746,64 +689,23 @@ impl<C: BlockCipher128> Gcm<C> {
         src: Option<&[u8]>,
         buf: &mut [u8],
         tag: &[u8],
-    ) -> Result<()> {
-        if tag.len() != self.tag_len as usize {
-            ct::wipe(buf);
-            return Err(Error::InvalidTagLength { got: tag.len() });
-        }
-        if let Err(e) = self.check_message(iv, aad, buf.len()) {
-            ct::wipe(buf);
-            return Err(e);
-        }
+    ) -> bool {
         let y0 = self.y0(iv, None);
         if let Some((k, rk)) = self.stitched(buf.len()) {
-            // One pass: decrypt while hashing, then release only if the tag
-            // verifies (else wipe).
+            // One pass: decrypt while hashing; the caller releases `buf`
+            // only if the tag verifies.
             let expected = self.make_tag(k.open(rk, &y0, iv.len() == 12, aad, src, buf));
-            if !ct::eq(expected.as_bytes(), tag) {
-                ct::wipe(buf);
-                return Err(Error::AuthenticationFailed);
-            }
-            return Ok(());
+            return ct::eq(expected.as_bytes(), tag);
         }
         let expected = self.make_tag(self.tag_for(&y0, aad, src.unwrap_or(buf)));
         if !ct::eq(expected.as_bytes(), tag) {
-            ct::wipe(buf);
-            return Err(Error::AuthenticationFailed);
+            return false;
         }
         if let Some(s) = src {
             buf.copy_from_slice(s);
         }
         self.ctr_xor(&y0, 1, buf);
-        Ok(())
-    }
-
-    /// Encrypts `pt` into `out` (same length) and returns the detached tag:
-    /// the out-of-place worker behind [`Gcm::seal_into`] (the stitched
-    /// kernels read `pt` and write `out` in one pass). A refused seal leaves
-    /// `out` wiped.
-    pub(crate) fn seal_detached_into(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        out: &mut [u8],
-    ) -> Result<Tag> {
-        // Every check before the plaintext is copied: a refused seal leaves
-        // `out` wiped, never holding plaintext.
-        let checked = if out.len() != pt.len() {
-            Err(Error::BufferLength {
-                expected: pt.len(),
-                got: out.len(),
-            })
-        } else {
-            self.check_message(iv, aad, pt.len())
-        };
-        if let Err(e) = checked {
-            ct::wipe(out);
-            return Err(e);
-        }
-        Ok(self.seal_checked(iv, aad, Some(pt), out))
+        true
     }
 
     /// Seals the plaintext `head || buf[head.len()..]` into `buf` and
@@ -840,126 +742,6 @@ impl<C: BlockCipher128> Gcm<C> {
         }
         self.check_message(iv, aad, buf.len())?;
         Ok(self.seal_checked(iv, aad, Some(head), buf))
-    }
-
-    /// Decrypts `ct_` into `out` (same length) if `tag` verifies; on failure
-    /// `out` is wiped. The worker behind [`Gcm::open_into`].
-    pub(crate) fn open_detached_into(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        ct_: &[u8],
-        tag: &[u8],
-        out: &mut [u8],
-    ) -> Result<()> {
-        if out.len() != ct_.len() {
-            ct::wipe(out);
-            return Err(Error::BufferLength {
-                expected: ct_.len(),
-                got: out.len(),
-            });
-        }
-        self.open_checked(iv, aad, Some(ct_), out, tag)
-    }
-
-    /// Encrypts `pt` into `out`, which must hold `pt.len() + tag_len()`
-    /// bytes: ciphertext then tag.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let mut out = [0u8; 3 + 16];
-    /// gcm.seal_into(&[0; 12], b"", b"abc", &mut out)?;
-    /// assert_eq!(out.to_vec(), gcm.seal(&[0; 12], b"", b"abc")?);
-    /// // A refused seal (here: no room for the tag) leaves `out` zeroed.
-    /// let mut short = [0xa5u8; 3];
-    /// assert!(gcm.seal_into(&[0; 12], b"", b"abc", &mut short).is_err());
-    /// assert_eq!(short, [0; 3]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_into(&self, iv: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
-        let need = pt.len() + self.tag_len as usize;
-        if out.len() != need {
-            ct::wipe(out);
-            return Err(Error::BufferLength {
-                expected: need,
-                got: out.len(),
-            });
-        }
-        let (c, t) = out.split_at_mut(pt.len());
-        match self.seal_detached_into(iv, aad, pt, c) {
-            Ok(tag) => {
-                t.copy_from_slice(tag.as_bytes());
-                Ok(())
-            }
-            Err(e) => {
-                ct::wipe(t);
-                Err(e)
-            }
-        }
-    }
-
-    /// Opens ciphertext-then-tag `input` into `out`, which must hold
-    /// `input.len() - tag_len()` bytes; on failure `out` is wiped.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
-    /// let sealed = gcm.seal(&[0; 12], b"", b"abc")?;
-    /// let mut out = [0u8; 3];
-    /// gcm.open_into(&[0; 12], b"", &sealed, &mut out)?;
-    /// assert_eq!(&out, b"abc");
-    /// // A failed open leaves `out` zeroed.
-    /// let r = gcm.open_into(&[0; 12], b"aad?", &sealed, &mut out);
-    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
-    /// assert_eq!(out, [0; 3]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_into(&self, iv: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
-        let t = self.tag_len as usize;
-        if input.len() < t {
-            ct::wipe(out);
-            return Err(Error::CiphertextTooShort {
-                len: input.len(),
-                min: t,
-            });
-        }
-        let (c, tag) = input.split_at(input.len() - t);
-        self.open_detached_into(iv, aad, c, tag, out)
-    }
-
-    /// Returns ciphertext followed by the tag.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[7u8; 16])?;
-    /// let sealed = gcm.seal(&[1; 12], b"aad", b"secret")?;
-    /// assert_eq!(sealed.len(), 6 + 16);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal(&self, iv: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; pt.len() + self.tag_len as usize];
-        self.seal_into(iv, aad, pt, &mut out)?;
-        Ok(out)
-    }
-
-    /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[7u8; 16])?;
-    /// let sealed = gcm.seal(&[1; 12], b"aad", b"secret")?;
-    /// assert_eq!(gcm.open(&[1; 12], b"aad", &sealed)?, b"secret");
-    /// assert!(gcm.open(&[1; 12], b"other aad", &sealed).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open(&self, iv: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
-        let t = self.tag_len as usize;
-        if input.len() < t {
-            return Err(Error::CiphertextTooShort {
-                len: input.len(),
-                min: t,
-            });
-        }
-        let mut out = vec![0u8; input.len() - t];
-        self.open_into(iv, aad, input, &mut out)?;
-        Ok(out)
     }
 
     /// Seals many independent packets in one call (12-byte nonces, each

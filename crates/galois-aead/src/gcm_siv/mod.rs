@@ -115,7 +115,74 @@ impl Enc<'_> {
     }
 }
 
+impl crate::Aead for AesGcmSiv {
+    const NAME: &'static str = "aes-gcm-siv";
+    const NONCE_LEN: usize = NONCE_BYTES;
+}
+
+impl crate::AeadInit for AesGcmSiv {
+    const KEY_LENS: &'static [usize] = &[16, 24, 32];
+
+    fn new(key: &[u8]) -> Result<Self> {
+        AesGcmSiv::new(key)
+    }
+}
+
+impl crate::aead::sealed::Core for AesGcmSiv {
+    fn tag_bytes(&self) -> usize {
+        TAG_BYTES
+    }
+    fn check_nonce(&self, nonce: &[u8]) -> Result<()> {
+        if nonce.len() != NONCE_BYTES {
+            return Err(Error::InvalidNonceLength { got: nonce.len() });
+        }
+        Ok(())
+    }
+    fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
+        Self::check_lengths(aad, text_len)
+    }
+    fn seal_core(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+    ) -> Result<Tag> {
+        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
+            let tag = Self::tag(keys, nonce, aad, src.unwrap_or(buf));
+            if let Some(s) = src {
+                buf.copy_from_slice(s);
+            }
+            keys.enc.ctr_xor(&tag, buf);
+            Tag::full(tag)
+        })
+    }
+    fn open_core(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        src: Option<&[u8]>,
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<bool> {
+        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
+            let mut t = [0u8; 16];
+            t.copy_from_slice(tag);
+            if let Some(s) = src {
+                buf.copy_from_slice(s);
+            }
+            keys.enc.ctr_xor(&t, buf);
+            let mut expected = Self::tag(keys, nonce, aad, buf);
+            let ok = ct::eq(&expected, tag);
+            ct::wipe_now(&mut expected);
+            ok
+        })
+    }
+}
+
 impl AesGcmSiv {
+    crate::aead::aead_methods!("galois_aead::AesGcmSiv", "[7u8; 16]", "[1u8; 12]");
+
     /// AES-GCM-SIV on the fastest constant-time backends; the key has 16
     /// or 32 bytes (24: the AES-192 extension of OpenSSL and `cryptography`).
     ///
@@ -205,10 +272,7 @@ impl AesGcmSiv {
         self.kgk.backend()
     }
 
-    pub(crate) fn check(nonce: &[u8], aad: &[u8], text_len: usize) -> Result<()> {
-        if nonce.len() != NONCE_BYTES {
-            return Err(Error::InvalidNonceLength { got: nonce.len() });
-        }
+    fn check_lengths(aad: &[u8], text_len: usize) -> Result<()> {
         if text_len as u64 > MAX_PLAINTEXT_BYTES {
             return Err(Error::MessageTooLong {
                 len: text_len as u64,
@@ -301,271 +365,6 @@ impl AesGcmSiv {
         s[15] &= 0x7f;
         keys.enc.encrypt_block(&mut s);
         s
-    }
-
-    /// Encrypts `buf` in place and returns the 16-byte tag.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[7u8; 16])?;
-    /// let mut buf = *b"attack at dawn";
-    /// let tag = siv.seal_in_place_detached(&[1; 12], b"hdr", &mut buf)?;
-    /// siv.open_in_place_detached(&[1; 12], b"hdr", &mut buf, tag.as_bytes())?;
-    /// assert_eq!(&buf, b"attack at dawn");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
-        Self::check(nonce, aad, buf.len())?;
-        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
-            let tag = Self::tag(keys, nonce, aad, buf);
-            keys.enc.ctr_xor(&tag, buf);
-            Tag::full(tag)
-        })
-    }
-
-    /// Decrypts `buf` in place if `tag` verifies. On failure `buf` is wiped
-    /// and [`Error::AuthenticationFailed`] returned.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[7u8; 16])?;
-    /// let mut buf = *b"attack at dawn";
-    /// let tag = siv.seal_in_place_detached(&[1; 12], b"", &mut buf)?;
-    /// buf[0] ^= 1;
-    /// let r = siv.open_in_place_detached(&[1; 12], b"", &mut buf, tag.as_bytes());
-    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
-    /// assert_eq!(buf, [0u8; 14]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<()> {
-        if tag.len() != TAG_BYTES {
-            ct::wipe(buf);
-            return Err(Error::InvalidTagLength { got: tag.len() });
-        }
-        let ok = Self::check(nonce, aad, buf.len()).and_then(|_| {
-            self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
-                let mut t = [0u8; 16];
-                t.copy_from_slice(tag);
-                keys.enc.ctr_xor(&t, buf);
-                let mut expected = Self::tag(keys, nonce, aad, buf);
-                let ok = ct::eq(&expected, tag);
-                ct::wipe_now(&mut expected);
-                ok
-            })
-        });
-        match ok {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                ct::wipe(buf);
-                Err(Error::AuthenticationFailed)
-            }
-            Err(e) => {
-                ct::wipe(buf);
-                Err(e)
-            }
-        }
-    }
-
-    /// Encrypts `pt` into `out` (same length) and returns the tag.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[1u8; 16])?;
-    /// let mut ct = [0u8; 5];
-    /// let tag = siv.seal_detached_into(&[0; 12], b"", b"hello", &mut ct)?;
-    /// let mut pt = [0u8; 5];
-    /// siv.open_detached_into(&[0; 12], b"", &ct, tag.as_bytes(), &mut pt)?;
-    /// assert_eq!(&pt, b"hello");
-    /// assert!(siv.seal_detached_into(&[0; 12], b"", b"hello", &mut [0u8; 4]).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_detached_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        out: &mut [u8],
-    ) -> Result<Tag> {
-        if out.len() != pt.len() {
-            return Err(Error::BufferLength {
-                expected: pt.len(),
-                got: out.len(),
-            });
-        }
-        out.copy_from_slice(pt);
-        self.seal_in_place_detached(nonce, aad, out)
-    }
-
-    /// Decrypts `ct` into `out` (same length) if `tag` verifies; on
-    /// failure `out` is wiped.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[1u8; 16])?;
-    /// let mut ct = [0u8; 5];
-    /// let tag = siv.seal_detached_into(&[0; 12], b"", b"hello", &mut ct)?;
-    /// let mut pt = [0u8; 5];
-    /// let r = siv.open_detached_into(&[0; 12], b"aad?", &ct, tag.as_bytes(), &mut pt);
-    /// assert_eq!(r, Err(galois_aead::Error::AuthenticationFailed));
-    /// assert_eq!(pt, [0; 5]);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_detached_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        ct_: &[u8],
-        tag: &[u8],
-        out: &mut [u8],
-    ) -> Result<()> {
-        if out.len() != ct_.len() {
-            ct::wipe(out);
-            return Err(Error::BufferLength {
-                expected: ct_.len(),
-                got: out.len(),
-            });
-        }
-        out.copy_from_slice(ct_);
-        self.open_in_place_detached(nonce, aad, out, tag)
-    }
-
-    /// Encrypts `pt` into `out`, which must hold `pt.len() + 16` bytes:
-    /// ciphertext then tag.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[1u8; 16])?;
-    /// let mut out = [0u8; 3 + 16];
-    /// siv.seal_into(&[0; 12], b"", b"abc", &mut out)?;
-    /// assert_eq!(out.to_vec(), siv.seal(&[0; 12], b"", b"abc")?);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()> {
-        let need = pt.len() + TAG_BYTES;
-        if out.len() != need {
-            return Err(Error::BufferLength {
-                expected: need,
-                got: out.len(),
-            });
-        }
-        let (c, t) = out.split_at_mut(pt.len());
-        let tag = self.seal_detached_into(nonce, aad, pt, c)?;
-        t.copy_from_slice(tag.as_bytes());
-        Ok(())
-    }
-
-    /// Opens ciphertext-then-tag `input` into `out`, which must hold
-    /// `input.len() - 16` bytes; on failure `out` is wiped.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[1u8; 16])?;
-    /// let sealed = siv.seal(&[0; 12], b"", b"abc")?;
-    /// let mut out = [0u8; 3];
-    /// siv.open_into(&[0; 12], b"", &sealed, &mut out)?;
-    /// assert_eq!(&out, b"abc");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
-        if input.len() < TAG_BYTES {
-            ct::wipe(out);
-            return Err(Error::CiphertextTooShort {
-                len: input.len(),
-                min: TAG_BYTES,
-            });
-        }
-        let (c, tag) = input.split_at(input.len() - TAG_BYTES);
-        self.open_detached_into(nonce, aad, c, tag, out)
-    }
-
-    /// Returns ciphertext followed by the tag.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[7u8; 16])?;
-    /// let a = siv.seal(&[1; 12], b"aad", b"secret")?;
-    /// // Deterministic: the same nonce and message give the same output.
-    /// assert_eq!(a, siv.seal(&[1; 12], b"aad", b"secret")?);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; pt.len() + TAG_BYTES];
-        self.seal_into(nonce, aad, pt, &mut out)?;
-        Ok(out)
-    }
-
-    /// Opens ciphertext-then-tag; returns the plaintext only if it verifies.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[7u8; 16])?;
-    /// let sealed = siv.seal(&[1; 12], b"aad", b"secret")?;
-    /// assert_eq!(siv.open(&[1; 12], b"aad", &sealed)?, b"secret");
-    /// assert!(siv.open(&[2; 12], b"aad", &sealed).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> Result<Vec<u8>> {
-        if input.len() < TAG_BYTES {
-            return Err(Error::CiphertextTooShort {
-                len: input.len(),
-                min: TAG_BYTES,
-            });
-        }
-        let mut out = vec![0u8; input.len() - TAG_BYTES];
-        self.open_into(nonce, aad, input, &mut out)?;
-        Ok(out)
-    }
-
-    /// Encrypts the vector's contents in place and appends the tag.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[1u8; 16])?;
-    /// let mut buf = b"abc".to_vec();
-    /// siv.seal_in_place_append_tag(&[0; 12], b"", &mut buf)?;
-    /// assert_eq!(buf, siv.seal(&[0; 12], b"", b"abc")?);
-    /// siv.open_in_place(&[0; 12], b"", &mut buf)?;
-    /// assert_eq!(buf, b"abc");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn seal_in_place_append_tag(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut Vec<u8>,
-    ) -> Result<()> {
-        let tag = self.seal_in_place_detached(nonce, aad, buf)?;
-        buf.extend_from_slice(tag.as_bytes());
-        Ok(())
-    }
-
-    /// Verifies and strips the appended tag, decrypting in place. On
-    /// failure the vector is wiped and emptied.
-    ///
-    /// ```
-    /// let siv = galois_aead::AesGcmSiv::new(&[1u8; 16])?;
-    /// let mut buf = siv.seal(&[0; 12], b"", b"abc")?;
-    /// buf[0] ^= 0x80;
-    /// assert!(siv.open_in_place(&[0; 12], b"", &mut buf).is_err());
-    /// assert!(buf.is_empty());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
-        if buf.len() < TAG_BYTES {
-            let len = buf.len();
-            ct::wipe(buf);
-            buf.clear();
-            return Err(Error::CiphertextTooShort {
-                len,
-                min: TAG_BYTES,
-            });
-        }
-        let split = buf.len() - TAG_BYTES;
-        let mut tag = [0u8; TAG_BYTES];
-        tag.copy_from_slice(&buf[split..]);
-        buf.truncate(split);
-        let r = self.open_in_place_detached(nonce, aad, buf, &tag);
-        if r.is_err() {
-            buf.clear();
-        }
-        r
     }
 }
 
@@ -811,9 +610,9 @@ mod tests {
     #[test]
     fn over_long_inputs_are_refused_before_any_work() {
         let max = MAX_PLAINTEXT_BYTES as usize;
-        assert_eq!(AesGcmSiv::check(&[0; 12], &[], max), Ok(()));
+        assert_eq!(AesGcmSiv::check_lengths(&[], max), Ok(()));
         assert_eq!(
-            AesGcmSiv::check(&[0; 12], &[], max + 1),
+            AesGcmSiv::check_lengths(&[], max + 1),
             Err(Error::MessageTooLong {
                 len: max as u64 + 1,
                 max: MAX_PLAINTEXT_BYTES

@@ -58,7 +58,7 @@ impl<A: Aead> RandomNonceGcm<A> {
     /// messages are nonce || ciphertext || tag.
     ///
     /// ```
-    /// use galois_aead::aead::Aead;
+    /// use galois_aead::{Aead, AeadInit};
     /// use galois_aead::limits::{RandomNonceGcm, UsageLimits};
     /// use galois_aead::XAes256Gcm;
     /// let mut x = RandomNonceGcm::with_aead(XAes256Gcm::for_formats(&[1u8; 32])?, UsageLimits::RANDOM_IV)?;
