@@ -389,3 +389,13 @@ impl XAes256Gcm {
         }
     }
 }
+
+/// The backends, never the key.
+impl core::fmt::Debug for XAes256Gcm {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("XAes256Gcm")
+            .field("backend", &self.backend())
+            .field("aes_backend", &self.aes_backend())
+            .finish_non_exhaustive()
+    }
+}

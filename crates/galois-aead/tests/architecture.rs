@@ -289,3 +289,58 @@ fn the_checker_finds_upward_imports_and_cycles() {
     assert_eq!(paths, ["aes", "gcm", "ct", "detect"]);
     assert_eq!(code("a // crate::gcm\nb"), "a \nb");
 }
+
+/// Sealing with a caller's salt or nonce repeats nonces if the caller
+/// repeats it: such functions (`*_for_tests`, `*with_salt*`, `*with_nonce*`)
+/// exist only with the `hazmat` feature, which no binding enables.
+#[test]
+fn fixed_salt_and_nonce_sealing_is_hazmat_only() {
+    let mut found = 0;
+    let mut stack = vec![src_dir()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                let Some(rest) = l.trim_start().strip_prefix("pub fn ") else {
+                    continue;
+                };
+                let name = ident(rest);
+                if !(name.ends_with("_for_tests")
+                    || name.contains("with_salt")
+                    || name.contains("with_nonce"))
+                {
+                    continue;
+                }
+                found += 1;
+                let attrs = lines[..i].iter().rev().take_while(|l| {
+                    l.trim_start().starts_with("#[") || l.trim_start().starts_with("///")
+                });
+                assert!(
+                    attrs
+                        .into_iter()
+                        .any(|l| l.contains("#[cfg(feature = \"hazmat\")]")),
+                    "{}:{}: pub fn {name} is not behind #[cfg(feature = \"hazmat\")]",
+                    p.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+    assert!(
+        found >= 2,
+        "expected the chunked and stream test sealers, found {found}"
+    );
+    for binding in ["galois-capi", "galois-py", "galois-rustls"] {
+        let toml = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../{binding}/Cargo.toml")),
+        )
+        .unwrap();
+        assert!(!toml.contains("hazmat"), "{binding} enables hazmat");
+    }
+}

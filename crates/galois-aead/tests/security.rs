@@ -92,3 +92,34 @@ fn precomputed_states_are_tied_to_their_key_object() {
         Err(Error::InvalidKey { .. })
     ));
 }
+
+/// Every key type has `Debug`, and it shows no key material: not the key
+/// bytes (as hex or as decimal bytes), not H.
+#[test]
+fn debug_of_key_types_shows_no_secret() {
+    use galois_aead::poly1305::{Poly1305, Poly1305Aes};
+    use galois_aead::{Aes, AesGcm, AesGcmSiv, AesGmac, Ghash, XAes256Gcm};
+    let key = [0xc3u8; 32];
+    let h = [0x5eu8; 16];
+    // Poly1305 keys with r clamped: AES key (or s) 0xc3..., r 0x0c...
+    let mut poly_key = [0xc3u8; 32];
+    poly_key[16..].fill(0x0c);
+    let mut onetime = [0xc3u8; 32];
+    onetime[..16].fill(0x0c);
+    let shown = [
+        format!("{:?}", Aes::new(&key).unwrap()),
+        format!("{:?}", AesGcm::new(&key).unwrap()),
+        format!("{:?}", AesGcmSiv::new(&key).unwrap()),
+        format!("{:?}", XAes256Gcm::new(&key).unwrap()),
+        format!("{:?}", AesGmac::new(&key).unwrap()),
+        format!("{:?}", Ghash::new(&h)),
+        format!("{:?}", Poly1305Aes::new(&poly_key).unwrap()),
+        format!("{:?}", Poly1305::new(&onetime).unwrap()),
+    ];
+    for s in &shown {
+        assert!(s.contains("backend"), "{s}");
+        for secret in ["c3", "C3", "195", "5e", "5E", "94", "0c"] {
+            assert!(!s.contains(secret), "{s} shows {secret}");
+        }
+    }
+}

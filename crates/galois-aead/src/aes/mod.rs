@@ -301,3 +301,13 @@ impl BlockCipher128 for Aes {
         }
     }
 }
+
+/// The key length and backend, never the key.
+impl core::fmt::Debug for Aes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Aes")
+            .field("key_len", &self.key_len())
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}

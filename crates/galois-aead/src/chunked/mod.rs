@@ -517,8 +517,9 @@ pub fn seal(key: &[u8], context: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Seals with a given salt. **For test vectors and interoperability tests
-/// only**: a salt must never repeat under one key.
+/// Seals with a given salt (feature `hazmat`, which no binding enables).
+/// **For test vectors and interoperability tests only**: a salt must never
+/// repeat under one key.
 ///
 /// ```
 /// use galois_aead::chunked;
@@ -527,6 +528,7 @@ pub fn seal(key: &[u8], context: &[u8], pt: &[u8]) -> Result<Vec<u8>> {
 /// assert_eq!(a, b); // deterministic: never do this with real data
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
+#[cfg(feature = "hazmat")]
 pub fn seal_with_salt_for_tests(
     key: &[u8],
     salt: [u8; SALT_LEN],

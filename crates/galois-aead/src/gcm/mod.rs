@@ -879,6 +879,18 @@ impl<C: BlockCipher128> Gcm<C> {
     }
 }
 
+/// The cipher's own `Debug`, the tag length and the GHASH backend, never
+/// the key or H.
+impl<C: BlockCipher128 + core::fmt::Debug> core::fmt::Debug for Gcm<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Gcm")
+            .field("cipher", &self.cipher)
+            .field("tag_len", &self.tag_len)
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

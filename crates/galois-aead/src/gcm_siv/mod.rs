@@ -457,6 +457,17 @@ fn ctr_xor(aes: &Aes, tag: &Block, data: &mut [u8]) {
     ct::wipe(ks.as_flattened_mut());
 }
 
+/// The key length and backends, never the key.
+impl core::fmt::Debug for AesGcmSiv {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AesGcmSiv")
+            .field("key_len", &self.key_len())
+            .field("backend", &self.backend())
+            .field("aes_backend", &self.aes_backend())
+            .finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

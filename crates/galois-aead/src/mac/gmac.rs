@@ -109,3 +109,10 @@ impl<C: BlockCipher128> Gmac<C> {
         &self.gcm
     }
 }
+
+/// The underlying GCM key's `Debug` (no secrets).
+impl<C: BlockCipher128 + core::fmt::Debug> core::fmt::Debug for Gmac<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Gmac").field("gcm", &self.gcm).finish()
+    }
+}
