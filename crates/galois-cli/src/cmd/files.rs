@@ -93,6 +93,78 @@ pub fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, Option<u64>), C
     }
 }
 
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn fill(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, CliError> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(CliError::io(e.to_string())),
+        }
+    }
+    Ok(got)
+}
+
+/// Gives everything `r` yields to `f`, in order, in pieces of 1 MiB (the
+/// last one shorter). With more than one core and more than one piece,
+/// two buffers take turns: this thread reads the next piece while a
+/// helper thread runs `f` on the last, so the reading's system time and
+/// `f`'s work overlap. The first error (reading, or from `f`) is returned.
+pub fn for_each_piece(
+    r: &mut dyn Read,
+    mut f: impl FnMut(&[u8]) -> Result<(), CliError> + Send,
+) -> Result<(), CliError> {
+    const PIECE: usize = 1 << 20;
+    let mut buf = vec![0u8; PIECE];
+    let mut n = fill(r, &mut buf)?;
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if n < PIECE || cores < 2 {
+        loop {
+            f(&buf[..n])?;
+            if n < PIECE {
+                return Ok(());
+            }
+            n = fill(r, &mut buf)?;
+        }
+    }
+    let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(1);
+    let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    free_tx
+        .send(vec![0u8; PIECE])
+        .expect("the receiver is here");
+    std::thread::scope(|s| {
+        let helper = s.spawn(move || -> Result<(), CliError> {
+            for (b, n) in full_rx {
+                let r = f(&b[..n]);
+                let _ = free_tx.send(b);
+                r?;
+            }
+            Ok(())
+        });
+        let mut read = Ok(());
+        // A failed send or receive means the helper stopped on an error,
+        // which its join returns.
+        while full_tx.send((buf, n)).is_ok() && n == PIECE {
+            let Ok(b) = free_rx.recv() else { break };
+            buf = b;
+            match fill(r, &mut buf) {
+                Ok(k) => n = k,
+                Err(e) => {
+                    read = Err(e);
+                    break;
+                }
+            }
+        }
+        drop(full_tx);
+        let done = helper
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        done.and(read)
+    })
+}
+
 /// Shows progress on stderr for inputs over 8 MiB when stderr is a
 /// terminal: percent, MiB done, the rate so far and the time left at that
 /// rate (`  42% 430 MiB  812 MiB/s  0:01 left`), redrawn at most ten times a
