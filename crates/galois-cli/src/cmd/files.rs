@@ -174,7 +174,7 @@ pub struct Progress<R> {
     total: u64,
     done: u64,
     start: Instant,
-    last: Instant,
+    last: Option<Instant>,
     on: bool,
 }
 
@@ -188,15 +188,16 @@ fn clock(secs: u64) -> String {
     }
 }
 
-/// One progress line for `done` of `total` bytes after `secs` seconds.
+/// One progress line for `done` of `total` bytes after `secs` seconds
+/// (the rate and time left only from a tenth of a second on, when they
+/// mean something).
 fn progress_line(done: u64, total: u64, secs: f64) -> String {
+    let mut line = format!("{:>3}% {} MiB", done * 100 / total.max(1), done >> 20);
+    if done < total && secs < 0.1 {
+        return line;
+    }
     let rate = done as f64 / secs.max(1e-3);
-    let mut line = format!(
-        "{:>3}% {} MiB  {:.0} MiB/s",
-        done * 100 / total.max(1),
-        done >> 20,
-        rate / f64::from(1 << 20)
-    );
+    line += &format!("  {:.0} MiB/s", rate / f64::from(1 << 20));
     if done < total {
         let left = (total - done) as f64 / rate.max(1.0);
         line += &format!("  {} left", clock(left.ceil() as u64));
@@ -210,14 +211,12 @@ impl<R: Read> Progress<R> {
     pub fn new(inner: R, total: Option<u64>) -> Self {
         let total = total.unwrap_or(0);
         let on = total > 8 << 20 && io::stderr().is_terminal();
-        let start = Instant::now();
         Progress {
             inner,
             total,
             done: 0,
-            start,
-            // The first line after 100 ms, when the rate means something.
-            last: start,
+            start: Instant::now(),
+            last: None,
             on,
         }
     }
@@ -232,13 +231,38 @@ impl<R: Read> Progress<R> {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn progress_lines() {
+        let mib = 1u64 << 20;
+        assert_eq!(super::progress_line(mib, 100 * mib, 0.01), "  1% 1 MiB");
+        assert_eq!(
+            super::progress_line(25 * mib, 100 * mib, 0.5),
+            " 25% 25 MiB  50 MiB/s  0:02 left"
+        );
+        assert_eq!(
+            super::progress_line(mib, 7300 * mib, 1.0),
+            "  0% 1 MiB  1 MiB/s  2:01:39 left"
+        );
+        assert_eq!(
+            super::progress_line(100 * mib, 100 * mib, 64.4),
+            "100% 100 MiB  2 MiB/s  1:04"
+        );
+    }
+}
+
 impl<R: Read> Read for Progress<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.done += n as u64;
-        if self.on && self.last.elapsed() > Duration::from_millis(100) {
+        if self.on
+            && self
+                .last
+                .is_none_or(|t| t.elapsed() > Duration::from_millis(100))
+        {
             let now = Instant::now();
-            self.last = now;
+            self.last = Some(now);
             PROGRESS_OPEN.store(true, Ordering::SeqCst);
             let secs = now.duration_since(self.start).as_secs_f64();
             eprint!("\r{}    ", progress_line(self.done, self.total, secs));
