@@ -213,3 +213,57 @@ fn help_names_cobblestone_as_the_format() {
         assert!(t.contains("141"), "{cmd}: {t}");
     }
 }
+
+/// `-o` naming a named pipe or a device writes into it: the pipe stays a
+/// pipe even with --force (a regular file used to replace it), and `-o
+/// /dev/null` needs no --force.
+#[test]
+fn outputs_that_are_pipes_or_devices_are_written_into() {
+    let d = tmpdir("fifo");
+    let k = keygen(&d);
+    let plain = d.join("plain");
+    std::fs::write(&plain, vec![9u8; 100_000]).unwrap();
+    let fifo = d.join("fifo");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo keeps no pointer.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    for force in [false, true] {
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        let mut args = vec![OsStr::new("seal"), OsStr::new("--key"), k.as_os_str()];
+        if force {
+            args.push(OsStr::new("--force"));
+        }
+        args.extend([OsStr::new("-o"), fifo.as_os_str(), plain.as_os_str()]);
+        let o = run(&args);
+        assert!(o.status.success(), "force {force}: {}", err(&o));
+        let sealed = reader.join().unwrap();
+        assert_eq!(sealed.len(), 56 + 100_000 + 7 * 16);
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        let s = d.join(format!("s{force}"));
+        std::fs::write(&s, &sealed).unwrap();
+        let o = run(&[
+            OsStr::new("open"),
+            OsStr::new("--key"),
+            k.as_os_str(),
+            s.as_os_str(),
+        ]);
+        assert!(
+            o.status.success() && o.stdout == vec![9u8; 100_000],
+            "{}",
+            err(&o)
+        );
+    }
+    let o = run(&[
+        OsStr::new("seal"),
+        OsStr::new("--key"),
+        k.as_os_str(),
+        OsStr::new("-o"),
+        OsStr::new("/dev/null"),
+        plain.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+}

@@ -34,8 +34,8 @@ pub fn end_progress_line() {
 /// error on every print.
 ///
 /// Nothing is left behind by it: the signal comes only from writes to a
-/// pipe or socket, which are standard output and standard error, never
-/// the files that `-o` creates.
+/// pipe or socket (standard output or error, or a pipe given to `-o`,
+/// which is written into directly), never to the files that `-o` creates.
 pub fn die_on_broken_pipe() {
     #[cfg(unix)]
     // SAFETY: setting a signal's disposition to the default touches no
@@ -361,6 +361,9 @@ pub fn check_output(
         return Err(CliError::usage(format!("-o {shown}: not a file name")));
     }
     protect.check(dest)?;
+    if is_special(dest) {
+        return Ok(());
+    }
     if std::fs::symlink_metadata(dest).is_ok() && force != Some(true) {
         return Err(exists(dest, force.is_some()));
     }
@@ -372,6 +375,20 @@ pub fn check_output(
         )));
     }
     Ok(())
+}
+
+/// Whether `dest` (symlinks followed) is a device, pipe or socket: `-o
+/// /dev/null`, `-o /dev/stdout`, a named pipe. Such an output is written
+/// into directly, never replaced by a new file (which `--force` would do
+/// to an existing regular file), and needs no `--force`.
+#[cfg(unix)]
+fn is_special(dest: &Path) -> bool {
+    std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+#[cfg(not(unix))]
+fn is_special(_: &Path) -> bool {
+    false
 }
 
 fn exists(dest: &Path, hint: bool) -> CliError {
@@ -591,8 +608,12 @@ fn raw_stdout() -> io::Result<RawStdout> {
 /// Where output goes: standard output, or a file that appears at `dest`
 /// only through `commit`.
 pub enum Output {
+    /// Standard output, or (`-o`) a device, pipe or socket that is written
+    /// straight into: nothing is created or replaced there.
     Stdout {
         out: RawStdout,
+        /// "standard output", or the path, for error messages.
+        name: String,
         /// Refuse control bytes (a terminal that was not asked for explicitly).
         text_only: bool,
         refused: bool,
@@ -629,11 +650,27 @@ impl Output {
             }
             return Ok(Output::Stdout {
                 out: raw_stdout().map_err(|e| CliError::io(format!("standard output: {e}")))?,
+                name: "standard output".into(),
                 text_only: tty,
                 refused: false,
             });
         };
         let shown = dest.display();
+        if is_special(dest) {
+            #[cfg(unix)]
+            {
+                let out = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(dest)
+                    .map_err(|e| CliError::io(format!("-o {shown}: {e}")))?;
+                return Ok(Output::Stdout {
+                    out,
+                    name: shown.to_string(),
+                    text_only: false,
+                    refused: false,
+                });
+            }
+        }
         let dir = parent(dest);
         let (file, tmp) = match unnamed_file(dir) {
             Some(f) => (f, None),
@@ -669,9 +706,9 @@ impl Output {
     /// Makes the output final: flushed, synced, and given its name.
     pub fn commit(mut self) -> Result<(), CliError> {
         match &mut self {
-            Output::Stdout { out, .. } => out
+            Output::Stdout { out, name, .. } => out
                 .flush()
-                .map_err(|e| CliError::io(format!("standard output: {e}"))),
+                .map_err(|e| CliError::io(format!("{name}: {e}"))),
             Output::File {
                 file,
                 tmp,
@@ -754,6 +791,7 @@ impl Write for Output {
         match self {
             Output::Stdout {
                 out,
+                name,
                 text_only,
                 refused,
             } => {
@@ -764,7 +802,7 @@ impl Write for Output {
                     ));
                 }
                 out.write(b)
-                    .map_err(|e| io::Error::new(e.kind(), format!("standard output: {e}")))
+                    .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))
             }
             Output::File { file, dest, .. } => file
                 .write(b)

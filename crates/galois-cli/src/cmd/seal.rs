@@ -62,7 +62,8 @@ pub struct SealArgs {
     raw_key: Option<PathBuf>,
     /// Output file (default: standard output, refused on a terminal; `-o -`
     /// insists). Created with mode 0600; it appears only once the whole
-    /// input is sealed. An existing file is not replaced without --force.
+    /// input is sealed. An existing file is not replaced without --force;
+    /// a device or named pipe (`-o /dev/null`) is written into, never replaced.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// Replace an existing output file (never the key file).
@@ -107,7 +108,8 @@ pub struct OpenArgs {
     raw_key: Option<PathBuf>,
     /// Output file (default: standard output). Created with mode 0600; it
     /// appears only once the whole input verified. An existing file is not
-    /// replaced without --force.
+    /// replaced without --force; a device or named pipe is written into,
+    /// never replaced.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// Replace an existing output file (never the key file).
