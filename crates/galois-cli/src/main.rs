@@ -5,9 +5,10 @@ mod cmd;
 
 /// galois: AES-GCM, GMAC and Poly1305-AES over Galois fields.
 ///
-/// Encrypts and authenticates files with AES-GCM in a segmented stream
-/// format, computes and checks GMAC and Poly1305-AES tags, and runs
-/// known-answer tests and benchmarks of the library's backends.
+/// Encrypts and authenticates files in Cobblestone (C2SP chunked
+/// encryption: AES-GCM over 16 KiB chunks, c2sp.org/chunked-encryption),
+/// computes and checks GMAC and Poly1305-AES tags, and runs known-answer
+/// tests and benchmarks of the library's backends.
 #[derive(Parser)]
 #[command(name = "galois", version, about, long_about,
     after_help = concat!(
@@ -32,7 +33,7 @@ enum Cmd {
     Keygen(cmd::keygen::Args),
     /// Encrypt a file or standard input (Cobblestone: C2SP chunked encryption).
     Seal(cmd::seal::SealArgs),
-    /// Decrypt and verify; the output appears only if everything verified.
+    /// Decrypt and verify (Cobblestone, or galois's earlier stream format).
     Open(cmd::seal::OpenArgs),
     /// GMAC or Poly1305-AES tag of a file, printed as NONCE:TAG.
     Mac(cmd::mac::MacArgs),
@@ -55,6 +56,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    cmd::files::die_on_broken_pipe();
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Keygen(a) => cmd::keygen::run(a),

@@ -244,7 +244,8 @@ fn malformed_files_are_reported_not_panicked() {
         .arg("/nonexistent/file.json")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // A missing file is an I/O error, like any missing input.
+    assert_eq!(out.status.code(), Some(3));
 }
 
 #[test]

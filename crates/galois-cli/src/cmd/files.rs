@@ -26,6 +26,25 @@ pub fn end_progress_line() {
     }
 }
 
+/// Makes a write to a closed pipe end the process quietly, by SIGPIPE,
+/// as it ends `cat` or `gzip -dc` (the shell reports 141): `galois open
+/// F | head -c 5` then prints no error and exits neither 0 (the rest of
+/// the input was never verified) nor with an I/O error. Rust starts
+/// programs with SIGPIPE ignored, which turns the signal into an EPIPE
+/// error on every print.
+///
+/// Nothing is left behind by it: the signal comes only from writes to a
+/// pipe or socket (standard output or error, or a pipe given to `-o`,
+/// which is written into directly), never to the files that `-o` creates.
+pub fn die_on_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default touches no
+    // memory of this process; no other thread exists yet.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// An input whose read errors name it.
 struct Named<R> {
     inner: R,
@@ -74,13 +93,118 @@ pub fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, Option<u64>), C
     }
 }
 
-/// Shows progress on stderr for inputs over 8 MiB when stderr is a terminal.
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn fill(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, CliError> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(CliError::io(e.to_string())),
+        }
+    }
+    Ok(got)
+}
+
+/// Gives everything `r` yields to `f`, in order, in pieces of 1 MiB (the
+/// last one shorter). With more than one core and more than one piece,
+/// two buffers take turns: this thread reads the next piece while a
+/// helper thread runs `f` on the last, so the reading's system time and
+/// `f`'s work overlap. The first error (reading, or from `f`) is returned.
+pub fn for_each_piece(
+    r: &mut dyn Read,
+    mut f: impl FnMut(&[u8]) -> Result<(), CliError> + Send,
+) -> Result<(), CliError> {
+    const PIECE: usize = 1 << 20;
+    let mut buf = vec![0u8; PIECE];
+    let mut n = fill(r, &mut buf)?;
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if n < PIECE || cores < 2 {
+        loop {
+            f(&buf[..n])?;
+            if n < PIECE {
+                return Ok(());
+            }
+            n = fill(r, &mut buf)?;
+        }
+    }
+    let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(1);
+    let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    free_tx
+        .send(vec![0u8; PIECE])
+        .expect("the receiver is here");
+    std::thread::scope(|s| {
+        let helper = s.spawn(move || -> Result<(), CliError> {
+            for (b, n) in full_rx {
+                let r = f(&b[..n]);
+                let _ = free_tx.send(b);
+                r?;
+            }
+            Ok(())
+        });
+        let mut read = Ok(());
+        // A failed send or receive means the helper stopped on an error,
+        // which its join returns.
+        while full_tx.send((buf, n)).is_ok() && n == PIECE {
+            let Ok(b) = free_rx.recv() else { break };
+            buf = b;
+            match fill(r, &mut buf) {
+                Ok(k) => n = k,
+                Err(e) => {
+                    read = Err(e);
+                    break;
+                }
+            }
+        }
+        drop(full_tx);
+        let done = helper
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        done.and(read)
+    })
+}
+
+/// Shows progress on stderr for inputs over 8 MiB when stderr is a
+/// terminal: percent, MiB done, the rate so far and the time left at that
+/// rate (`  42% 430 MiB  812 MiB/s  0:01 left`), redrawn at most ten times a
+/// second; the last line gives the whole size, rate and time taken.
 pub struct Progress<R> {
     inner: R,
     total: u64,
     done: u64,
+    start: Instant,
     last: Option<Instant>,
     on: bool,
+}
+
+/// `m:ss` (or `h:mm:ss`) for a number of seconds.
+fn clock(secs: u64) -> String {
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// One progress line for `done` of `total` bytes after `secs` seconds
+/// (the rate and time left only from a tenth of a second on, when they
+/// mean something).
+fn progress_line(done: u64, total: u64, secs: f64) -> String {
+    let mut line = format!("{:>3}% {} MiB", done * 100 / total.max(1), done >> 20);
+    if done < total && secs < 0.1 {
+        return line;
+    }
+    let rate = done as f64 / secs.max(1e-3);
+    line += &format!("  {:.0} MiB/s", rate / f64::from(1 << 20));
+    if done < total {
+        let left = (total - done) as f64 / rate.max(1.0);
+        line += &format!("  {} left", clock(left.ceil() as u64));
+    } else {
+        line += &format!("  {}", clock(secs.round() as u64));
+    }
+    line
 }
 
 impl<R: Read> Progress<R> {
@@ -91,6 +215,7 @@ impl<R: Read> Progress<R> {
             inner,
             total,
             done: 0,
+            start: Instant::now(),
             last: None,
             on,
         }
@@ -98,9 +223,32 @@ impl<R: Read> Progress<R> {
 
     pub fn finish(&self) {
         if self.on {
-            eprint!("\r{:>3}% {} MiB\n", 100, self.total >> 20);
+            let secs = self.start.elapsed().as_secs_f64();
+            // Trailing spaces cover the end of a longer earlier line.
+            eprint!("\r{}    \n", progress_line(self.total, self.total, secs));
             PROGRESS_OPEN.store(false, Ordering::SeqCst);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn progress_lines() {
+        let mib = 1u64 << 20;
+        assert_eq!(super::progress_line(mib, 100 * mib, 0.01), "  1% 1 MiB");
+        assert_eq!(
+            super::progress_line(25 * mib, 100 * mib, 0.5),
+            " 25% 25 MiB  50 MiB/s  0:02 left"
+        );
+        assert_eq!(
+            super::progress_line(mib, 7300 * mib, 1.0),
+            "  0% 1 MiB  1 MiB/s  2:01:39 left"
+        );
+        assert_eq!(
+            super::progress_line(100 * mib, 100 * mib, 64.4),
+            "100% 100 MiB  2 MiB/s  1:04"
+        );
     }
 }
 
@@ -113,13 +261,11 @@ impl<R: Read> Read for Progress<R> {
                 .last
                 .is_none_or(|t| t.elapsed() > Duration::from_millis(100))
         {
-            self.last = Some(Instant::now());
+            let now = Instant::now();
+            self.last = Some(now);
             PROGRESS_OPEN.store(true, Ordering::SeqCst);
-            eprint!(
-                "\r{:>3}% {} MiB",
-                self.done * 100 / self.total.max(1),
-                self.done >> 20
-            );
+            let secs = now.duration_since(self.start).as_secs_f64();
+            eprint!("\r{}    ", progress_line(self.done, self.total, secs));
         }
         Ok(n)
     }
@@ -215,6 +361,9 @@ pub fn check_output(
         return Err(CliError::usage(format!("-o {shown}: not a file name")));
     }
     protect.check(dest)?;
+    if is_special(dest) {
+        return Ok(());
+    }
     if std::fs::symlink_metadata(dest).is_ok() && force != Some(true) {
         return Err(exists(dest, force.is_some()));
     }
@@ -226,6 +375,20 @@ pub fn check_output(
         )));
     }
     Ok(())
+}
+
+/// Whether `dest` (symlinks followed) is a device, pipe or socket: `-o
+/// /dev/null`, `-o /dev/stdout`, a named pipe. Such an output is written
+/// into directly, never replaced by a new file (which `--force` would do
+/// to an existing regular file), and needs no `--force`.
+#[cfg(unix)]
+fn is_special(dest: &Path) -> bool {
+    std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+#[cfg(not(unix))]
+fn is_special(_: &Path) -> bool {
+    false
 }
 
 fn exists(dest: &Path, hint: bool) -> CliError {
@@ -422,11 +585,35 @@ fn rename_noreplace(tmp: &Path, dest: &Path) -> io::Result<()> {
     std::fs::remove_file(tmp)
 }
 
+/// Standard output for large binary writes: a duplicate of descriptor 1,
+/// so that each write is one system call (std's line-buffered `Stdout`
+/// cuts a write in two at its last newline byte).
+#[cfg(unix)]
+type RawStdout = File;
+
+#[cfg(unix)]
+fn raw_stdout() -> io::Result<RawStdout> {
+    use std::os::fd::AsFd;
+    Ok(File::from(io::stdout().as_fd().try_clone_to_owned()?))
+}
+
+#[cfg(not(unix))]
+type RawStdout = io::StdoutLock<'static>;
+
+#[cfg(not(unix))]
+fn raw_stdout() -> io::Result<RawStdout> {
+    Ok(io::stdout().lock())
+}
+
 /// Where output goes: standard output, or a file that appears at `dest`
 /// only through `commit`.
 pub enum Output {
+    /// Standard output, or (`-o`) a device, pipe or socket that is written
+    /// straight into: nothing is created or replaced there.
     Stdout {
-        out: io::StdoutLock<'static>,
+        out: RawStdout,
+        /// "standard output", or the path, for error messages.
+        name: String,
         /// Refuse control bytes (a terminal that was not asked for explicitly).
         text_only: bool,
         refused: bool,
@@ -462,12 +649,28 @@ impl Output {
                 ));
             }
             return Ok(Output::Stdout {
-                out: io::stdout().lock(),
+                out: raw_stdout().map_err(|e| CliError::io(format!("standard output: {e}")))?,
+                name: "standard output".into(),
                 text_only: tty,
                 refused: false,
             });
         };
         let shown = dest.display();
+        if is_special(dest) {
+            #[cfg(unix)]
+            {
+                let out = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(dest)
+                    .map_err(|e| CliError::io(format!("-o {shown}: {e}")))?;
+                return Ok(Output::Stdout {
+                    out,
+                    name: shown.to_string(),
+                    text_only: false,
+                    refused: false,
+                });
+            }
+        }
         let dir = parent(dest);
         let (file, tmp) = match unnamed_file(dir) {
             Some(f) => (f, None),
@@ -503,9 +706,9 @@ impl Output {
     /// Makes the output final: flushed, synced, and given its name.
     pub fn commit(mut self) -> Result<(), CliError> {
         match &mut self {
-            Output::Stdout { out, .. } => out
+            Output::Stdout { out, name, .. } => out
                 .flush()
-                .map_err(|e| CliError::io(format!("standard output: {e}"))),
+                .map_err(|e| CliError::io(format!("{name}: {e}"))),
             Output::File {
                 file,
                 tmp,
@@ -588,6 +791,7 @@ impl Write for Output {
         match self {
             Output::Stdout {
                 out,
+                name,
                 text_only,
                 refused,
             } => {
@@ -598,7 +802,7 @@ impl Write for Output {
                     ));
                 }
                 out.write(b)
-                    .map_err(|e| io::Error::new(e.kind(), format!("standard output: {e}")))
+                    .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))
             }
             Output::File { file, dest, .. } => file
                 .write(b)

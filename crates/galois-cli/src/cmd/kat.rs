@@ -32,8 +32,12 @@ pub fn run(a: Args) -> CmdResult {
     let mut files = Vec::new();
     for path in &a.files {
         let name = path.display();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+        // A file that cannot be read is an I/O error; one that is not
+        // UTF-8 text is a malformed vector file, like bad JSON.
+        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => CliError::usage(format!("{name}: {e}")),
+            _ => CliError::io(format!("{name}: {e}")),
+        })?;
         let file = VectorFile::parse(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
         // A pinned implementation must exist for every file: a run that
         // checks nothing must not look like a pass.

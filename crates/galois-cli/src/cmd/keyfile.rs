@@ -42,7 +42,8 @@ pub struct KeyFile {
     pub key: zeroize::Zeroizing<Vec<u8>>,
 }
 
-fn key_error(path: &Path, why: &str) -> CliError {
+/// A key error (exit 4) naming the key's path.
+pub fn key_error(path: &Path, why: &str) -> CliError {
     CliError {
         message: format!("{}: {why}", path.display()),
         code: exit::KEY,
@@ -69,29 +70,10 @@ impl KeyFile {
     }
 
     /// Reads a key file: at most [`MAX_KEY_FILE`] bytes (so `--key
-    /// /dev/zero` fails at once), with a warning on stderr when a regular
-    /// file is readable or writable by group or others.
+    /// /dev/zero` fails at once), with [`open_secret`]'s warning when a
+    /// regular file is readable or writable by group or others.
     pub fn read(path: &Path) -> Result<Self, CliError> {
-        let f = std::fs::File::open(path)
-            .map_err(|e| key_error(path, &format!("cannot read key file: {e}")))?;
-        if let Ok(m) = f.metadata() {
-            if m.is_dir() {
-                return Err(key_error(path, "is a directory, not a key file"));
-            }
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let mode = m.permissions().mode() & 0o777;
-                if m.is_file() && mode & 0o077 != 0 {
-                    eprintln!(
-                        "galois: warning: key file {} is accessible by others (mode {mode:04o}); \
-                         run: chmod 600 {}",
-                        path.display(),
-                        path.display()
-                    );
-                }
-            }
-        }
+        let f = open_secret(path, "key file")?;
         let mut bytes = zeroize::Zeroizing::new(Vec::with_capacity(MAX_KEY_FILE + 1));
         f.take(MAX_KEY_FILE as u64 + 1)
             .read_to_end(&mut bytes)
@@ -182,6 +164,34 @@ impl KeyFile {
             .and_then(|_| out.flush())
             .map_err(|e| CliError::io(format!("standard output: {e}")))
     }
+}
+
+/// Opens a file that holds a key (`what`: "key file" for `--key`, "raw
+/// key" for `--raw-key`): a directory is refused, and a regular file that
+/// group or others can read or write gets a warning on stderr. The one
+/// check for every kind of key file.
+pub fn open_secret(path: &Path, what: &str) -> Result<std::fs::File, CliError> {
+    let f = std::fs::File::open(path)
+        .map_err(|e| key_error(path, &format!("cannot read {what}: {e}")))?;
+    if let Ok(m) = f.metadata() {
+        if m.is_dir() {
+            return Err(key_error(path, &format!("is a directory, not a {what}")));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = m.permissions().mode() & 0o777;
+            if m.is_file() && mode & 0o077 != 0 {
+                eprintln!(
+                    "galois: warning: {what} {} is accessible by others (mode {mode:04o}); \
+                     run: chmod 600 {}",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(f)
 }
 
 /// The largest key file read (a key line is under 100 bytes).

@@ -1,10 +1,9 @@
 //! `galois mac` / `galois verify`: GMAC (AES keys) or Poly1305-AES over a
 //! file, under a fresh random nonce printed with the tag as NONCE:TAG.
 
-use super::files::open_input;
+use super::files::{for_each_piece, open_input};
 use super::keyfile::{Algorithm, KeyFile};
 use super::{exit, CliError, CmdResult};
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,22 +42,15 @@ pub struct VerifyArgs {
     input: Option<PathBuf>,
 }
 
-/// Feeds the input to `f` in 64 KiB pieces: memory stays bounded whatever
-/// the input's size.
+/// Feeds the input to `f` in pieces of up to 1 MiB: memory stays bounded
+/// whatever the input's size, and on more than one core the next piece is
+/// read while `f` works on the last one.
 fn for_each_chunk(
     input: Option<&std::path::Path>,
-    mut f: impl FnMut(&[u8]) -> Result<(), CliError>,
+    f: impl FnMut(&[u8]) -> Result<(), CliError> + Send,
 ) -> Result<(), CliError> {
     let (mut r, _) = open_input(input)?;
-    let mut buf = vec![0u8; 64 << 10];
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => f(&buf[..n])?,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(CliError::io(e.to_string())),
-        }
-    }
+    for_each_piece(&mut r, f)
 }
 
 fn nonce_len(a: Algorithm) -> usize {

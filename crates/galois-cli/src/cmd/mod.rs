@@ -12,8 +12,11 @@ macro_rules! exit_codes {
          \x20 3  input/output error (missing input, an existing output without --force,\n\
          \x20    a full disk)\n\
          \x20 4  missing, malformed, oversized or wrong-kind key file\n\
-         \x20 5  not a whole galois stream (truncated, reordered, duplicated or\n\
-         \x20    appended segments, a bad header)"
+         \x20 5  not a whole sealed file (truncated, reordered, duplicated or\n\
+         \x20    appended chunks or segments, a bad header)\n\
+         \x20 141  (killed by SIGPIPE) standard output was closed early, as by\n\
+         \x20    `| head`: quietly, like other Unix tools; what was not written\n\
+         \x20    was not verified either"
     };
 }
 pub(crate) use exit_codes;
@@ -40,7 +43,7 @@ pub mod exit {
     pub const KAT_FAILED: u8 = 1;
     /// Authentication failed: tampered data, a wrong tag or a wrong key.
     pub const AUTH: u8 = 1;
-    /// Bad usage, or an unreadable or malformed vector file.
+    /// Bad usage, or a malformed vector file (an unreadable one is [`IO`]).
     pub const USAGE: u8 = 2;
     /// Input/output error.
     pub const IO: u8 = 3;

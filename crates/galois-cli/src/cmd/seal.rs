@@ -4,7 +4,7 @@
 //! stream`. `open` tells the two apart by the stream format's header.
 
 use super::files::{check_output, open_input, Content, Output, Progress, Protect};
-use super::keyfile::{Algorithm, KeyFile};
+use super::keyfile::{key_error, open_secret, Algorithm, KeyFile};
 use super::{exit, CliError, CmdResult};
 use galois_aead::chunked;
 use galois_aead::stream::{
@@ -62,7 +62,8 @@ pub struct SealArgs {
     raw_key: Option<PathBuf>,
     /// Output file (default: standard output, refused on a terminal; `-o -`
     /// insists). Created with mode 0600; it appears only once the whole
-    /// input is sealed. An existing file is not replaced without --force.
+    /// input is sealed. An existing file is not replaced without --force;
+    /// a device or named pipe (`-o /dev/null`) is written into, never replaced.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// Replace an existing output file (never the key file).
@@ -107,7 +108,8 @@ pub struct OpenArgs {
     raw_key: Option<PathBuf>,
     /// Output file (default: standard output). Created with mode 0600; it
     /// appears only once the whole input verified. An existing file is not
-    /// replaced without --force.
+    /// replaced without --force; a device or named pipe is written into,
+    /// never replaced.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// Replace an existing output file (never the key file).
@@ -180,20 +182,15 @@ fn aes_key(path: &Path) -> Result<KeyFile, CliError> {
 /// tell a longer file.
 const RAW_KEY_MAX: u64 = 33;
 
-/// Reads a `--raw-key` file: exactly 16 or 32 bytes.
+/// Reads a `--raw-key` file: exactly 16 or 32 bytes (with the same
+/// directory refusal and permission warning as a key file).
 fn raw_key(path: &Path) -> Result<zeroize::Zeroizing<Vec<u8>>, CliError> {
-    let err = |why: String| CliError {
-        message: format!("{}: {why}", path.display()),
-        code: exit::KEY,
-    };
-    let f = std::fs::File::open(path).map_err(|e| err(format!("cannot read key: {e}")))?;
-    if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-        return Err(err("is a directory, not a key".into()));
-    }
+    let err = |why: String| key_error(path, &why);
+    let f = open_secret(path, "raw key")?;
     let mut key = zeroize::Zeroizing::new(Vec::with_capacity(RAW_KEY_MAX as usize));
     f.take(RAW_KEY_MAX)
         .read_to_end(&mut key)
-        .map_err(|e| err(format!("cannot read key: {e}")))?;
+        .map_err(|e| err(format!("cannot read raw key: {e}")))?;
     match key.len() {
         16 | 32 => Ok(key),
         n if n as u64 >= RAW_KEY_MAX => Err(err(
