@@ -18,8 +18,20 @@ pub mod aead;
 pub mod aes;
 pub mod block;
 pub mod chunked;
+/// Constant-time comparison and wiping (public with the `hazmat` feature,
+/// for this project's tools; not part of the API).
+#[cfg(feature = "hazmat")]
 pub mod ct;
+#[cfg(not(feature = "hazmat"))]
+#[allow(dead_code)]
+pub(crate) mod ct;
+/// CPU feature detection (public with the `hazmat` feature, for this
+/// project's tools; not part of the API).
+#[cfg(feature = "hazmat")]
 pub mod detect;
+#[cfg(not(feature = "hazmat"))]
+#[allow(dead_code)]
+pub(crate) mod detect;
 mod error;
 pub mod gcm;
 pub mod gcm64;
