@@ -5,6 +5,9 @@
 //! Input layouts are documented at the top of each target; `seed/` writes
 //! seed files in exactly those layouts from the shared vectors.
 
+pub mod aead16;
+pub mod cobblestone;
+
 use arbitrary::Unstructured;
 use galois_aead::{AesBackend, Backend};
 use std::sync::OnceLock;
@@ -112,6 +115,13 @@ impl<'a> Reader<'a> {
     /// modulo `max + 1`.
     pub fn field(&mut self, max: usize) -> &'a [u8] {
         let n = self.u16() as usize % (max + 1);
+        self.bytes(n)
+    }
+
+    /// A field with a one-byte length prefix, the length taken modulo
+    /// `max + 1`.
+    pub fn field_u8(&mut self, max: usize) -> &'a [u8] {
+        let n = self.byte() as usize % (max + 1);
         self.bytes(n)
     }
 
