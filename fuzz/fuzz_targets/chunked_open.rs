@@ -143,20 +143,32 @@ fn mutate(s: &mut Vec<u8>, m: &[u8], count: usize) {
 }
 
 /// The whole-buffer openers.
-fn check_whole(key: &[u8], ctx: &[u8], file: &[u8], want: &Result<Vec<u8>, Refusal>, rng: &mut Rng) {
+fn check_whole(
+    key: &[u8],
+    ctx: &[u8],
+    file: &[u8],
+    want: &Result<Vec<u8>, Refusal>,
+    rng: &mut Rng,
+) {
     let threads = 1 + rng.below(2);
     let len = match want {
         Ok(p) => p.len(),
         Err(_) => chunked::opened_len(file.len()).unwrap_or(rng.below(64)),
     };
     let mut out = vec![0xa5u8; len];
-    match (chunked::open_into_on(threads, key, ctx, file, &mut out), want) {
+    match (
+        chunked::open_into_on(threads, key, ctx, file, &mut out),
+        want,
+    ) {
         (Ok(()), Ok(p)) => check_eq!(out.as_slice(), p.as_slice(), "open_into plaintext"),
         (Ok(()), Err(r)) => mismatch!("open_into released a file the reference refuses ({r:?})"),
         (Err(e), Ok(_)) => mismatch!("open_into refused a good file: {e:?}"),
         (Err(e), Err(r)) => {
             check_eq!(refusal(&e), *r, "open_into refusal");
-            check!(out.iter().all(|&b| b == 0), "open_into left bytes in its output");
+            check!(
+                out.iter().all(|&b| b == 0),
+                "open_into left bytes in its output"
+            );
         }
     }
     if let Ok(p) = want {
@@ -167,7 +179,10 @@ fn check_whole(key: &[u8], ctx: &[u8], file: &[u8], want: &Result<Vec<u8>, Refus
             matches!(r, Err(Error::BufferLength { .. })),
             "open_into with a long buffer: {r:?}"
         );
-        check!(out.iter().all(|&b| b == 0), "open_into (long buffer) left bytes");
+        check!(
+            out.iter().all(|&b| b == 0),
+            "open_into (long buffer) left bytes"
+        );
     }
     if rng.below(8) == 0 {
         match (chunked::open(key, ctx, file), want) {
@@ -188,8 +203,15 @@ fn check_opener(key: &[u8], ctx: &[u8], file: &[u8], f: &mut reference::File, rn
     let mut o = match Opener::new(key, ctx, src) {
         Ok(o) => o,
         Err(e) => {
-            check!(f.header().is_err(), "Opener::new refused a good header: {e}");
-            check_eq!(stream_refusal(&e), f.header().unwrap_err(), "Opener::new refusal");
+            check!(
+                f.header().is_err(),
+                "Opener::new refused a good header: {e}"
+            );
+            check_eq!(
+                stream_refusal(&e),
+                f.header().unwrap_err(),
+                "Opener::new refusal"
+            );
             return;
         }
     };
@@ -229,7 +251,10 @@ fn check_opener(key: &[u8], ctx: &[u8], file: &[u8], f: &mut reference::File, rn
     if res.is_ok() {
         check_eq!(o.position(), got.len() as u64, "Opener position at the end");
     } else {
-        check!(o.position() <= got.len() as u64, "Opener position past what it released");
+        check!(
+            o.position() <= got.len() as u64,
+            "Opener position past what it released"
+        );
     }
     if let Err(r) = res {
         for _ in 0..2 {
@@ -239,7 +264,11 @@ fn check_opener(key: &[u8], ctx: &[u8], file: &[u8], f: &mut reference::File, rn
             }
         }
     } else {
-        check_eq!(o.read(&mut buf[..1]).ok(), Some(0), "Opener read after the end");
+        check_eq!(
+            o.read(&mut buf[..1]).ok(),
+            Some(0),
+            "Opener read after the end"
+        );
     }
 }
 
@@ -251,7 +280,11 @@ fn check_random(key: &[u8], ctx: &[u8], file: &[u8], f: &mut reference::File, rn
         Err(e) => {
             let want = f.header().and_then(|()| f.claimed_len().map(|_| ()));
             check!(want.is_err(), "RandomAccess::new refused a good file: {e}");
-            check_eq!(stream_refusal(&e), want.unwrap_err(), "RandomAccess::new refusal");
+            check_eq!(
+                stream_refusal(&e),
+                want.unwrap_err(),
+                "RandomAccess::new refusal"
+            );
             return;
         }
     };
@@ -279,14 +312,21 @@ fn check_random(key: &[u8], ctx: &[u8], file: &[u8], f: &mut reference::File, rn
             }
             1 => {
                 let d = near(rng) as i64 - pos as i64;
-                check_eq!(ra.seek(SeekFrom::Current(d)).ok(), Some(pos.wrapping_add_signed(d)), "seek current");
+                check_eq!(
+                    ra.seek(SeekFrom::Current(d)).ok(),
+                    Some(pos.wrapping_add_signed(d)),
+                    "seek current"
+                );
                 pos = pos.wrapping_add_signed(d);
             }
             2 => {
                 let d = near(rng) as i64 - claimed as i64;
                 match ra.seek(SeekFrom::End(d)) {
                     Ok(p) => {
-                        check!(length_ok, "seek from the end without a verified final chunk");
+                        check!(
+                            length_ok,
+                            "seek from the end without a verified final chunk"
+                        );
                         check_eq!(p, claimed.wrapping_add_signed(d), "seek end");
                         pos = p;
                     }
@@ -335,7 +375,9 @@ fn check_random(key: &[u8], ctx: &[u8], file: &[u8], f: &mut reference::File, rn
                         check_eq!(&buf[..k], &p[at..at + k], "read bytes");
                         pos += k as u64;
                     }
-                    (Ok(k), None) => mismatch!("RandomAccess returned {k} bytes of chunk {c}, which does not verify"),
+                    (Ok(k), None) => mismatch!(
+                        "RandomAccess returned {k} bytes of chunk {c}, which does not verify"
+                    ),
                     (Err(e), Some(_)) => mismatch!("RandomAccess refused a good chunk {c}: {e}"),
                     (Err(e), None) => check_eq!(io_refusal(&e), Refusal::Auth, "read refusal"),
                 }
@@ -352,7 +394,9 @@ fuzz_target!(|data: &[u8]| {
     let key_all = r.fixed::<32>();
     let key = &key_all[..if mode & 4 != 0 { 32 } else { 16 }];
     let ctx = r.field_u8(32);
-    let hash = data.iter().fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
+    let hash = data
+        .iter()
+        .fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
     let mut rng = Rng::new(hash);
 
     // The file, and the plaintext or refusal known without the reference.
@@ -398,12 +442,19 @@ fuzz_target!(|data: &[u8]| {
                 Ok(s) => s,
                 Err(e) => mismatch!("seal refused: {e:?}"),
             };
-            check!(ours == reference::seal(key, &salt, ctx, &pt), "seal differs from the reference");
+            check!(
+                ours == reference::seal(key, &salt, ctx, &pt),
+                "seal differs from the reference"
+            );
             let mut file = ours.clone();
             mutate(&mut file, &muts, count);
             if flags & 7 == 0 {
                 open_ctx = OTHER_CONTEXT;
-                let r = if file.len() < HEADER { Refusal::BadHeader } else { Refusal::WrongKey };
+                let r = if file.len() < HEADER {
+                    Refusal::BadHeader
+                } else {
+                    Refusal::WrongKey
+                };
                 (file, Expect::Refused(r))
             } else if file == ours {
                 (file, Expect::Plaintext(pt))
@@ -417,7 +468,9 @@ fuzz_target!(|data: &[u8]| {
     let want = f.open_whole();
     match (&known, &want) {
         (Expect::Nothing, _) => {}
-        (Expect::Plaintext(p), Ok(q)) => check_eq!(p, q, "the reference opened a genuine file wrong"),
+        (Expect::Plaintext(p), Ok(q)) => {
+            check_eq!(p, q, "the reference opened a genuine file wrong")
+        }
         (Expect::Digest(d), Ok(q)) => check!(
             digest(&SHA256, q).as_ref() == d,
             "plaintext differs from the Python reference's"

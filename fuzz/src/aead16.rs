@@ -13,9 +13,28 @@ pub trait Aead16 {
     fn seal_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<()>;
     fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()>;
     fn seal_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag>;
-    fn open_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<()>;
-    fn seal_detached_into(&self, nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<Tag>;
-    fn open_detached_into(&self, nonce: &[u8], aad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> Result<()>;
+    fn open_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<()>;
+    fn seal_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        pt: &[u8],
+        out: &mut [u8],
+    ) -> Result<Tag>;
+    fn open_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ct: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<()>;
     fn seal_in_place_append_tag(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()>;
     fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> Result<()>;
 }
@@ -38,13 +57,32 @@ macro_rules! forward {
             fn seal_in_place_detached(&self, n: &[u8], a: &[u8], b: &mut [u8]) -> Result<Tag> {
                 <$t>::seal_in_place_detached(self, n, a, b)
             }
-            fn open_in_place_detached(&self, n: &[u8], a: &[u8], b: &mut [u8], t: &[u8]) -> Result<()> {
+            fn open_in_place_detached(
+                &self,
+                n: &[u8],
+                a: &[u8],
+                b: &mut [u8],
+                t: &[u8],
+            ) -> Result<()> {
                 <$t>::open_in_place_detached(self, n, a, b, t)
             }
-            fn seal_detached_into(&self, n: &[u8], a: &[u8], p: &[u8], o: &mut [u8]) -> Result<Tag> {
+            fn seal_detached_into(
+                &self,
+                n: &[u8],
+                a: &[u8],
+                p: &[u8],
+                o: &mut [u8],
+            ) -> Result<Tag> {
                 <$t>::seal_detached_into(self, n, a, p, o)
             }
-            fn open_detached_into(&self, n: &[u8], a: &[u8], c: &[u8], t: &[u8], o: &mut [u8]) -> Result<()> {
+            fn open_detached_into(
+                &self,
+                n: &[u8],
+                a: &[u8],
+                c: &[u8],
+                t: &[u8],
+                o: &mut [u8],
+            ) -> Result<()> {
                 <$t>::open_detached_into(self, n, a, c, t, o)
             }
             fn seal_in_place_append_tag(&self, n: &[u8], a: &[u8], b: &mut Vec<u8>) -> Result<()> {
@@ -84,17 +122,29 @@ pub fn seal_by<A: Aead16>(g: &A, way: u8, nonce: &[u8], aad: &[u8], pt: &[u8]) -
         }
         _ => {
             let mut buf = pt.to_vec();
-            g.seal_in_place_append_tag(nonce, aad, &mut buf).map(|()| buf)
+            g.seal_in_place_append_tag(nonce, aad, &mut buf)
+                .map(|()| buf)
         }
     }
 }
 
 /// Opens ciphertext || tag through entry point `way` (mod 5); on failure,
 /// checks that the caller's buffer holds no plaintext.
-pub fn open_by<A: Aead16>(g: &A, way: u8, nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>> {
+pub fn open_by<A: Aead16>(
+    g: &A,
+    way: u8,
+    nonce: &[u8],
+    aad: &[u8],
+    sealed: &[u8],
+) -> Result<Vec<u8>> {
     let n = sealed.len().saturating_sub(TAG);
     let (ct, tag) = sealed.split_at(n.min(sealed.len()));
-    let wiped = |b: &[u8], what: &str| check!(b.iter().all(|&x| x == 0), "{what} left bytes after a failed open");
+    let wiped = |b: &[u8], what: &str| {
+        check!(
+            b.iter().all(|&x| x == 0),
+            "{what} left bytes after a failed open"
+        )
+    };
     match way % 5 {
         0 => g.open(nonce, aad, sealed),
         1 => {
@@ -164,23 +214,43 @@ pub fn exercise<A: Aead16>(
     let way2 = way / 5;
     match open_by(g, way2, nonce, aad, want) {
         Ok(p) => check_eq!(p.as_slice(), pt, "{name}: open (way {})", way2 % 5),
-        Err(e) => mismatch!("{name}: open (way {}) refused a genuine message: {e:?}", way2 % 5),
+        Err(e) => mismatch!(
+            "{name}: open (way {}) refused a genuine message: {e:?}",
+            way2 % 5
+        ),
     }
     let (t_nonce, t_aad, t_sealed) = tamper(nonce, aad, want, TAG, flags, pos);
     let way3 = (way2 / 5).wrapping_add(flags);
     let r = open_by(g, way3, &t_nonce, &t_aad, &t_sealed);
-    check_eq!(r.err(), Some(Error::AuthenticationFailed), "{name}: tampered open (way {})", way3 % 5);
+    check_eq!(
+        r.err(),
+        Some(Error::AuthenticationFailed),
+        "{name}: tampered open (way {})",
+        way3 % 5
+    );
     // Malformed: a nonce one byte short or long, an input shorter than a tag.
     let mut long = nonce.to_vec();
     long.push(flags);
-    let bad = if pos & 1 == 0 { &nonce[..nonce.len() - 1] } else { &long[..] };
+    let bad = if pos & 1 == 0 {
+        &nonce[..nonce.len() - 1]
+    } else {
+        &long[..]
+    };
     check_eq!(
         seal_by(g, way, bad, aad, pt).err(),
         Some(Error::InvalidNonceLength { got: bad.len() }),
         "{name}: seal with a {}-byte nonce",
         bad.len()
     );
-    check!(open_by(g, way2, bad, aad, want).is_err(), "{name}: open with a {}-byte nonce", bad.len());
+    check!(
+        open_by(g, way2, bad, aad, want).is_err(),
+        "{name}: open with a {}-byte nonce",
+        bad.len()
+    );
     let short = &want[..pos % TAG];
-    check!(open_by(g, way3, nonce, aad, short).is_err(), "{name}: open of {} bytes", short.len());
+    check!(
+        open_by(g, way3, nonce, aad, short).is_err(),
+        "{name}: open of {} bytes",
+        short.len()
+    );
 }

@@ -32,6 +32,14 @@ pub fn aes_backends() -> &'static [AesBackend] {
     })
 }
 
+/// The (GHASH backend, AES backend) pair a selector byte picks, modulo
+/// the number of pairs this CPU can run (all of them over a run).
+pub fn backend_pair(sel: u8) -> (Backend, AesBackend) {
+    let (g, a) = (ghash_backends(), aes_backends());
+    let pair = sel as usize % (g.len() * a.len());
+    (g[pair / a.len()], a[pair % a.len()])
+}
+
 /// Panics with a message starting `MISMATCH:` (scripts/fuzz.sh counts
 /// those apart from other crashes).
 #[macro_export]
