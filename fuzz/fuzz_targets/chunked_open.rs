@@ -455,7 +455,11 @@ fuzz_target!(|data: &[u8]| {
             let mut file = ours.clone();
             mutate(&mut file, &muts, count);
             if flags & 7 == 0 {
-                open_ctx = OTHER_CONTEXT;
+                open_ctx = if ctx == OTHER_CONTEXT {
+                    b""
+                } else {
+                    OTHER_CONTEXT
+                };
                 let r = if file.len() < HEADER {
                     Refusal::BadHeader
                 } else {
