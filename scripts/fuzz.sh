@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Differential fuzzing with cargo-fuzz / libFuzzer (targets in fuzz/fuzz_targets).
 #
-#   bash scripts/fuzz.sh --ci                 about 60 s of fuzzing in total (CI)
+#   bash scripts/fuzz.sh --ci                 6 s of fuzzing per target (CI)
 #   bash scripts/fuzz.sh --long N [target..]  N executions per target (-runs=N)
 #   bash scripts/fuzz.sh --time S [target..]  S seconds per target
 #
@@ -9,8 +9,12 @@
 # cargo-fuzz through cargo install), builds every target (no sanitizer: the
 # targets check results themselves; debug assertions and overflow checks on;
 # coverage without compare tracing, for throughput), writes seed corpora from
-# the shared vectors into fuzz/corpus (kept between runs, not committed), runs,
-# and prints: target, executions, crashes, mismatches, seconds. Exits non-zero
+# the shared vectors into fuzz/corpus (kept between runs, not committed),
+# replays the committed seeds of the targets that have them (fuzz/seeds/<target>/,
+# written by scripts/fuzz-seeds.py; -runs=0, every file whole: chunked_open's
+# records carry the outcome the Python Cobblestone reference gave), runs
+# (those seeds joining the corpus), and prints: target, executions, crashes,
+# mismatches, seconds. Exits non-zero
 # on any crash (panic, abort, timeout, out of memory) or mismatch; the input
 # that caused it is left in fuzz/artifacts/<target>/.
 #
@@ -28,19 +32,23 @@ case "$MODE" in
   *) echo "usage: $0 --ci | --long RUNS [target...] | --time SECONDS [target...]"; exit 2 ;;
 esac
 
-ALL="gcm_backends gcm_openssl gmac poly1305_aes online_splits stream_open_arbitrary packet_open_arbitrary vector_parser"
+ALL="gcm_backends gcm_openssl gmac poly1305_aes online_splits stream_open_arbitrary packet_open_arbitrary vector_parser chunked_open gcm_siv_awslc xaes_spec"
 TARGETS=${*:-$ALL}
 
 # Longest input per target (what the recorded long runs used): short enough
 # for the executions to count on one core, long enough for the batch paths
 # (8- and 16-block GCM kernels, IFMA Poly1305 from 192 bytes; AVX2 and
-# eight-lane IFMA Poly1305 through the target's 10-14 KiB repeat mode).
+# eight-lane IFMA Poly1305 through the target's 10-14 KiB repeat mode;
+# chunked_open builds files of up to four 16 KiB chunks from short inputs,
+# and its longer seeds are replayed whole).
 # FUZZ_MAX_LEN overrides it for every target.
 max_len() {
   if [ -n "${FUZZ_MAX_LEN:-}" ]; then echo "$FUZZ_MAX_LEN"; return; fi
   case "$1" in
     gcm_backends|gmac) echo 300 ;;
     online_splits|poly1305_aes) echo 400 ;;
+    gcm_siv_awslc|xaes_spec) echo 600 ;;
+    chunked_open) echo 1024 ;;
     stream_open_arbitrary) echo 1024 ;;
     vector_parser) echo 4096 ;;
     *) echo 2048 ;;
@@ -77,12 +85,21 @@ fail=0
 rows=()
 for t in $TARGETS; do
   mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
+  seeds=()
+  if [ -d "fuzz/seeds/$t" ]; then
+    seeds=("fuzz/seeds/$t")
+    if ! "$BIN/$t" -runs=0 -artifact_prefix="fuzz/artifacts/$t/" "fuzz/seeds/$t" >"$LOGS/$t.seeds.log" 2>&1; then
+      fail=1
+      echo "fuzz: $t FAILED on its committed seeds (log: $LOGS/$t.seeds.log)"
+      grep -m3 -E 'MISMATCH:|panicked at|ERROR: libFuzzer' "$LOGS/$t.seeds.log" || true
+    fi
+  fi
   if [ "$MODE" = --long ]; then limit=(-runs="$AMOUNT"); else limit=(-max_total_time="$AMOUNT"); fi
   before=$(ls "fuzz/artifacts/$t" | wc -l)
   start=$(date +%s%N)
   set +e
   "$BIN/$t" "${limit[@]}" -max_len="$(max_len "$t")" -timeout=60 -print_final_stats=1 \
-    -artifact_prefix="fuzz/artifacts/$t/" "fuzz/corpus/$t" >"$LOGS/$t.log" 2>&1
+    -artifact_prefix="fuzz/artifacts/$t/" "fuzz/corpus/$t" "${seeds[@]}" >"$LOGS/$t.log" 2>&1
   rc=$?
   set -e
   ds=$(( ($(date +%s%N) - start) / 100000000 ))

@@ -5,6 +5,9 @@
 //! Input layouts are documented at the top of each target; `seed/` writes
 //! seed files in exactly those layouts from the shared vectors.
 
+pub mod aead16;
+pub mod cobblestone;
+
 use arbitrary::Unstructured;
 use galois_aead::{AesBackend, Backend};
 use std::sync::OnceLock;
@@ -27,6 +30,14 @@ pub fn aes_backends() -> &'static [AesBackend] {
             .filter(|a| a.is_available())
             .collect()
     })
+}
+
+/// The (GHASH backend, AES backend) pair a selector byte picks, modulo
+/// the number of pairs this CPU can run (all of them over a run).
+pub fn backend_pair(sel: u8) -> (Backend, AesBackend) {
+    let (g, a) = (ghash_backends(), aes_backends());
+    let pair = sel as usize % (g.len() * a.len());
+    (g[pair / a.len()], a[pair % a.len()])
 }
 
 /// Panics with a message starting `MISMATCH:` (scripts/fuzz.sh counts
@@ -112,6 +123,13 @@ impl<'a> Reader<'a> {
     /// modulo `max + 1`.
     pub fn field(&mut self, max: usize) -> &'a [u8] {
         let n = self.u16() as usize % (max + 1);
+        self.bytes(n)
+    }
+
+    /// A field with a one-byte length prefix, the length taken modulo
+    /// `max + 1`.
+    pub fn field_u8(&mut self, max: usize) -> &'a [u8] {
+        let n = self.byte() as usize % (max + 1);
         self.bytes(n)
     }
 
