@@ -71,18 +71,46 @@ fn every_shared_file_passes_with_every_implementation() {
     }
 }
 
+#[path = "../../galois-aead/tests/common/features.rs"]
+mod features;
+
+/// Each family's `--all-backends` list against what this CPU's features
+/// allow (the standard library's detection and a table of the features each
+/// backend uses: tests/common/features.rs of galois-aead), not against the
+/// registry the list is built from.
 #[test]
-fn gcm_files_list_every_backend() {
-    let f = VectorFile::parse(include_str!("../../../vectors/mcgrew_viega_gcm_spec.json")).unwrap();
-    let imps = f.implementations();
-    for b in galois_aead::Backend::ALL {
-        assert_eq!(
-            imps.iter().any(|i| i == b.name()),
-            b.is_available(),
-            "{b}: listed by --all-backends exactly when this CPU has it"
-        );
+fn all_backends_lists_what_this_cpu_can_run() {
+    use galois_aead::{gf64::Gf64Backend, poly1305};
+    let list = |algorithm: &str| {
+        let text =
+            format!(r#"{{"schema": "vectors-v1", "algorithm": "{algorithm}", "tests": []}}"#);
+        VectorFile::parse(&text).unwrap().implementations()
+    };
+    let want = |family: &str, all: Vec<&'static str>| -> Vec<String> {
+        all.into_iter()
+            .filter(|n| features::expected(family, n))
+            .map(String::from)
+            .collect()
+    };
+    let mut gcm = want(
+        "GHASH",
+        galois_aead::Backend::ALL.iter().map(|b| b.name()).collect(),
+    );
+    gcm.push("portable".into());
+    for algorithm in ["AES-GCM", "AES-GMAC", "AES-GCM-SIV", "XAES-256-GCM"] {
+        assert_eq!(list(algorithm), gcm, "{algorithm}");
     }
-    assert!(imps.iter().any(|i| i == "portable"));
+    let poly = want(
+        "Poly1305",
+        poly1305::Backend::ALL.iter().map(|b| b.name()).collect(),
+    );
+    assert_eq!(list("Poly1305-AES"), poly);
+    assert_eq!(list("Poly1305"), poly);
+    let gf64 = want(
+        "GF(2^64)",
+        Gf64Backend::ALL.iter().map(|b| b.name()).collect(),
+    );
+    assert_eq!(list("GCM64-TDEA"), gf64);
 }
 
 #[test]
@@ -108,6 +136,51 @@ fn binary_runs_all_backends_on_shared_files() {
         "{text}"
     );
     assert!(!text.contains("FAIL"), "{text}");
+    // The last line names what this CPU cannot run, by the feature table.
+    let last = text.lines().last().unwrap();
+    let mut missing = Vec::new();
+    for (family, names) in [
+        (
+            "GHASH",
+            galois_aead::Backend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "AES",
+            galois_aead::AesBackend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+        (
+            "Poly1305",
+            galois_aead::poly1305::Backend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+        (
+            "GF(2^64)",
+            galois_aead::gf64::Gf64Backend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+    ] {
+        for n in names {
+            if !features::expected(family, n) {
+                missing.push(format!("{n} ({family})"));
+            }
+        }
+    }
+    let want = if missing.is_empty() {
+        "none".to_string()
+    } else {
+        missing.join(", ")
+    };
+    assert_eq!(last, format!("not run on this CPU: {want}"), "{text}");
 }
 
 fn write_temp(name: &str, text: &str) -> PathBuf {
