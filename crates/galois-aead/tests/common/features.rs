@@ -75,6 +75,7 @@ pub fn expected(family: &str, name: &str) -> bool {
         ("AES", "armv8") => all(&["neon", "aes"]),
         ("Poly1305", "ifma") => all(&["avx512f", "avx512vl", "avx512ifma"]),
         ("Poly1305", "avx2") => all(&["avx2"]),
+        ("Poly1305", "neon") => all(&["neon"]),
         ("GHASH", "ctmul64" | "bitserial")
         | ("GHASH", "table8_vartime" | "table4_vartime" | "shoup8_vartime" | "shoup4_vartime")
         | ("AES" | "Poly1305", "portable")
