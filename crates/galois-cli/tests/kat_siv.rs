@@ -8,7 +8,7 @@ use std::process::Command;
 
 fn file(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("vectors")
+        .join("../../vectors")
         .join(name)
 }
 
