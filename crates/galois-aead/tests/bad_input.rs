@@ -1,6 +1,8 @@
 //! Bad input gets its specific error, never a panic or a wrong answer.
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Ghash];
 use common::*;
 use galois_aead::{AesGcm, AesGmac, Backend, BlockCipher128, Error, Gcm, Options, ShortTag};
 

@@ -6,6 +6,8 @@ use galois_aead::gf64::{gf64_mul, gf64_mul_with, Gf64Backend};
 use galois_aead::{BlockCipher64, Error};
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Gf64];
 
 /// Every backend this CPU can run ([`common::every`]).
 fn backends() -> Vec<Gf64Backend> {

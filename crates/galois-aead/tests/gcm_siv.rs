@@ -3,6 +3,8 @@
 //! inputs, and the bad-input classes.
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Ghash, common::Family::Aes];
 
 use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM_SIV, AES_256_GCM_SIV};
 use common::{aes_backends, bytes, ghash_backends, rng};

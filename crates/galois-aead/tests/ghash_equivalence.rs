@@ -1,6 +1,8 @@
 //! Every GHASH backend against the bit-serial reference (Algorithm 1).
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Ghash];
 use common::*;
 use galois_aead::{gf128_mul, Backend, Ghash};
 use proptest::prelude::*;

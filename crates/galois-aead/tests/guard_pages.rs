@@ -48,6 +48,13 @@ use galois_aead::{
 use guard::{Guarded, Side, SIDES};
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[
+    common::Family::Ghash,
+    common::Family::Aes,
+    common::Family::Poly1305,
+    common::Family::Gf64,
+];
 
 /// The guard-page allocator: the only `unsafe` code of this file.
 mod guard {

@@ -7,6 +7,8 @@
 //! cases cover 1..128).
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Ghash, common::Family::Aes];
 use common::*;
 use galois_aead::{AesGcm, Options};
 use openssl::symm::{decrypt_aead, encrypt_aead, Cipher};

@@ -6,6 +6,8 @@
 //! the others are named on stderr.
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Poly1305];
 
 use galois_aead::poly1305::{
     chunk_values, clamp, clamp_r, is_clamped, Backend, Poly1305, Poly1305Aes, Poly1305Mac,

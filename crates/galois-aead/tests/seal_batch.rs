@@ -3,6 +3,8 @@
 //! (all short packets, short and long mixed, long only, one GHASH at a time).
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Ghash, common::Family::Aes];
 
 use common::{bytes, implementations, rng};
 use galois_aead::{AesGcm, BatchPacket, Error};

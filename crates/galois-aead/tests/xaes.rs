@@ -4,6 +4,8 @@
 //! the bad-input classes.
 
 mod common;
+/// The backend families this suite must run every backend of (`common::report`).
+const COVERS: &[common::Family] = &[common::Family::Ghash, common::Family::Aes];
 
 use common::{aes_backends, bytes, ghash_backends, rng};
 use galois_aead::{Aes, AesBackend, AesGcm, Backend, BlockCipher128, Error, Options, XAes256Gcm};

@@ -71,18 +71,46 @@ fn every_shared_file_passes_with_every_implementation() {
     }
 }
 
+#[path = "../../galois-aead/tests/common/features.rs"]
+mod features;
+
+/// Each family's `--all-backends` list against what this CPU's features
+/// allow (the standard library's detection and a table of the features each
+/// backend uses: tests/common/features.rs of galois-aead), not against the
+/// registry the list is built from.
 #[test]
-fn gcm_files_list_every_backend() {
-    let f = VectorFile::parse(include_str!("../../../vectors/mcgrew_viega_gcm_spec.json")).unwrap();
-    let imps = f.implementations();
-    for b in galois_aead::Backend::ALL {
-        assert_eq!(
-            imps.iter().any(|i| i == b.name()),
-            b.is_available(),
-            "{b}: listed by --all-backends exactly when this CPU has it"
-        );
+fn all_backends_lists_what_this_cpu_can_run() {
+    use galois_aead::{gf64::Gf64Backend, poly1305};
+    let list = |algorithm: &str| {
+        let text =
+            format!(r#"{{"schema": "vectors-v1", "algorithm": "{algorithm}", "tests": []}}"#);
+        VectorFile::parse(&text).unwrap().implementations()
+    };
+    let want = |family: &str, all: Vec<&'static str>| -> Vec<String> {
+        all.into_iter()
+            .filter(|n| features::expected(family, n))
+            .map(String::from)
+            .collect()
+    };
+    let mut gcm = want(
+        "GHASH",
+        galois_aead::Backend::ALL.iter().map(|b| b.name()).collect(),
+    );
+    gcm.push("portable".into());
+    for algorithm in ["AES-GCM", "AES-GMAC", "AES-GCM-SIV", "XAES-256-GCM"] {
+        assert_eq!(list(algorithm), gcm, "{algorithm}");
     }
-    assert!(imps.iter().any(|i| i == "portable"));
+    let poly = want(
+        "Poly1305",
+        poly1305::Backend::ALL.iter().map(|b| b.name()).collect(),
+    );
+    assert_eq!(list("Poly1305-AES"), poly);
+    assert_eq!(list("Poly1305"), poly);
+    let gf64 = want(
+        "GF(2^64)",
+        Gf64Backend::ALL.iter().map(|b| b.name()).collect(),
+    );
+    assert_eq!(list("GCM64-TDEA"), gf64);
 }
 
 #[test]
@@ -108,6 +136,51 @@ fn binary_runs_all_backends_on_shared_files() {
         "{text}"
     );
     assert!(!text.contains("FAIL"), "{text}");
+    // The last line names what this CPU cannot run, by the feature table.
+    let last = text.lines().last().unwrap();
+    let mut missing = Vec::new();
+    for (family, names) in [
+        (
+            "GHASH",
+            galois_aead::Backend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "AES",
+            galois_aead::AesBackend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+        (
+            "Poly1305",
+            galois_aead::poly1305::Backend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+        (
+            "GF(2^64)",
+            galois_aead::gf64::Gf64Backend::ALL
+                .iter()
+                .map(|b| b.name())
+                .collect(),
+        ),
+    ] {
+        for n in names {
+            if !features::expected(family, n) {
+                missing.push(format!("{n} ({family})"));
+            }
+        }
+    }
+    let want = if missing.is_empty() {
+        "none".to_string()
+    } else {
+        missing.join(", ")
+    };
+    assert_eq!(last, format!("not run on this CPU: {want}"), "{text}");
 }
 
 fn write_temp(name: &str, text: &str) -> PathBuf {
@@ -118,8 +191,36 @@ fn write_temp(name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// A case of a `gen-vectors` file against OpenSSL's AES-GCM (any IV
+/// length; the tag truncated to the case's length): valid cases must give
+/// its ct and tag, invalid ones must not verify.
+fn check_with_openssl(case: &serde_json::Value) {
+    let hx = |f: &str| hex::decode(case[f].as_str().unwrap_or("")).unwrap();
+    let (key, iv, aad, ct, tag) = (hx("key"), hx("iv"), hx("aad"), hx("ct"), hx("tag"));
+    let cipher = match key.len() {
+        16 => openssl::symm::Cipher::aes_128_gcm(),
+        24 => openssl::symm::Cipher::aes_192_gcm(),
+        _ => openssl::symm::Cipher::aes_256_gcm(),
+    };
+    let id = &case["id"];
+    if case["result"] == "valid" {
+        let mut full = [0u8; 16];
+        let got = openssl::symm::encrypt_aead(cipher, &key, Some(&iv), &aad, &hx("pt"), &mut full)
+            .unwrap();
+        assert_eq!(got, ct, "{id}: ct");
+        assert_eq!(&full[..tag.len()], &tag[..], "{id}: tag");
+    } else if !iv.is_empty() && tag.len() >= 4 {
+        // (an empty IV or a tag shorter than 4 bytes is refused by galois
+        // before any tag is computed; OpenSSL takes neither)
+        let opened = openssl::symm::decrypt_aead(cipher, &key, Some(&iv), &aad, &ct, &tag);
+        assert!(opened.is_err(), "{id}: an invalid case opens under OpenSSL");
+    }
+}
+
+/// `galois gen-vectors` files: every case checked against OpenSSL
+/// ([`check_with_openssl`]), then through `kat --all-backends`.
 #[test]
-fn generated_random_cases_pass_including_tampered_ones() {
+fn generated_cases_match_openssl_and_pass_on_every_backend() {
     let dir = std::env::temp_dir().join(format!("galois-genvec-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (i, args) in [
@@ -163,6 +264,9 @@ fn generated_random_cases_pass_including_tampered_ones() {
         let f = VectorFile::parse(&text).unwrap();
         if args.contains(&"--invalid-fraction") {
             assert!(text.contains("\"invalid\""), "some cases must be tampered");
+        }
+        for case in f.tests() {
+            check_with_openssl(case);
         }
         let out = galois()
             .arg("kat")

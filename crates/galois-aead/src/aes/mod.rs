@@ -120,10 +120,10 @@ enum Imp {
     Ni(Box<aesni::AesNi>),
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     Armv8(Box<armv8::Armv8>),
-    /// Boxed: the `aes` crate's key (fixsliced and AES-NI schedules
-    /// together) is about a kilobyte, which every move of an [`Aes`] (and
-    /// of the GCM keys holding one) would copy.
-    Portable(Box<portable::Portable>),
+    /// Boxed inside, per key size: the `aes` crate's key (fixsliced and
+    /// AES-NI schedules together) is about a kilobyte, which every move of
+    /// an [`Aes`] (and of the GCM keys holding one) would copy.
+    Portable(portable::Portable),
 }
 
 /// An expanded AES key (128, 192 or 256 bits), zeroized on drop.
@@ -183,7 +183,7 @@ impl Aes {
             AesBackend::Armv8 => Imp::Armv8(Box::new(
                 armv8::Armv8::new(key).ok_or(Error::BackendUnavailable { backend: "armv8" })?,
             )),
-            AesBackend::Portable => Imp::Portable(Box::new(portable::Portable::new(key))),
+            AesBackend::Portable => Imp::Portable(portable::Portable::new(key)),
         };
         Ok(Aes { imp })
     }

@@ -4,10 +4,13 @@
 use crate::block::Block;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 
+/// Each size in a box of its own size: a box of the enum would hold a
+/// shorter key's schedule plus bytes after it that the move copied in from
+/// the stack, which no wipe covers (tests/security.rs saw them freed).
 pub(super) enum Portable {
-    A128(aes::Aes128),
-    A192(aes::Aes192),
-    A256(aes::Aes256),
+    A128(Box<aes::Aes128>),
+    A192(Box<aes::Aes192>),
+    A256(Box<aes::Aes256>),
 }
 
 macro_rules! each {
@@ -24,9 +27,15 @@ impl Portable {
     /// `key` has 16, 24 or 32 bytes (checked by the caller).
     pub(super) fn new(key: &[u8]) -> Self {
         match key.len() {
-            16 => Portable::A128(aes::Aes128::new_from_slice(key).expect("16-byte key")),
-            24 => Portable::A192(aes::Aes192::new_from_slice(key).expect("24-byte key")),
-            _ => Portable::A256(aes::Aes256::new_from_slice(key).expect("32-byte key")),
+            16 => Portable::A128(Box::new(
+                aes::Aes128::new_from_slice(key).expect("16-byte key"),
+            )),
+            24 => Portable::A192(Box::new(
+                aes::Aes192::new_from_slice(key).expect("24-byte key"),
+            )),
+            _ => Portable::A256(Box::new(
+                aes::Aes256::new_from_slice(key).expect("32-byte key"),
+            )),
         }
     }
 

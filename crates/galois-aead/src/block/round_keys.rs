@@ -75,13 +75,20 @@ impl AesRoundKeys {
 
 impl Zeroize for AesRoundKeys {
     fn zeroize(&mut self) {
-        // Each size on its own: a length known here is a few vector stores
-        // (a slice of either length was a call to `memset`). (Volatile
-        // writes, one byte each, took longer than the schedule.)
-        match self {
-            AesRoundKeys::Aes128(k) => crate::ct::wipe_now(k.as_flattened_mut()),
-            AesRoundKeys::Aes192(k) => crate::ct::wipe_now(k.as_flattened_mut()),
-            AesRoundKeys::Aes256(k) => crate::ct::wipe_now(k.as_flattened_mut()),
+        // All 240 bytes after the tag, whatever the variant: moving a
+        // shorter schedule (into its box, for one) copies the bytes past
+        // its last round key from wherever the value was built, which can
+        // hold an earlier schedule (tests/security.rs saw it on the heap).
+        // One volatile store of a known length: a few vector stores.
+        let p = (self as *mut Self).cast::<Aes256Layout>();
+        // SAFETY: under the primitive representation every variant is the
+        // u128 tag followed by its array within the enum's 256 bytes, so
+        // `keys` of an Aes256Layout covers the variant's round keys and
+        // the bytes after them; zeros keep the variant valid (any bytes
+        // are a valid array, the ones after it are never read). A raw
+        // write: those bytes need not be initialized.
+        unsafe {
+            core::ptr::write_volatile(core::ptr::addr_of_mut!((*p).keys), [[0u8; 16]; 15]);
         }
     }
 }
@@ -89,6 +96,13 @@ impl Zeroize for AesRoundKeys {
 impl Drop for AesRoundKeys {
     fn drop(&mut self) {
         self.zeroize();
+        // And the tag, so the freed memory is all zeros: tag 0 is Aes128,
+        // whose round keys are now zeros, a valid value for the drop glue
+        // that follows (none: the arrays have none).
+        let p = (self as *mut Self).cast::<Aes256Layout>();
+        // SAFETY: the tag field of the primitive representation (see
+        // `zeroize`); 0 is a valid tag.
+        unsafe { core::ptr::write_volatile(core::ptr::addr_of_mut!((*p).tag), 0) };
     }
 }
 

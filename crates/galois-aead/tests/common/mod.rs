@@ -1,23 +1,201 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use galois_aead::{AesBackend, Backend, Options};
+use galois_aead::gf64::Gf64Backend;
+use galois_aead::{poly1305, AesBackend, Backend, Options};
 use rand::{rngs::StdRng, Rng, SeedableRng};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::sync::Mutex;
+
+pub mod features;
+
+/// A family of backends the suites loop over. Each suite that has this
+/// module names the families it must cover in a crate-level
+/// `const COVERS: &[common::Family]`; at the end of an unfiltered run the
+/// suite fails if a backend of one of them that this CPU can run (by the
+/// hand-written feature table [`Family::expected`], not the library's
+/// probes) was never handed to a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Ghash,
+    Aes,
+    Poly1305,
+    Gf64,
+}
+
+impl Family {
+    const EVERY: [Family; 4] = [Family::Ghash, Family::Aes, Family::Poly1305, Family::Gf64];
+
+    fn label(self) -> &'static str {
+        match self {
+            Family::Ghash => "GHASH",
+            Family::Aes => "AES",
+            Family::Poly1305 => "Poly1305",
+            Family::Gf64 => "GF(2^64)",
+        }
+    }
+
+    /// The names of the family's backends compiled for this target, and
+    /// whether the registry's probe says this CPU can run each.
+    fn backends(self) -> Vec<(&'static str, bool)> {
+        fn of<B: Copy>(
+            all: &[B],
+            name: fn(B) -> &'static str,
+            ok: fn(B) -> bool,
+        ) -> Vec<(&'static str, bool)> {
+            all.iter().map(|&b| (name(b), ok(b))).collect()
+        }
+        match self {
+            Family::Ghash => of(Backend::ALL, Backend::name, Backend::is_available),
+            Family::Aes => of(AesBackend::ALL, AesBackend::name, AesBackend::is_available),
+            Family::Poly1305 => of(
+                poly1305::Backend::ALL,
+                poly1305::Backend::name,
+                poly1305::Backend::is_available,
+            ),
+            Family::Gf64 => of(
+                Gf64Backend::ALL,
+                Gf64Backend::name,
+                Gf64Backend::is_available,
+            ),
+        }
+    }
+
+    /// Whether this CPU can run backend `name`: [`features::expected`].
+    pub fn expected(self, name: &str) -> bool {
+        features::expected(self.label(), name)
+    }
+}
+
+/// The enums [`every`] takes.
+pub trait Listed: Copy + PartialEq + std::fmt::Debug {
+    const FAMILY: Family;
+    fn name(self) -> &'static str;
+}
+
+impl Listed for Backend {
+    const FAMILY: Family = Family::Ghash;
+    fn name(self) -> &'static str {
+        Backend::name(self)
+    }
+}
+impl Listed for AesBackend {
+    const FAMILY: Family = Family::Aes;
+    fn name(self) -> &'static str {
+        AesBackend::name(self)
+    }
+}
+impl Listed for poly1305::Backend {
+    const FAMILY: Family = Family::Poly1305;
+    fn name(self) -> &'static str {
+        poly1305::Backend::name(self)
+    }
+}
+impl Listed for Gf64Backend {
+    const FAMILY: Family = Family::Gf64;
+    fn name(self) -> &'static str {
+        Gf64Backend::name(self)
+    }
+}
+
+/// (family, name) of every backend handed to a test by [`every`].
+static HANDED_OUT: Mutex<BTreeSet<(&str, &str)>> = Mutex::new(BTreeSet::new());
 
 /// Every backend of a family that this CPU can run (`all`, with
-/// `available` its registry probe). A backend is missing only where the
-/// CPU lacks its features: the probes are checked against the standard
-/// library's own feature detection, feature by feature, in
-/// `detect::tests::probes_match_the_standard_detection` (so a broken probe
-/// fails there, not silently here). The ones left out are named on stderr.
-pub fn every<B: Copy + std::fmt::Debug>(all: &[B], available: impl Fn(B) -> bool) -> Vec<B> {
-    let (run, missing): (Vec<B>, Vec<B>) = all.iter().copied().partition(|&b| available(b));
-    if !missing.is_empty() {
-        eprintln!("not run: this CPU lacks the features of {missing:?}");
-    }
-    assert!(!run.is_empty(), "no backend of {all:?} can run");
+/// `available` its registry probe). The probe must agree with
+/// [`Family::expected`] (the standard library's detection and a feature
+/// table of its own) backend by backend, so a probe that hides a backend
+/// from the suites fails here. The backends handed out are recorded for
+/// the check at the end of the suite ([`report`]).
+pub fn every<B: Listed>(all: &[B], available: impl Fn(B) -> bool) -> Vec<B> {
+    let run: Vec<B> = all.iter().copied().filter(|&b| available(b)).collect();
+    let want: Vec<B> = all
+        .iter()
+        .copied()
+        .filter(|&b| B::FAMILY.expected(b.name()))
+        .collect();
+    assert_eq!(
+        run,
+        want,
+        "{}: the backends the probes allow differ from those this CPU's features allow",
+        B::FAMILY.label()
+    );
+    let mut h = HANDED_OUT.lock().unwrap_or_else(|e| e.into_inner());
+    h.extend(run.iter().map(|b| (B::FAMILY.label(), b.name())));
     run
 }
+
+/// Whether the test binary was asked to run only some tests (a name
+/// filter, `--skip`, `--list`, `--ignored`, `--exact`).
+fn filtered() -> bool {
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--skip" | "--list" | "--ignored" | "--exact" | "--bench" => return true,
+            "--test-threads" | "--format" | "--logfile" | "--color" | "-Z" | "--shuffle-seed" => {
+                args.next();
+            }
+            s if !s.starts_with('-') => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// At the end of the test binary (after libtest's own summary, written to
+/// stderr directly so that libtest's capture of passing tests does not
+/// swallow it): one line `not run on this CPU: ...` (or `none`) over
+/// every family's registry; then, in an unfiltered run, exit 1 if a
+/// backend of a family in the suite's `COVERS` that this CPU can run was
+/// never handed out.
+pub extern "C" fn report() {
+    let handed = HANDED_OUT.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let mut not_run = Vec::new();
+    let mut missed = Vec::new();
+    for f in Family::EVERY {
+        for (name, _) in f.backends() {
+            if !f.expected(name) {
+                not_run.push(format!("{name} ({})", f.label()));
+            } else if crate::COVERS.contains(&f) && !handed.contains(&(f.label(), name)) {
+                missed.push(format!("{name} ({})", f.label()));
+            }
+        }
+    }
+    let mut e = std::io::stderr().lock();
+    let line = if not_run.is_empty() {
+        "none".to_string()
+    } else {
+        not_run.join(", ")
+    };
+    let _ = writeln!(e, "not run on this CPU: {line}");
+    if filtered() {
+        return;
+    }
+    if !missed.is_empty() {
+        let _ = writeln!(
+            e,
+            "FAILED: this CPU can run {}, which no test of this suite ran",
+            missed.join(", ")
+        );
+        let _ = e.flush();
+        // SAFETY: _exit ends the process at once; nothing runs after it.
+        unsafe { libc::_exit(1) };
+    }
+}
+
+/// Registers [`report`] before `main` (an ELF constructor), so a suite
+/// whose loops were all removed still reports and fails.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static REGISTER_REPORT: extern "C" fn() = {
+    extern "C" fn register() {
+        // SAFETY: `report` is an `extern "C" fn()` that lives as long as the process.
+        unsafe { libc::atexit(report) };
+    }
+    register
+};
 
 /// Every GHASH backend, by [`every`]'s rule.
 pub fn ghash_backends() -> Vec<Backend> {

@@ -7,7 +7,10 @@ use std::process::ExitCode;
     "Examples:\n",
     "  galois kat --all-backends vectors/*.json\n",
     "  galois kat --backend clmul vectors/mcgrew_viega_gcm_spec.json\n\n",
-    "Prints `FILE [backend]: N passed, M failed, K unsupported` per run. A run that\n",
+    "Prints `FILE [backend]: N passed, M failed, K unsupported` per run; with\n",
+    "--all-backends, last the line `not run on this CPU: NAME (FAMILY), ...` (or\n",
+    "`none`): the backends of every family compiled in that this CPU cannot run.\n",
+    "A run that\n",
     "checks no case, or a --backend that is not available for a file on this CPU,\n",
     "is a usage error (exit 2).\n\n",
     super::exit_codes!()
@@ -57,6 +60,7 @@ pub fn run(a: Args) -> CmdResult {
     let mut any_failed = false;
     let mut unchecked = Vec::new();
     let mut total = Summary::default();
+    let mut ran = std::collections::BTreeSet::new();
     for (path, file) in &files {
         let name = path.display();
         let imps = if a.all_backends {
@@ -66,6 +70,7 @@ pub fn run(a: Args) -> CmdResult {
         };
         for imp in imps {
             let s = file.run(&imp);
+            ran.insert(imp.clone());
             let label = if imp == AUTO {
                 String::new()
             } else {
@@ -96,6 +101,28 @@ pub fn run(a: Args) -> CmdResult {
     }
     if a.files.len() > 1 || a.all_backends {
         println!("total: {}", total.counts());
+    }
+    if a.all_backends {
+        // Every backend of a file's family that the registry says this CPU
+        // can run must have run: a narrowed list would pass with fewer.
+        let missed: Vec<String> = files
+            .iter()
+            .flat_map(|(_, f)| f.required())
+            .filter(|i| !ran.contains(i))
+            .collect();
+        let missing = galois_cli::kat::not_run();
+        println!(
+            "not run on this CPU: {}",
+            if missing.is_empty() {
+                "none".to_string()
+            } else {
+                missing.join(", ")
+            }
+        );
+        if !missed.is_empty() {
+            println!("FAIL available here but not run: {}", missed.join(", "));
+            any_failed = true;
+        }
     }
     if any_failed {
         return Ok(ExitCode::from(exit::KAT_FAILED));

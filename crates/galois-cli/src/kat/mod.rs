@@ -171,6 +171,31 @@ impl VectorFile {
         }
     }
 
+    /// The backends of this file's family that the registry says this CPU
+    /// can run (read from the registry, not from
+    /// [`VectorFile::implementations`]): `--all-backends` fails if one of
+    /// them did not run.
+    ///
+    /// ```
+    /// use galois_cli::kat::VectorFile;
+    /// let f = VectorFile::parse(r#"{"schema": "vectors-v1", "algorithm": "AES-GCM", "tests": []}"#).unwrap();
+    /// for b in f.required() {
+    ///     assert!(f.implementations().contains(&b));
+    /// }
+    /// ```
+    pub fn required(&self) -> Vec<String> {
+        use galois_aead::{gf64::Gf64Backend, poly1305, Backend};
+        fn names<B: Copy + core::fmt::Display>(v: Vec<B>) -> Vec<String> {
+            v.iter().map(|b| b.to_string()).collect()
+        }
+        match self.algorithm.as_str() {
+            "AES-GCM" | "AES-GMAC" | "AES-GCM-SIV" | "XAES-256-GCM" => names(Backend::available()),
+            "Poly1305-AES" | "Poly1305" => names(poly1305::Backend::available()),
+            "GCM64-TDEA" => names(Gf64Backend::available()),
+            _ => Vec::new(),
+        }
+    }
+
     /// Runs every case with implementation `imp` (a name from
     /// [`VectorFile::implementations`] or [`AUTO`]).
     ///
@@ -226,6 +251,37 @@ impl VectorFile {
         };
         r.unwrap_or_else(Outcome::Fail)
     }
+}
+
+/// The backends of every family (GHASH, AES, Poly1305, GF(2^64)) compiled
+/// for this target that this CPU cannot run, by the registry's probes: what
+/// `--all-backends` does not run here.
+///
+/// ```
+/// let missing = galois_cli::kat::not_run();
+/// assert!(!missing.iter().any(|n| n.starts_with("portable")));
+/// ```
+pub fn not_run() -> Vec<String> {
+    use galois_aead::{gf64::Gf64Backend, poly1305, AesBackend, Backend};
+    let mut v: Vec<String> = Vec::new();
+    let mut add = |name: &str, available: bool, family: &str| {
+        if !available {
+            v.push(format!("{name} ({family})"));
+        }
+    };
+    for b in Backend::ALL {
+        add(b.name(), b.is_available(), "GHASH");
+    }
+    for b in AesBackend::ALL {
+        add(b.name(), b.is_available(), "AES");
+    }
+    for b in poly1305::Backend::ALL {
+        add(b.name(), b.is_available(), "Poly1305");
+    }
+    for b in Gf64Backend::ALL {
+        add(b.name(), b.is_available(), "GF(2^64)");
+    }
+    v
 }
 
 /// Case fields, with errors that name the field.
