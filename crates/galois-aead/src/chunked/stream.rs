@@ -201,6 +201,8 @@ pub struct Opener<R: Read> {
     /// The current chunk's verified plaintext, and how much was returned.
     pt: Vec<u8>,
     pos: usize,
+    /// Verified plaintext bytes returned by `read` so far.
+    returned: u64,
     index: u64,
     done: bool,
     poison: Option<Poison>,
@@ -226,6 +228,7 @@ impl<R: Read> Opener<R> {
             ct: Vec::with_capacity(SEALED_CHUNK_SIZE + 1),
             pt: Vec::with_capacity(CHUNK_SIZE),
             pos: 0,
+            returned: 0,
             index: 0,
             done: false,
             poison: None,
@@ -282,18 +285,26 @@ impl<R: Read> Opener<R> {
         Ok(())
     }
 
-    /// The plaintext bytes verified and returned so far.
+    /// The plaintext bytes verified and returned so far (also after an
+    /// error: what was returned before it).
     ///
     /// ```
     /// use std::io::Read;
-    /// let sealed = galois_aead::chunked::seal(&[3u8; 16], b"", b"abc")?;
+    /// let mut sealed = galois_aead::chunked::seal(&[3u8; 16], b"", &[5u8; 20_000])?;
     /// let mut o = galois_aead::chunked::Opener::new(&[3u8; 16], b"", &sealed[..])?;
     /// o.read_to_end(&mut Vec::new())?;
-    /// assert_eq!(o.position(), 3);
+    /// assert_eq!(o.position(), 20_000);
+    /// // The second chunk tampered: the first chunk's 16 KiB were returned.
+    /// let n = sealed.len();
+    /// sealed[n - 1] ^= 1;
+    /// let mut o = galois_aead::chunked::Opener::new(&[3u8; 16], b"", &sealed[..])?;
+    /// let mut got = Vec::new();
+    /// assert!(o.read_to_end(&mut got).is_err());
+    /// assert_eq!((got.len(), o.position()), (16_384, 16_384));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn position(&self) -> u64 {
-        self.index.saturating_sub(1) * CHUNK_SIZE as u64 + self.pos as u64
+        self.returned
     }
 }
 
@@ -321,6 +332,7 @@ impl<R: Read> Read for Opener<R> {
         let n = out.len().min(self.pt.len() - self.pos);
         out[..n].copy_from_slice(&self.pt[self.pos..self.pos + n]);
         self.pos += n;
+        self.returned += n as u64;
         Ok(n)
     }
 }
