@@ -67,8 +67,7 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::radix44::{self, to26, to44, Limbs, M26};
-use super::Powers;
+use super::radix44::{self, to26, to44, M26};
 
 /// Bytes per group (four blocks, one per lane).
 pub(crate) const CHUNK: usize = 64;
@@ -98,13 +97,15 @@ impl Avx2 {
     }
 
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
-    /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^8 in `pw`.
-    pub(crate) fn blocks(self, h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
-        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty() && pw.n >= 8);
+    /// `data` (a non-zero multiple of [`CHUNK`] bytes) under the key `k`.
+    pub(crate) fn blocks(self, h: &mut [u64; 3], k: &super::portable::Key64, data: &[u8]) {
+        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty());
+        let mut r = to26(&radix44::r_from_bytes(&k.r_bytes()));
         // SAFETY: an `Avx2` value exists only if `detect::has_avx2()`
         // returned true, so the avx2 target feature of `blocks_avx2` is
         // present on this CPU; the assert above gives its length contract.
-        unsafe { blocks_avx2(h, pw, data) }
+        unsafe { blocks_avx2(h, &r, data) };
+        zeroize::Zeroize::zeroize(&mut r);
     }
 }
 
@@ -116,15 +117,22 @@ impl super::Poly1305Imp for Avx2 {
         Avx2::new()
     }
     const MIN_LEN: usize = MIN_LEN;
+    /// The powers of r are computed per call in the vector unit
+    /// ([`table`]), so the caller's slot for cached powers goes unused.
     #[inline(always)]
     fn bulk<P: super::PowersSlot>(
         self,
         h: &mut [u64; 3],
         k: &super::portable::Key64,
-        pw: &mut P,
+        _: &mut P,
         data: &[u8],
     ) -> usize {
-        super::bulk_chunks::<MIN_LEN, CHUNK, 8>(h, k, pw, data, |h, pw, d| self.blocks(h, pw, d))
+        if data.len() < MIN_LEN {
+            return 0;
+        }
+        let n = data.len() / CHUNK * CHUNK;
+        self.blocks(h, k, &data[..n]);
+        n
     }
 }
 
@@ -143,7 +151,7 @@ const SETS: usize = 5;
 
 /// The multipliers, 32-byte aligned for the memory operands of `vpmuludq`.
 #[repr(C, align(32))]
-struct Table([__m256i; ENTRY * SETS]);
+struct Table([[__m256i; ENTRY]; SETS]);
 
 /// `a` times the multiplier vector `$i` (0..9) of the entry at `$p`, per
 /// 64-bit lane, low 32 bits of each: one `vpmuludq` with a memory operand.
@@ -293,45 +301,186 @@ unsafe fn add5(a: &V5, b: &V5) -> V5 {
     }
 }
 
-/// Writes the multiplier entry `set` of the table: r0..r4 from `lanes`
-/// (one radix-2^26 element per lane, lane 0 first), then s_i = 5 r_i.
+/// `a` times `b` per 64-bit lane, low 32 bits of each (`vpmuludq`, both
+/// operands in registers). As `vmul!`, it runs inside the caller's unsafe
+/// block (AVX2 enabled there; the instruction touches no memory).
+macro_rules! vmulr {
+    ($a:expr, $b:expr) => {{
+        let d: __m256i;
+        core::arch::asm!(
+            "vpmuludq {d}, {a}, {b}",
+            d = lateout(ymm_reg) d,
+            a = in(ymm_reg) $a,
+            b = in(ymm_reg) $b,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+        d
+    }};
+}
+
+/// 5 x per lane.
 ///
 /// # Safety
 ///
 /// The CPU must support AVX2: call only from `avx2` target-feature code
 /// reached after `detect::has_avx2()`.
 #[inline(always)]
-unsafe fn put(t: &mut Table, set: usize, lanes: [&[u64; 5]; 4]) {
+unsafe fn times5(x: __m256i) -> __m256i {
     // SAFETY: the caller guarantees AVX2 (# Safety).
+    unsafe { _mm256_add_epi64(x, _mm256_slli_epi64::<2>(x)) }
+}
+
+/// a y mod p per lane, each lane with its own multiplier, carried (the
+/// products of the module comment with s_i = 5 y_i).
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn mul_lanes(a: &V5, y: &V5) -> V5 {
+    // SAFETY: AVX2 is enabled in this function (and guaranteed by the
+    // caller); the products touch registers only.
     unsafe {
-        for i in 0..5 {
-            let v = _mm256_set_epi64x(
-                lanes[3][i] as i64,
-                lanes[2][i] as i64,
-                lanes[1][i] as i64,
-                lanes[0][i] as i64,
-            );
-            t.0[set * ENTRY + i] = v;
-            if i > 0 {
-                t.0[set * ENTRY + 4 + i] = _mm256_add_epi64(v, _mm256_slli_epi64::<2>(v));
-            }
-        }
+        let add = |x: __m256i, z: __m256i| _mm256_add_epi64(x, z);
+        let s = [y[0], times5(y[1]), times5(y[2]), times5(y[3]), times5(y[4])];
+        let d0 = add(
+            add(
+                add(vmulr!(a[0], y[0]), vmulr!(a[1], s[4])),
+                add(vmulr!(a[2], s[3]), vmulr!(a[3], s[2])),
+            ),
+            vmulr!(a[4], s[1]),
+        );
+        let d1 = add(
+            add(
+                add(vmulr!(a[0], y[1]), vmulr!(a[1], y[0])),
+                add(vmulr!(a[2], s[4]), vmulr!(a[3], s[3])),
+            ),
+            vmulr!(a[4], s[2]),
+        );
+        let d2 = add(
+            add(
+                add(vmulr!(a[0], y[2]), vmulr!(a[1], y[1])),
+                add(vmulr!(a[2], y[0]), vmulr!(a[3], s[4])),
+            ),
+            vmulr!(a[4], s[3]),
+        );
+        let d3 = add(
+            add(
+                add(vmulr!(a[0], y[3]), vmulr!(a[1], y[2])),
+                add(vmulr!(a[2], y[1]), vmulr!(a[3], y[0])),
+            ),
+            vmulr!(a[4], s[4]),
+        );
+        let d4 = add(
+            add(
+                add(vmulr!(a[0], y[4]), vmulr!(a[1], y[3])),
+                add(vmulr!(a[2], y[2]), vmulr!(a[3], y[1])),
+            ),
+            vmulr!(a[4], y[0]),
+        );
+        carry5([d0, d1, d2, d3, d4])
     }
 }
 
-/// a b mod p in radix 2^44, carried.
-fn mul44(a: &Limbs, b: &Limbs) -> Limbs {
-    let mut x = radix44::mul(a, b);
-    radix44::carry(&mut x);
-    x
+/// Per limb: `a` with the 64-bit lanes of `MASK` (two bits per lane, as
+/// `vpblendd` takes them) from `b`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[inline(always)]
+unsafe fn blend<const MASK: i32>(a: &V5, b: &V5) -> V5 {
+    // SAFETY: the caller guarantees AVX2 (# Safety).
+    unsafe { core::array::from_fn(|i| _mm256_blend_epi32::<MASK>(a[i], b[i])) }
+}
+
+/// Per limb: lane `SEL` (given four times, as `vpermq` takes it) in every
+/// lane.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[inline(always)]
+unsafe fn spread<const SEL: i32>(a: &V5) -> V5 {
+    // SAFETY: the caller guarantees AVX2 (# Safety).
+    unsafe { core::array::from_fn(|i| _mm256_permute4x64_epi64::<SEL>(a[i])) }
+}
+
+/// A table entry: r0..r4 of `x`, then s1..s4.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[inline(always)]
+unsafe fn entry(x: &V5) -> [__m256i; ENTRY] {
+    // SAFETY: the caller guarantees AVX2 (# Safety).
+    unsafe {
+        [
+            x[0],
+            x[1],
+            x[2],
+            x[3],
+            x[4],
+            times5(x[1]),
+            times5(x[2]),
+            times5(x[3]),
+            times5(x[4]),
+        ]
+    }
+}
+
+/// The multiplier table from r (radix 2^26), computed in the vector unit
+/// four products deep: r^2; r^4 (lane 0) and r^3 (lanes 1-3); r^8;
+/// r^16 (lane 0) and r^12 (lanes 1-3). The last group's lanes r^4, r^2,
+/// r^3, r^1 are blended from the first three. Limbs stay below
+/// 2^26 + 2^12 (the carry chain's bound), fine as multipliers.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn table(r: &[u64; 5]) -> Table {
+    // SAFETY: AVX2 is enabled in this function (and guaranteed by the
+    // caller); everything stays in registers and the returned value.
+    unsafe {
+        // Lane masks for `blend` (two 32-bit halves per 64-bit lane).
+        const L0: i32 = 0b0000_0011;
+        const L1: i32 = 0b0000_1100;
+        const L3: i32 = 0b1100_0000;
+        const L123: i32 = 0b1111_1100;
+        let r1: V5 = core::array::from_fn(|i| _mm256_set1_epi64x(r[i] as i64));
+        let r2 = mul_lanes(&r1, &r1);
+        let x = mul_lanes(&r2, &blend::<L123>(&r2, &r1)); // r^4, r^3, r^3, r^3
+        let last = blend::<L3>(&blend::<L1>(&x, &r2), &r1); // r^4, r^2, r^3, r^1
+        let r4 = spread::<0b00_00_00_00>(&x);
+        let r8 = mul_lanes(&r4, &r4);
+        let y = mul_lanes(&r8, &blend::<L0>(&r4, &r8)); // r^16, r^12, r^12, r^12
+        let r16 = spread::<0b00_00_00_00>(&y);
+        let r12 = spread::<0b01_01_01_01>(&y);
+        let mut t = Table([[_mm256_setzero_si256(); ENTRY]; SETS]);
+        t.0[R16] = entry(&r16);
+        t.0[R12] = entry(&r12);
+        t.0[R8] = entry(&r8);
+        t.0[R4] = entry(&r4);
+        t.0[LAST] = entry(&last);
+        t
+    }
 }
 
 /// # Safety
 ///
 /// The CPU must support AVX2 (an `Avx2` value proves it), and `data` must be
-/// a non-zero multiple of [`CHUNK`] bytes: the loads read whole chunks.
+/// a non-zero multiple of [`CHUNK`] bytes: the loads read whole chunks. `r`
+/// is the key's r in radix 2^26.
 #[target_feature(enable = "avx2")]
-unsafe fn blocks_avx2(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
+unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
     // SAFETY: the caller guarantees AVX2 (# Safety); every `load4` reads the
     // `CHUNK` bytes at `p + k * CHUNK` with `k < data.len() / CHUNK`, and the
     // store writes the 32-byte `t`; every multiplier pointer is the start
@@ -339,24 +488,8 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
     unsafe {
         let h26 = to26(&radix44::from64(h));
         let n = data.len() / CHUNK;
-        let mut t = Table([_mm256_setzero_si256(); ENTRY * SETS]);
-        let q: [[u64; 5]; 4] = [
-            to26(&pw.p[3]),
-            to26(&pw.p[1]),
-            to26(&pw.p[2]),
-            to26(&pw.p[0]),
-        ];
-        let r8 = to26(&pw.p[7]);
-        put(&mut t, R4, [&q[0]; 4]);
-        put(&mut t, R8, [&r8; 4]);
-        put(&mut t, LAST, [&q[0], &q[1], &q[2], &q[3]]);
-        if n > 4 {
-            let r12 = to26(&mul44(&pw.p[7], &pw.p[3]));
-            let r16 = to26(&mul44(&pw.p[7], &pw.p[7]));
-            put(&mut t, R12, [&r12; 4]);
-            put(&mut t, R16, [&r16; 4]);
-        }
-        let at = |set: usize| t.0.as_ptr().add(set * ENTRY);
+        let mut t = table(r);
+        let at = |set: usize| t.0[set].as_ptr();
         let (p16, p12, p8, p4) = (at(R16), at(R12), at(R8), at(R4));
         let mut acc: V5 = [
             _mm256_set_epi64x(0, 0, 0, h26[0] as i64),
@@ -391,7 +524,7 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
         // Last group: lanes hold blocks 0, 2, 1, 3 -> r^4, r^2, r^3, r^1.
         acc = carry5(mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), at(LAST)));
         // The multipliers are powers of the key: wiped before returning.
-        core::ptr::write_volatile(&mut t, Table([_mm256_setzero_si256(); ENTRY * SETS]));
+        core::ptr::write_volatile(&mut t, Table([[_mm256_setzero_si256(); ENTRY]; SETS]));
         let mut out = [0u64; 5];
         for (i, v) in acc.iter().enumerate() {
             let mut t = [0u64; 4];
