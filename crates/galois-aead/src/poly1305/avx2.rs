@@ -14,7 +14,8 @@
 //! every fourth block: for each group of four blocks but the last,
 //! A = (A + m) r^4; for the last group, A_j = (A_j + m) r^(4-j), then
 //! h = sum_j A_j. Block m_i is multiplied by r^(N-i+1), as in the serial
-//! definition. The main loop takes four groups per step,
+//! definition. From `FOUR_MIN` groups (2 KiB) on, the main loop takes four
+//! groups per step,
 //!
 //! ```text
 //! A = (A + M_k) r^16 + M_{k+1} r^12 + M_{k+2} r^8 + M_{k+3} r^4
@@ -22,10 +23,10 @@
 //!
 //! Only the first product depends on A, so one multiplication per 256
 //! bytes is on the dependency chain, and the four products share one carry
-//! chain (the sums stay far below 2^64, see Bounds). The groups left over
-//! run two per step (r^8, r^4) or one (r^4), then the last group.
-//! r^1..r^8 come from the caller (once per message, only for long
-//! messages); r^12 and r^16 are computed here.
+//! chain (the sums stay far below 2^64, see Bounds). Shorter inputs, and
+//! the groups left over, run two per step (r^8, r^4) or one (r^4), then
+//! the last group. The powers are computed per call from r in the vector
+//! unit (`table`), three or four products deep.
 //!
 //! The loads interleave blocks: with `vpunpcklqdq/hqdq` on two 32-byte loads
 //! (blocks 0,1 and 2,3) the lanes hold blocks 0, 2, 1, 3, so the last
@@ -57,9 +58,9 @@
 //! # Bounds
 //!
 //! Lanes enter a product below 2^27 (limbs below 2^26 + 2^11 after the
-//! carry, plus a message limb below 2^26), r limbs below 2^26, s below
-//! 2^29: each product is below 2^56, each d_k below 5 2^56 < 2^59, and the
-//! sum of four groups' d_k below 2^61. The carry chain d0 -> d1 -> d2 -> d3
+//! carry, plus a message limb below 2^26), multiplier limbs below
+//! 2^26 + 2^8, s below 2^29: each product is below 2^56, each d_k below
+//! 5 2^56 < 2^59, and the sum of four groups' d_k below 2^61. The carry chain d0 -> d1 -> d2 -> d3
 //! -> d4 -> (times 5) d0 -> d1 brings every limb back below 2^26 + 2^11.
 //! The code is the same for every key and message: no secret-dependent
 //! branch or index.
@@ -137,6 +138,11 @@ impl super::Poly1305Imp for Avx2 {
 }
 
 type V5 = [__m256i; 5];
+
+/// Groups (of 64 bytes) from which the loop takes four groups per step:
+/// below, r^12 and r^16 (one more product on the set-up's critical path)
+/// cost more than the carries they save, and the loop takes two per step.
+const FOUR_MIN: usize = 32;
 
 /// Vectors per multiplier in the table: r0..r4, then s1..s4 (s_i = 5 r_i).
 const ENTRY: usize = 9;
@@ -331,7 +337,8 @@ unsafe fn times5(x: __m256i) -> __m256i {
 }
 
 /// a y mod p per lane, each lane with its own multiplier, carried (the
-/// products of the module comment with s_i = 5 y_i).
+/// products of the module comment with s_i = 5 y_i): limbs below
+/// 2^26 + 2^8 for inputs below 2^26 + 2^12.
 ///
 /// # Safety
 ///
@@ -380,7 +387,23 @@ unsafe fn mul_lanes(a: &V5, y: &V5) -> V5 {
             ),
             vmulr!(a[4], y[0]),
         );
-        carry5([d0, d1, d2, d3, d4])
+        // Two rounds of carries in parallel instead of the serial chain
+        // (about half its latency; this is the set-up's critical path).
+        // From d_k < 2^57: after one round limbs are below 2^26 + 2^34,
+        // after two below 2^26 + 2^8.
+        let mask = _mm256_set1_epi64x(M26 as i64);
+        let round = |d: V5| -> V5 {
+            let c: V5 = core::array::from_fn(|i| _mm256_srli_epi64::<26>(d[i]));
+            let l: V5 = core::array::from_fn(|i| _mm256_and_si256(d[i], mask));
+            [
+                add(l[0], times5(c[4])),
+                add(l[1], c[0]),
+                add(l[2], c[1]),
+                add(l[3], c[2]),
+                add(l[4], c[3]),
+            ]
+        };
+        round(round([d0, d1, d2, d3, d4]))
     }
 }
 
@@ -435,10 +458,11 @@ unsafe fn entry(x: &V5) -> [__m256i; ENTRY] {
 }
 
 /// The multiplier table from r (radix 2^26), computed in the vector unit
-/// four products deep: r^2; r^4 (lane 0) and r^3 (lanes 1-3); r^8;
-/// r^16 (lane 0) and r^12 (lanes 1-3). The last group's lanes r^4, r^2,
-/// r^3, r^1 are blended from the first three. Limbs stay below
-/// 2^26 + 2^12 (the carry chain's bound), fine as multipliers.
+/// three or four products deep: r^2; r^4 (lane 0) and r^3 (lanes 1-3);
+/// r^8; with `four`, r^16 (lane 0) and r^12 (lanes 1-3) (otherwise their
+/// entries stay zero and must not be used). The last group's lanes r^4,
+/// r^2, r^3, r^1 are blended from the first three. Limbs stay below
+/// 2^26 + 2^8 (`mul_lanes`), fine as multipliers.
 ///
 /// # Safety
 ///
@@ -446,7 +470,7 @@ unsafe fn entry(x: &V5) -> [__m256i; ENTRY] {
 /// reached after `detect::has_avx2()`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn table(r: &[u64; 5]) -> Table {
+unsafe fn table(r: &[u64; 5], four: bool) -> Table {
     // SAFETY: AVX2 is enabled in this function (and guaranteed by the
     // caller); everything stays in registers and the returned value.
     unsafe {
@@ -461,12 +485,12 @@ unsafe fn table(r: &[u64; 5]) -> Table {
         let last = blend::<L3>(&blend::<L1>(&x, &r2), &r1); // r^4, r^2, r^3, r^1
         let r4 = spread::<0b00_00_00_00>(&x);
         let r8 = mul_lanes(&r4, &r4);
-        let y = mul_lanes(&r8, &blend::<L0>(&r4, &r8)); // r^16, r^12, r^12, r^12
-        let r16 = spread::<0b00_00_00_00>(&y);
-        let r12 = spread::<0b01_01_01_01>(&y);
         let mut t = Table([[_mm256_setzero_si256(); ENTRY]; SETS]);
-        t.0[R16] = entry(&r16);
-        t.0[R12] = entry(&r12);
+        if four {
+            let y = mul_lanes(&r8, &blend::<L0>(&r4, &r8)); // r^16, r^12, r^12, r^12
+            t.0[R16] = entry(&spread::<0b00_00_00_00>(&y));
+            t.0[R12] = entry(&spread::<0b01_01_01_01>(&y));
+        }
         t.0[R8] = entry(&r8);
         t.0[R4] = entry(&r4);
         t.0[LAST] = entry(&last);
@@ -488,7 +512,8 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
     unsafe {
         let h26 = to26(&radix44::from64(h));
         let n = data.len() / CHUNK;
-        let mut t = table(r);
+        let four = n >= FOUR_MIN;
+        let mut t = table(r, four);
         let at = |set: usize| t.0[set].as_ptr();
         let (p16, p12, p8, p4) = (at(R16), at(R12), at(R8), at(R4));
         let mut acc: V5 = [
@@ -503,7 +528,7 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
         // Four groups per step: A = (A + M_k) r^16 + M_{k+1} r^12
         // + M_{k+2} r^8 + M_{k+3} r^4; the product with A last, so the
         // other three are summed by the time it is ready.
-        while k + 4 < n {
+        while four && k + 4 < n {
             let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), p12);
             let m2 = mul_sum!(&load4(p.add((k + 2) * CHUNK)), p8);
             let m3 = mul_sum!(&load4(p.add((k + 3) * CHUNK)), p4);
