@@ -184,7 +184,11 @@ fn count(backend: Backend, calls: u64, size: usize) {
         let nonce = (i as u128).to_le_bytes();
         x ^= mac.authenticate(&nonce, black_box(&msg)).unwrap()[0];
     }
-    println!("{} calls of {size} bytes ({}): {x:02x}", calls, backend.name());
+    println!(
+        "{} calls of {size} bytes ({}): {x:02x}",
+        calls,
+        backend.name()
+    );
 }
 
 pub fn run(a: Args) {

@@ -182,48 +182,50 @@ macro_rules! vmul {
 }
 
 /// The five sums d0..d4 of the module comment (not carried) of `$a` (a
-/// `V5`) with the multiplier entry at `$p`. A macro, not a function: the
-/// `asm!` operands need the caller's `avx2` target feature.
+/// `V5`) with the multiplier entry `$m` (r0..r4, s1..s4), each product
+/// `$mul!(limb, $m, index)`: `vmul` for an entry in the table (`$m` its
+/// address), `vmulv` for one in registers (`$m` an array). A macro, not a
+/// function: the `asm!` operands need the caller's `avx2` target feature.
 macro_rules! mul_sum {
-    ($a:expr, $p:expr) => {{
+    ($a:expr, $mul:ident, $m:expr) => {{
         let a: &V5 = $a;
-        let p: *const __m256i = $p;
+        let p = $m;
         let add = |x: __m256i, y: __m256i| _mm256_add_epi64(x, y);
         // Entries: r0..r4 at 0..4, s1..s4 at 5..8.
         let d0 = add(
             add(
-                add(vmul!(a[0], p, 0), vmul!(a[1], p, 8)),
-                add(vmul!(a[2], p, 7), vmul!(a[3], p, 6)),
+                add($mul!(a[0], p, 0), $mul!(a[1], p, 8)),
+                add($mul!(a[2], p, 7), $mul!(a[3], p, 6)),
             ),
-            vmul!(a[4], p, 5),
+            $mul!(a[4], p, 5),
         );
         let d1 = add(
             add(
-                add(vmul!(a[0], p, 1), vmul!(a[1], p, 0)),
-                add(vmul!(a[2], p, 8), vmul!(a[3], p, 7)),
+                add($mul!(a[0], p, 1), $mul!(a[1], p, 0)),
+                add($mul!(a[2], p, 8), $mul!(a[3], p, 7)),
             ),
-            vmul!(a[4], p, 6),
+            $mul!(a[4], p, 6),
         );
         let d2 = add(
             add(
-                add(vmul!(a[0], p, 2), vmul!(a[1], p, 1)),
-                add(vmul!(a[2], p, 0), vmul!(a[3], p, 8)),
+                add($mul!(a[0], p, 2), $mul!(a[1], p, 1)),
+                add($mul!(a[2], p, 0), $mul!(a[3], p, 8)),
             ),
-            vmul!(a[4], p, 7),
+            $mul!(a[4], p, 7),
         );
         let d3 = add(
             add(
-                add(vmul!(a[0], p, 3), vmul!(a[1], p, 2)),
-                add(vmul!(a[2], p, 1), vmul!(a[3], p, 0)),
+                add($mul!(a[0], p, 3), $mul!(a[1], p, 2)),
+                add($mul!(a[2], p, 1), $mul!(a[3], p, 0)),
             ),
-            vmul!(a[4], p, 8),
+            $mul!(a[4], p, 8),
         );
         let d4 = add(
             add(
-                add(vmul!(a[0], p, 4), vmul!(a[1], p, 3)),
-                add(vmul!(a[2], p, 2), vmul!(a[3], p, 1)),
+                add($mul!(a[0], p, 4), $mul!(a[1], p, 3)),
+                add($mul!(a[2], p, 2), $mul!(a[3], p, 1)),
             ),
-            vmul!(a[4], p, 0),
+            $mul!(a[4], p, 0),
         );
         [d0, d1, d2, d3, d4]
     }};
@@ -307,17 +309,18 @@ unsafe fn add5(a: &V5, b: &V5) -> V5 {
     }
 }
 
-/// `a` times `b` per 64-bit lane, low 32 bits of each (`vpmuludq`, both
-/// operands in registers). As `vmul!`, it runs inside the caller's unsafe
-/// block (AVX2 enabled there; the instruction touches no memory).
-macro_rules! vmulr {
-    ($a:expr, $b:expr) => {{
+/// `a` times vector `$i` of the multiplier entry `$m` (an array in
+/// registers) per 64-bit lane, low 32 bits of each (`vpmuludq`). As `vmul!`,
+/// it runs inside the caller's unsafe block (AVX2 enabled there; the
+/// instruction touches no memory).
+macro_rules! vmulv {
+    ($a:expr, $m:expr, $i:literal) => {{
         let d: __m256i;
         core::arch::asm!(
             "vpmuludq {d}, {a}, {b}",
             d = lateout(ymm_reg) d,
             a = in(ymm_reg) $a,
-            b = in(ymm_reg) $b,
+            b = in(ymm_reg) $m[$i],
             options(pure, nomem, nostack, preserves_flags),
         );
         d
@@ -351,42 +354,8 @@ unsafe fn mul_lanes(a: &V5, y: &V5) -> V5 {
     // caller); the products touch registers only.
     unsafe {
         let add = |x: __m256i, z: __m256i| _mm256_add_epi64(x, z);
-        let s = [y[0], times5(y[1]), times5(y[2]), times5(y[3]), times5(y[4])];
-        let d0 = add(
-            add(
-                add(vmulr!(a[0], y[0]), vmulr!(a[1], s[4])),
-                add(vmulr!(a[2], s[3]), vmulr!(a[3], s[2])),
-            ),
-            vmulr!(a[4], s[1]),
-        );
-        let d1 = add(
-            add(
-                add(vmulr!(a[0], y[1]), vmulr!(a[1], y[0])),
-                add(vmulr!(a[2], s[4]), vmulr!(a[3], s[3])),
-            ),
-            vmulr!(a[4], s[2]),
-        );
-        let d2 = add(
-            add(
-                add(vmulr!(a[0], y[2]), vmulr!(a[1], y[1])),
-                add(vmulr!(a[2], y[0]), vmulr!(a[3], s[4])),
-            ),
-            vmulr!(a[4], s[3]),
-        );
-        let d3 = add(
-            add(
-                add(vmulr!(a[0], y[3]), vmulr!(a[1], y[2])),
-                add(vmulr!(a[2], y[1]), vmulr!(a[3], y[0])),
-            ),
-            vmulr!(a[4], s[4]),
-        );
-        let d4 = add(
-            add(
-                add(vmulr!(a[0], y[4]), vmulr!(a[1], y[3])),
-                add(vmulr!(a[2], y[2]), vmulr!(a[3], y[1])),
-            ),
-            vmulr!(a[4], y[0]),
-        );
+        let m = entry(y);
+        let [d0, d1, d2, d3, d4] = mul_sum!(a, vmulv, m);
         // Two rounds of carries in parallel instead of the serial chain
         // (about half its latency; this is the set-up's critical path).
         // From d_k < 2^57: after one round limbs are below 2^26 + 2^34,
@@ -529,25 +498,29 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
         // + M_{k+2} r^8 + M_{k+3} r^4; the product with A last, so the
         // other three are summed by the time it is ready.
         while four && k + 4 < n {
-            let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), p12);
-            let m2 = mul_sum!(&load4(p.add((k + 2) * CHUNK)), p8);
-            let m3 = mul_sum!(&load4(p.add((k + 3) * CHUNK)), p4);
-            let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), p16);
+            let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), vmul, p12);
+            let m2 = mul_sum!(&load4(p.add((k + 2) * CHUNK)), vmul, p8);
+            let m3 = mul_sum!(&load4(p.add((k + 3) * CHUNK)), vmul, p4);
+            let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p16);
             acc = carry5(add5(&add5(&m1, &add5(&m2, &m3)), &m0));
             k += 4;
         }
         while k + 2 < n {
-            let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), p4);
-            let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), p8);
+            let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), vmul, p4);
+            let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p8);
             acc = carry5(add5(&m1, &m0));
             k += 2;
         }
         while k + 1 < n {
-            acc = carry5(mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), p4));
+            acc = carry5(mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p4));
             k += 1;
         }
         // Last group: lanes hold blocks 0, 2, 1, 3 -> r^4, r^2, r^3, r^1.
-        acc = carry5(mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), at(LAST)));
+        acc = carry5(mul_sum!(
+            &add5(&acc, &load4(p.add(k * CHUNK))),
+            vmul,
+            at(LAST)
+        ));
         // The multipliers are powers of the key: wiped before returning.
         core::ptr::write_volatile(&mut t, Table([[_mm256_setzero_si256(); ENTRY]; SETS]));
         let mut out = [0u64; 5];
