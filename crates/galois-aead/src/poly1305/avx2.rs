@@ -11,13 +11,22 @@
 //!
 //! For N = 4K blocks and an incoming accumulator h (converted from the
 //! portable radix 2^44 on entry and back on exit), the accumulators take
-//! every fourth block: for each group but the last, A = (A + m) r^4; for the
-//! last group, A_j = (A_j + m) r^(4-j), then h = sum_j A_j. Block m_i is
-//! multiplied by r^(N-i+1), as in the serial definition. r^1..r^4 and r^8
-//! are computed by the caller (once per message, only for long messages).
-//! The loop takes two groups per step, A = (A + M_k) r^8 + M_{k+1} r^4:
-//! the second product does not depend on A, so one multiplication per 128
-//! bytes is on the dependency chain, and the two share one carry chain.
+//! every fourth block: for each group of four blocks but the last,
+//! A = (A + m) r^4; for the last group, A_j = (A_j + m) r^(4-j), then
+//! h = sum_j A_j. Block m_i is multiplied by r^(N-i+1), as in the serial
+//! definition. From `FOUR_MIN` groups (2 KiB) on, the main loop takes four
+//! groups per step,
+//!
+//! ```text
+//! A = (A + M_k) r^16 + M_{k+1} r^12 + M_{k+2} r^8 + M_{k+3} r^4
+//! ```
+//!
+//! Only the first product depends on A, so one multiplication per 256
+//! bytes is on the dependency chain, and the four products share one carry
+//! chain (the sums stay far below 2^64, see Bounds). Shorter inputs, and
+//! the groups left over, run two per step (r^8, r^4) or one (r^4), then
+//! the last group. The powers are computed per call from r in the vector
+//! unit (`table`), three or four products deep.
 //!
 //! The loads interleave blocks: with `vpunpcklqdq/hqdq` on two 32-byte loads
 //! (blocks 0,1 and 2,3) the lanes hold blocks 0, 2, 1, 3, so the last
@@ -35,20 +44,33 @@
 //! d4 = a0 r4 + a1 r3 + a2 r2 + a3 r1 + a4 r0
 //! ```
 //!
-//! Bounds: lanes enter a product below 2^27 (limbs below 2^26 + 2^11
-//! after the carry, plus a message limb below 2^26), r limbs below 2^26, s
-//! below 2^29: each d_k < 5 2^56 < 2^59, two summed products below 2^60.
-//! The carry chain d0 -> d1 -> d2 -> d3 -> d4 -> (times 5) d0 -> d1 brings
-//! every limb back below 2^26 + 2^11. The code is the same for every key
-//! and message: no secret-dependent branch or index.
+//! The multipliers (r_i and s_i of each power, broadcast, or one power per
+//! lane for the last group) sit in a 32-byte-aligned table on the stack and
+//! every product reads its multiplier from there as the memory operand of
+//! `vpmuludq`, so the 16 registers hold accumulators and message limbs
+//! only. The products are written as `asm!`: through the intrinsic, LLVM
+//! hoists the implicit masking of a loop-invariant multiplier out of the
+//! loop, then no longer knows inside the loop that its upper halves are
+//! zero and expands each product into three multiplies, two shifts and two
+//! adds (70 multiplies per 128 bytes instead of 50, measured in the
+//! compiled loop).
+//!
+//! # Bounds
+//!
+//! Lanes enter a product below 2^27 (limbs below 2^26 + 2^11 after the
+//! carry, plus a message limb below 2^26), multiplier limbs below
+//! 2^26 + 2^8, s below 2^29: each product is below 2^56, each d_k below
+//! 5 2^56 < 2^59, and the sum of four groups' d_k below 2^61. The carry chain d0 -> d1 -> d2 -> d3
+//! -> d4 -> (times 5) d0 -> d1 brings every limb back below 2^26 + 2^11.
+//! The code is the same for every key and message: no secret-dependent
+//! branch or index.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use super::radix44::{self, to26, to44, M26};
-use super::Powers;
 
-/// Bytes per loop iteration (four blocks).
+/// Bytes per group (four blocks, one per lane).
 pub(crate) const CHUNK: usize = 64;
 /// Shortest input the vector code takes; shorter ones run the portable
 /// code, with no powers of r computed.
@@ -76,13 +98,15 @@ impl Avx2 {
     }
 
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
-    /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^8 in `pw`.
-    pub(crate) fn blocks(self, h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
-        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty() && pw.n >= 8);
+    /// `data` (a non-zero multiple of [`CHUNK`] bytes) under the key `k`.
+    pub(crate) fn blocks(self, h: &mut [u64; 3], k: &super::portable::Key64, data: &[u8]) {
+        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty());
+        let mut r = to26(&radix44::r_from_bytes(&k.r_bytes()));
         // SAFETY: an `Avx2` value exists only if `detect::has_avx2()`
         // returned true, so the avx2 target feature of `blocks_avx2` is
         // present on this CPU; the assert above gives its length contract.
-        unsafe { blocks_avx2(h, pw, data) }
+        unsafe { blocks_avx2(h, &r, data) };
+        zeroize::Zeroize::zeroize(&mut r);
     }
 }
 
@@ -94,96 +118,117 @@ impl super::Poly1305Imp for Avx2 {
         Avx2::new()
     }
     const MIN_LEN: usize = MIN_LEN;
+    /// The powers of r are computed per call in the vector unit
+    /// ([`table`]), so the caller's slot for cached powers goes unused.
     #[inline(always)]
     fn bulk<P: super::PowersSlot>(
         self,
         h: &mut [u64; 3],
         k: &super::portable::Key64,
-        pw: &mut P,
+        _: &mut P,
         data: &[u8],
     ) -> usize {
-        super::bulk_chunks::<MIN_LEN, CHUNK, 8>(h, k, pw, data, |h, pw, d| self.blocks(h, pw, d))
+        if data.len() < MIN_LEN {
+            return 0;
+        }
+        let n = data.len() / CHUNK * CHUNK;
+        self.blocks(h, k, &data[..n]);
+        n
     }
 }
 
 type V5 = [__m256i; 5];
 
-/// # Safety
-///
-/// The CPU must support AVX2: call only from `avx2` target-feature code
-/// reached after `detect::has_avx2()`.
-#[inline(always)]
-unsafe fn mul_reduce(a: &V5, r: &V5, s: &V5) -> V5 {
-    // SAFETY: the caller guarantees AVX2 (# Safety).
-    unsafe { carry5(mul_sum(a, r, s)) }
+/// Groups (of 64 bytes) from which the loop takes four groups per step:
+/// below, r^12 and r^16 (one more product on the set-up's critical path)
+/// cost more than the carries they save, and the loop takes two per step.
+const FOUR_MIN: usize = 32;
+
+/// Vectors per multiplier in the table: r0..r4, then s1..s4 (s_i = 5 r_i).
+const ENTRY: usize = 9;
+/// The table's multipliers, in order: r^16, r^12, r^8, r^4 broadcast to
+/// every lane, then the last group's r^4, r^2, r^3, r^1 (one per lane).
+const R16: usize = 0;
+const R12: usize = 1;
+const R8: usize = 2;
+const R4: usize = 3;
+const LAST: usize = 4;
+const SETS: usize = 5;
+
+/// The multipliers, 32-byte aligned for the memory operands of `vpmuludq`.
+#[repr(C, align(32))]
+struct Table([[__m256i; ENTRY]; SETS]);
+
+/// `a` times the multiplier vector `$i` (0..9) of the entry at `$p`, per
+/// 64-bit lane, low 32 bits of each: one `vpmuludq` with a memory operand.
+macro_rules! vmul {
+    ($a:expr, $p:expr, $i:literal) => {{
+        let d: __m256i;
+        // No `unsafe` block of its own: the macro runs inside the unsafe
+        // block of `blocks_avx2`, whose SAFETY comment covers it (`$p`
+        // points to a table entry of ENTRY vectors, so the 32 bytes at
+        // `$p + 32 $i` are in bounds and aligned; the instruction writes
+        // only `d`; AVX2 is enabled there).
+        core::arch::asm!(
+            "vpmuludq {d}, {a}, ymmword ptr [{p} + {off}]",
+            d = lateout(ymm_reg) d,
+            a = in(ymm_reg) $a,
+            p = in(reg) $p,
+            off = const 32 * $i,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+        d
+    }};
 }
 
-/// u b + v c per lane: both products summed, one carry chain. v c does not
-/// depend on the running accumulator, so it is off the critical path.
-///
-/// # Safety
-///
-/// The CPU must support AVX2: call only from `avx2` target-feature code
-/// reached after `detect::has_avx2()`.
-#[inline(always)]
-unsafe fn mul2_reduce(u: &V5, b: &V5, sb: &V5, v: &V5, c: &V5, sc: &V5) -> V5 {
-    // SAFETY: the caller guarantees AVX2 (# Safety).
-    unsafe {
-        let x = mul_sum(u, b, sb);
-        let y = mul_sum(v, c, sc);
-        carry5(add5(&x, &y))
-    }
-}
-
-/// The five sums d0..d4 of the module comment (not carried).
-///
-/// # Safety
-///
-/// The CPU must support AVX2: call only from `avx2` target-feature code
-/// reached after `detect::has_avx2()`.
-#[inline(always)]
-unsafe fn mul_sum(a: &V5, r: &V5, s: &V5) -> V5 {
-    // SAFETY: the caller guarantees AVX2 (# Safety).
-    unsafe {
-        let m = |x: __m256i, y: __m256i| _mm256_mul_epu32(x, y);
+/// The five sums d0..d4 of the module comment (not carried) of `$a` (a
+/// `V5`) with the multiplier entry `$m` (r0..r4, s1..s4), each product
+/// `$mul!(limb, $m, index)`: `vmul` for an entry in the table (`$m` its
+/// address), `vmulv` for one in registers (`$m` an array). A macro, not a
+/// function: the `asm!` operands need the caller's `avx2` target feature.
+macro_rules! mul_sum {
+    ($a:expr, $mul:ident, $m:expr) => {{
+        let a: &V5 = $a;
+        let p = $m;
         let add = |x: __m256i, y: __m256i| _mm256_add_epi64(x, y);
+        // Entries: r0..r4 at 0..4, s1..s4 at 5..8.
         let d0 = add(
             add(
-                add(m(a[0], r[0]), m(a[1], s[4])),
-                add(m(a[2], s[3]), m(a[3], s[2])),
+                add($mul!(a[0], p, 0), $mul!(a[1], p, 8)),
+                add($mul!(a[2], p, 7), $mul!(a[3], p, 6)),
             ),
-            m(a[4], s[1]),
+            $mul!(a[4], p, 5),
         );
         let d1 = add(
             add(
-                add(m(a[0], r[1]), m(a[1], r[0])),
-                add(m(a[2], s[4]), m(a[3], s[3])),
+                add($mul!(a[0], p, 1), $mul!(a[1], p, 0)),
+                add($mul!(a[2], p, 8), $mul!(a[3], p, 7)),
             ),
-            m(a[4], s[2]),
+            $mul!(a[4], p, 6),
         );
         let d2 = add(
             add(
-                add(m(a[0], r[2]), m(a[1], r[1])),
-                add(m(a[2], r[0]), m(a[3], s[4])),
+                add($mul!(a[0], p, 2), $mul!(a[1], p, 1)),
+                add($mul!(a[2], p, 0), $mul!(a[3], p, 8)),
             ),
-            m(a[4], s[3]),
+            $mul!(a[4], p, 7),
         );
         let d3 = add(
             add(
-                add(m(a[0], r[3]), m(a[1], r[2])),
-                add(m(a[2], r[1]), m(a[3], r[0])),
+                add($mul!(a[0], p, 3), $mul!(a[1], p, 2)),
+                add($mul!(a[2], p, 1), $mul!(a[3], p, 0)),
             ),
-            m(a[4], s[4]),
+            $mul!(a[4], p, 8),
         );
         let d4 = add(
             add(
-                add(m(a[0], r[4]), m(a[1], r[3])),
-                add(m(a[2], r[2]), m(a[3], r[1])),
+                add($mul!(a[0], p, 4), $mul!(a[1], p, 3)),
+                add($mul!(a[2], p, 2), $mul!(a[3], p, 1)),
             ),
-            m(a[4], r[0]),
+            $mul!(a[4], p, 0),
         );
         [d0, d1, d2, d3, d4]
-    }
+    }};
 }
 
 /// The carry chain d0 -> d1 -> d2 -> d3 -> d4 -> (times 5) d0 -> d1.
@@ -264,42 +309,182 @@ unsafe fn add5(a: &V5, b: &V5) -> V5 {
     }
 }
 
+/// `a` times vector `$i` of the multiplier entry `$m` (an array in
+/// registers) per 64-bit lane, low 32 bits of each (`vpmuludq`). As `vmul!`,
+/// it runs inside the caller's unsafe block (AVX2 enabled there; the
+/// instruction touches no memory).
+macro_rules! vmulv {
+    ($a:expr, $m:expr, $i:literal) => {{
+        let d: __m256i;
+        core::arch::asm!(
+            "vpmuludq {d}, {a}, {b}",
+            d = lateout(ymm_reg) d,
+            a = in(ymm_reg) $a,
+            b = in(ymm_reg) $m[$i],
+            options(pure, nomem, nostack, preserves_flags),
+        );
+        d
+    }};
+}
+
+/// 5 x per lane.
+///
 /// # Safety
 ///
 /// The CPU must support AVX2: call only from `avx2` target-feature code
 /// reached after `detect::has_avx2()`.
 #[inline(always)]
-unsafe fn times5(r: &V5) -> V5 {
+unsafe fn times5(x: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2 (# Safety).
+    unsafe { _mm256_add_epi64(x, _mm256_slli_epi64::<2>(x)) }
+}
+
+/// a y mod p per lane, each lane with its own multiplier, carried (the
+/// products of the module comment with s_i = 5 y_i): limbs below
+/// 2^26 + 2^8 for inputs below 2^26 + 2^12.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn mul_lanes(a: &V5, y: &V5) -> V5 {
+    // SAFETY: AVX2 is enabled in this function (and guaranteed by the
+    // caller); the products touch registers only.
+    unsafe {
+        let add = |x: __m256i, z: __m256i| _mm256_add_epi64(x, z);
+        let m = entry(y);
+        let [d0, d1, d2, d3, d4] = mul_sum!(a, vmulv, m);
+        // Two rounds of carries in parallel instead of the serial chain
+        // (about half its latency; this is the set-up's critical path).
+        // From d_k < 2^57: after one round limbs are below 2^26 + 2^34,
+        // after two below 2^26 + 2^8.
+        let mask = _mm256_set1_epi64x(M26 as i64);
+        let round = |d: V5| -> V5 {
+            let c: V5 = core::array::from_fn(|i| _mm256_srli_epi64::<26>(d[i]));
+            let l: V5 = core::array::from_fn(|i| _mm256_and_si256(d[i], mask));
+            [
+                add(l[0], times5(c[4])),
+                add(l[1], c[0]),
+                add(l[2], c[1]),
+                add(l[3], c[2]),
+                add(l[4], c[3]),
+            ]
+        };
+        round(round([d0, d1, d2, d3, d4]))
+    }
+}
+
+/// Per limb: `a` with the 64-bit lanes of `MASK` (two bits per lane, as
+/// `vpblendd` takes them) from `b`.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[inline(always)]
+unsafe fn blend<const MASK: i32>(a: &V5, b: &V5) -> V5 {
+    // SAFETY: the caller guarantees AVX2 (# Safety).
+    unsafe { core::array::from_fn(|i| _mm256_blend_epi32::<MASK>(a[i], b[i])) }
+}
+
+/// Per limb: lane `SEL` (given four times, as `vpermq` takes it) in every
+/// lane.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[inline(always)]
+unsafe fn spread<const SEL: i32>(a: &V5) -> V5 {
+    // SAFETY: the caller guarantees AVX2 (# Safety).
+    unsafe { core::array::from_fn(|i| _mm256_permute4x64_epi64::<SEL>(a[i])) }
+}
+
+/// A table entry: r0..r4 of `x`, then s1..s4.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[inline(always)]
+unsafe fn entry(x: &V5) -> [__m256i; ENTRY] {
     // SAFETY: the caller guarantees AVX2 (# Safety).
     unsafe {
-        let f = |x: __m256i| _mm256_add_epi64(x, _mm256_slli_epi64::<2>(x));
-        [f(r[0]), f(r[1]), f(r[2]), f(r[3]), f(r[4])]
+        [
+            x[0],
+            x[1],
+            x[2],
+            x[3],
+            x[4],
+            times5(x[1]),
+            times5(x[2]),
+            times5(x[3]),
+            times5(x[4]),
+        ]
+    }
+}
+
+/// The multiplier table from r (radix 2^26), computed in the vector unit
+/// three or four products deep: r^2; r^4 (lane 0) and r^3 (lanes 1-3);
+/// r^8; with `four`, r^16 (lane 0) and r^12 (lanes 1-3) (otherwise their
+/// entries stay zero and must not be used). The last group's lanes r^4,
+/// r^2, r^3, r^1 are blended from the first three. Limbs stay below
+/// 2^26 + 2^8 (`mul_lanes`), fine as multipliers.
+///
+/// # Safety
+///
+/// The CPU must support AVX2: call only from `avx2` target-feature code
+/// reached after `detect::has_avx2()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn table(r: &[u64; 5], four: bool) -> Table {
+    // SAFETY: AVX2 is enabled in this function (and guaranteed by the
+    // caller); everything stays in registers and the returned value.
+    unsafe {
+        // Lane masks for `blend` (two 32-bit halves per 64-bit lane).
+        const L0: i32 = 0b0000_0011;
+        const L1: i32 = 0b0000_1100;
+        const L3: i32 = 0b1100_0000;
+        const L123: i32 = 0b1111_1100;
+        let r1: V5 = core::array::from_fn(|i| _mm256_set1_epi64x(r[i] as i64));
+        let r2 = mul_lanes(&r1, &r1);
+        let x = mul_lanes(&r2, &blend::<L123>(&r2, &r1)); // r^4, r^3, r^3, r^3
+        let last = blend::<L3>(&blend::<L1>(&x, &r2), &r1); // r^4, r^2, r^3, r^1
+        let r4 = spread::<0b00_00_00_00>(&x);
+        let r8 = mul_lanes(&r4, &r4);
+        let mut t = Table([[_mm256_setzero_si256(); ENTRY]; SETS]);
+        if four {
+            let y = mul_lanes(&r8, &blend::<L0>(&r4, &r8)); // r^16, r^12, r^12, r^12
+            t.0[R16] = entry(&spread::<0b00_00_00_00>(&y));
+            t.0[R12] = entry(&spread::<0b01_01_01_01>(&y));
+        }
+        t.0[R8] = entry(&r8);
+        t.0[R4] = entry(&r4);
+        t.0[LAST] = entry(&last);
+        t
     }
 }
 
 /// # Safety
 ///
 /// The CPU must support AVX2 (an `Avx2` value proves it), and `data` must be
-/// a non-zero multiple of [`CHUNK`] bytes: the loads read whole chunks.
+/// a non-zero multiple of [`CHUNK`] bytes: the loads read whole chunks. `r`
+/// is the key's r in radix 2^26.
 #[target_feature(enable = "avx2")]
-unsafe fn blocks_avx2(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
+unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
     // SAFETY: the caller guarantees AVX2 (# Safety); every `load4` reads the
     // `CHUNK` bytes at `p + k * CHUNK` with `k < data.len() / CHUNK`, and the
-    // store writes the 32-byte `t`: all in bounds.
+    // store writes the 32-byte `t`; every multiplier pointer is the start
+    // of one of the table's `SETS` entries: all in bounds.
     unsafe {
         let h26 = to26(&radix44::from64(h));
-        let r4 = to26(&pw.p[3]);
-        let bcast = |l: &[u64; 5]| -> V5 {
-            [
-                _mm256_set1_epi64x(l[0] as i64),
-                _mm256_set1_epi64x(l[1] as i64),
-                _mm256_set1_epi64x(l[2] as i64),
-                _mm256_set1_epi64x(l[3] as i64),
-                _mm256_set1_epi64x(l[4] as i64),
-            ]
-        };
-        let b4 = bcast(&r4);
-        let s4 = times5(&b4);
+        let n = data.len() / CHUNK;
+        let four = n >= FOUR_MIN;
+        let mut t = table(r, four);
+        let at = |set: usize| t.0[set].as_ptr();
+        let (p16, p12, p8, p4) = (at(R16), at(R12), at(R8), at(R4));
         let mut acc: V5 = [
             _mm256_set_epi64x(0, 0, 0, h26[0] as i64),
             _mm256_set_epi64x(0, 0, 0, h26[1] as i64),
@@ -307,42 +492,37 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
             _mm256_set_epi64x(0, 0, 0, h26[3] as i64),
             _mm256_set_epi64x(0, 0, 0, h26[4] as i64),
         ];
-        let b8 = bcast(&to26(&pw.p[7]));
-        let s8 = times5(&b8);
-        let n = data.len() / CHUNK;
         let p = data.as_ptr();
         let mut k = 0;
-        // Two groups per step: A = (A + M_k) r^8 + M_{k+1} r^4.
+        // Four groups per step: A = (A + M_k) r^16 + M_{k+1} r^12
+        // + M_{k+2} r^8 + M_{k+3} r^4; the product with A last, so the
+        // other three are summed by the time it is ready.
+        while four && k + 4 < n {
+            let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), vmul, p12);
+            let m2 = mul_sum!(&load4(p.add((k + 2) * CHUNK)), vmul, p8);
+            let m3 = mul_sum!(&load4(p.add((k + 3) * CHUNK)), vmul, p4);
+            let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p16);
+            acc = carry5(add5(&add5(&m1, &add5(&m2, &m3)), &m0));
+            k += 4;
+        }
         while k + 2 < n {
-            let m0 = load4(p.add(k * CHUNK));
-            let m1 = load4(p.add((k + 1) * CHUNK));
-            acc = mul2_reduce(&add5(&acc, &m0), &b8, &s8, &m1, &b4, &s4);
+            let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), vmul, p4);
+            let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p8);
+            acc = carry5(add5(&m1, &m0));
             k += 2;
         }
         while k + 1 < n {
-            let m = load4(p.add(k * CHUNK));
-            acc = mul_reduce(&add5(&acc, &m), &b4, &s4);
+            acc = carry5(mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p4));
             k += 1;
         }
         // Last group: lanes hold blocks 0, 2, 1, 3 -> r^4, r^2, r^3, r^1.
-        let q = [
-            to26(&pw.p[3]),
-            to26(&pw.p[1]),
-            to26(&pw.p[2]),
-            to26(&pw.p[0]),
-        ];
-        let lane = |i: usize| {
-            _mm256_set_epi64x(
-                q[3][i] as i64,
-                q[2][i] as i64,
-                q[1][i] as i64,
-                q[0][i] as i64,
-            )
-        };
-        let bl = [lane(0), lane(1), lane(2), lane(3), lane(4)];
-        let sl = times5(&bl);
-        let m = load4(p.add(k * CHUNK));
-        acc = mul_reduce(&add5(&acc, &m), &bl, &sl);
+        acc = carry5(mul_sum!(
+            &add5(&acc, &load4(p.add(k * CHUNK))),
+            vmul,
+            at(LAST)
+        ));
+        // The multipliers are powers of the key: wiped before returning.
+        core::ptr::write_volatile(&mut t, Table([[_mm256_setzero_si256(); ENTRY]; SETS]));
         let mut out = [0u64; 5];
         for (i, v) in acc.iter().enumerate() {
             let mut t = [0u64; 4];

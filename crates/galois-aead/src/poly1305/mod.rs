@@ -33,7 +33,8 @@
 //!   products; used alone, and by every backend for short messages and the
 //!   tail of long ones.
 //! - [`Backend::Avx2`] (`avx2.rs`): radix 2^26, four blocks in parallel
-//!   with the powers r^1..r^4 (and r^8 for two groups per step).
+//!   with the powers r^1..r^4 (and r^8, r^12, r^16 for four groups per
+//!   step).
 //! - [`Backend::Ifma`] (`ifma.rs`): radix 2^44 with AVX-512 IFMA
 //!   (`vpmadd52luq/huq`), eight blocks in parallel with r^1..r^8 (and r^16,
 //!   r^24, r^32 for several groups per step); medium inputs run the same
@@ -47,10 +48,11 @@
 //! in two words and 5 r1 / 4, and short messages use r alone. Powers of r
 //! are computed per message, and only when that message is long enough for
 //! the vector code (`MIN_LEN` in each SIMD file: 192 bytes for IFMA on four
-//! lanes, 10 KiB on eight, 1024 for AVX2, from measured break-even points). In a stream, AVX2 keeps its
-//! powers for later pieces and IFMA recomputes them per long piece (four
-//! products deep, in the vector unit); pieces shorter than `MIN_LEN` run
-//! the portable code.
+//! lanes, 10 KiB on eight, 1024 for AVX2, from measured break-even points).
+//! AVX2 and IFMA compute them per long piece, four products deep, in the
+//! vector unit; NEON computes r^2..r^4 once per message or stream and
+//! keeps them for later pieces. Pieces shorter than `MIN_LEN` run the
+//! portable code.
 
 use crate::block::BlockCipher128;
 use crate::error::{Error, Result};
@@ -86,10 +88,7 @@ pub(crate) trait Poly1305Imp: Copy {
 /// [`Poly1305Imp::bulk`] of a backend that takes whole `CHUNK`-byte runs
 /// from `MIN_LEN` bytes on with r^1..r^`POWERS`: runs `blocks` on the
 /// longest such prefix and returns its length (0 below `MIN_LEN`).
-#[cfg_attr(
-    not(any(target_arch = "x86_64", target_arch = "aarch64")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
 #[inline(always)]
 fn bulk_chunks<const MIN_LEN: usize, const CHUNK: usize, const POWERS: usize>(
     h: &mut Acc,
@@ -187,27 +186,30 @@ crate::registry::registry! {
         "NEON (aarch64), radix 2^26, 2-way with powers r^1..r^4 (aarch64 only).";
 }
 
-/// r^1 .. r^n, computed on demand for long messages.
+/// r^1 .. r^n (n <= 4), computed on demand for long messages by the
+/// backends that take their powers from the caller (NEON; AVX2 and IFMA
+/// compute theirs in the vector unit).
 pub(crate) struct Powers {
-    pub(crate) p: [Limbs; 8],
+    pub(crate) p: [Limbs; 4],
     pub(crate) n: usize,
 }
 
 impl Powers {
     const fn empty() -> Self {
         Powers {
-            p: [[0; 3]; 8],
+            p: [[0; 3]; 4],
             n: 0,
         }
     }
 
-    /// Makes sure r^1..r^n are present (radix 2^44, each carried).
+    /// Makes sure r^1..r^n are present (n <= 4; radix 2^44, each carried).
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
     fn ensure(&mut self, k: &Key64, n: usize) {
+        debug_assert!(n <= 4);
         if self.n >= n {
             return;
         }
-        // A tree, not a chain: r^2; r^3, r^4; r^5..r^8 (each level's
-        // products are independent), so the latency is three products deep.
+        // r^2, then r^3 and r^4 (independent of each other).
         let r = radix44::r_from_bytes(&k.r_bytes());
         let m = |a: &Limbs, b: &Limbs| {
             let mut x = radix44::mul(a, b);
@@ -218,13 +220,7 @@ impl Powers {
         self.p[1] = m(&r, &r);
         self.p[2] = m(&self.p[1], &r);
         self.p[3] = m(&self.p[1], &self.p[1]);
-        if n > 4 {
-            let r4 = self.p[3];
-            for i in 4..8 {
-                self.p[i] = m(&r4, &self.p[i - 4]);
-            }
-        }
-        self.n = n;
+        self.n = 4;
     }
 
     fn wipe(&mut self) {
