@@ -141,6 +141,45 @@ impl RoundKeys {
         unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(self.rk[r].as_ptr().cast())) }
     }
 
+    /// [`RoundKeys::ctr_xor`] of at most four blocks (`data` at most 64
+    /// bytes), from the counter block in a register, the blocks through
+    /// the rounds together and the partial one loaded and stored in
+    /// pieces: no call, no stack copy.
+    ///
+    /// # Safety
+    /// AES-NI and SSE4.1 are enabled; `data.len() <= 64`.
+    #[inline(always)]
+    unsafe fn ctr_xor_upto4(&self, c0: __m128i, data: &mut [u8]) {
+        debug_assert!(data.len() <= 64);
+        // SAFETY: features per the caller; block i's load and store cover
+        // bytes 16 i .. min(16 (i + 1), len) of `data`.
+        unsafe {
+            let nb = data.len().div_ceil(16);
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let k0 = self.k(0);
+            let mut s = [_mm_setzero_si128(); 4];
+            let mut c = c0;
+            for v in s.iter_mut().take(nb) {
+                *v = _mm_xor_si128(c, k0);
+                c = _mm_add_epi32(c, one);
+            }
+            for r in 1..self.rounds {
+                let k = self.k(r);
+                for v in s.iter_mut().take(nb) {
+                    *v = _mm_aesenc_si128(*v, k);
+                }
+            }
+            let k = self.k(self.rounds);
+            let p = data.as_mut_ptr();
+            for (i, v) in s.iter().enumerate().take(nb) {
+                let n = (data.len() - 16 * i).min(16);
+                let d = <__m128i as Lanes>::load_partial(p.add(16 * i), n);
+                let o = _mm_xor_si128(d, _mm_aesenclast_si128(*v, k));
+                <__m128i as Lanes>::store_partial(p.add(16 * i), n, o);
+            }
+        }
+    }
+
     /// XORs the keystream from counter block `ctr0` into `data`, the first
     /// 32 bits of the block counting little-endian modulo 2^32.
     pub(super) fn ctr_xor(&self, ctr0: &[u8; 16], data: &mut [u8]) {
@@ -546,9 +585,13 @@ unsafe fn seal_short_ni(
         let t = expand_with(&mut k, kgk, ea, eb, s);
         let mut tag = [0u8; 16];
         _mm_storeu_si128(tag.as_mut_ptr().cast(), t);
-        let mut ctr0 = [0u8; 16];
-        _mm_storeu_si128(ctr0.as_mut_ptr().cast(), counter0(t));
-        k.ctr_xor(&ctr0, buf);
+        if buf.len() <= 64 {
+            k.ctr_xor_upto4(counter0(t), buf);
+        } else {
+            let mut ctr0 = [0u8; 16];
+            _mm_storeu_si128(ctr0.as_mut_ptr().cast(), counter0(t));
+            k.ctr_xor(&ctr0, buf);
+        }
         tag
     }
 }
@@ -575,18 +618,23 @@ unsafe fn open_short_ni(
             rounds: 0,
         };
         let c0 = counter0(_mm_loadu_si128(tag.as_ptr().cast()));
+        // The first block's keystream comes with the schedule; up to four
+        // more blocks in registers; a longer text from the first counter
+        // block on through the widest counter kernel.
         let ks = expand_with(&mut k, kgk, ea, eb, c0);
-        let first = buf.len().min(16);
-        let p = buf.as_mut_ptr();
-        let d = <__m128i as Lanes>::load_partial(p, first);
-        <__m128i as Lanes>::store_partial(p, first, _mm_xor_si128(d, ks));
-        if buf.len() > 16 {
-            let mut c1 = [0u8; 16];
-            _mm_storeu_si128(
-                c1.as_mut_ptr().cast(),
-                _mm_add_epi32(c0, _mm_set_epi32(0, 0, 0, 1)),
-            );
-            k.ctr_xor(&c1, &mut buf[16..]);
+        if buf.len() <= 16 + 64 {
+            let first = buf.len().min(16);
+            let p = buf.as_mut_ptr();
+            let d = <__m128i as Lanes>::load_partial(p, first);
+            <__m128i as Lanes>::store_partial(p, first, _mm_xor_si128(d, ks));
+            if buf.len() > 16 {
+                let c1 = _mm_add_epi32(c0, _mm_set_epi32(0, 0, 0, 1));
+                k.ctr_xor_upto4(c1, &mut buf[16..]);
+            }
+        } else {
+            let mut ctr0 = [0u8; 16];
+            _mm_storeu_si128(ctr0.as_mut_ptr().cast(), c0);
+            k.ctr_xor(&ctr0, buf);
         }
         let mut want = [0u8; 16];
         _mm_storeu_si128(want.as_mut_ptr().cast(), tag_input(auth, nonce, aad, buf));

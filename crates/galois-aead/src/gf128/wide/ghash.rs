@@ -362,37 +362,71 @@ pub(crate) unsafe fn polyval_short<B: Lanes<Block = B>>(
         let mut y = B::zero();
         let mut group = [B::zero(); SHORT_GROUP];
         let mut n = 0;
-        // (y xor X_1) H^n ^ ... ^ X_n H: one reduction per group.
-        let absorb = |y: B, g: &[B; SHORT_GROUP], n: usize| -> B {
-            let mut s = Sums::<B>::zero();
-            for (i, x) in g.iter().enumerate().take(n) {
-                let x = if i == 0 { B::xor(*x, y) } else { *x };
-                s.mul_add(x, h[n - 1 - i], hk[n - 1 - i]);
-            }
-            s.reduce()
-        };
-        let mut push = |y: &mut B, x: B| {
-            group[n] = x;
-            n += 1;
-            if n == SHORT_GROUP {
-                *y = absorb(*y, &group, n);
-                n = 0;
-            }
-        };
         for data in [aad, text] {
             let mut c = data.chunks_exact(16);
             for b in &mut c {
-                push(&mut y, B::load(b.as_ptr()));
+                push_short(&mut y, &mut group, &mut n, B::load(b.as_ptr()), &h, &hk);
             }
             let r = c.remainder();
             if !r.is_empty() {
-                push(&mut y, B::load_partial(r.as_ptr(), r.len()));
+                let x = B::load_partial(r.as_ptr(), r.len());
+                push_short(&mut y, &mut group, &mut n, x, &h, &hk);
             }
         }
-        push(&mut y, last);
+        push_short(&mut y, &mut group, &mut n, last, &h, &hk);
         if n > 0 {
-            y = absorb(y, &group, n);
+            y = absorb_short(y, &group, n, &h, &hk);
         }
         y
+    }
+}
+
+/// Adds the block `x` to [`polyval_short`]'s group of `n`, absorbing the
+/// group into `y` once it is full. (A function, not a closure: the
+/// closure did not inherit the caller's target features, and its
+/// intrinsics were called out of line.)
+///
+/// # Safety
+/// B's features are enabled.
+#[inline(always)]
+unsafe fn push_short<B: Lanes<Block = B>>(
+    y: &mut B,
+    group: &mut [B; SHORT_GROUP],
+    n: &mut usize,
+    x: B,
+    h: &[B; SHORT_GROUP],
+    hk: &[B; SHORT_GROUP],
+) {
+    group[*n] = x;
+    *n += 1;
+    if *n == SHORT_GROUP {
+        // SAFETY: per the caller.
+        *y = unsafe { absorb_short(*y, group, SHORT_GROUP, h, hk) };
+        *n = 0;
+    }
+}
+
+/// (y xor X_1) H^n ^ X_2 H^(n-1) ^ ... ^ X_n H for the first n blocks of
+/// `group`, with one reduction (h[i] = H^(i+1) x^-1, hk its middle
+/// operands).
+///
+/// # Safety
+/// B's features are enabled; 1 <= n <= SHORT_GROUP.
+#[inline(always)]
+unsafe fn absorb_short<B: Lanes<Block = B>>(
+    y: B,
+    group: &[B; SHORT_GROUP],
+    n: usize,
+    h: &[B; SHORT_GROUP],
+    hk: &[B; SHORT_GROUP],
+) -> B {
+    // SAFETY: per the caller.
+    unsafe {
+        let mut s = Sums::<B>::zero();
+        for (i, x) in group.iter().enumerate().take(n) {
+            let x = if i == 0 { B::xor(*x, y) } else { *x };
+            s.mul_add(x, h[n - 1 - i], hk[n - 1 - i]);
+        }
+        s.reduce()
     }
 }
