@@ -16,6 +16,10 @@ pub struct Args {
     /// Print JSON instead of the table.
     #[arg(long)]
     json: bool,
+    /// Time AES-GCM-SIV opens instead of seals (each call copies the
+    /// sealed message into the buffer, then opens it in place).
+    #[arg(long)]
+    open: bool,
 }
 
 const SIZES: &[usize] = &[16, 64, 256, 1500, 8192, 16384];
@@ -23,7 +27,8 @@ const SIZES: &[usize] = &[16, 64, 256, 1500, 8192, 16384];
 /// One implementation: `run` seals `buf` in place.
 type Subject = Box<dyn FnMut(&mut [u8])>;
 
-fn siv_subjects(key_len: usize) -> Vec<(String, Subject)> {
+fn siv_subjects(key_len: usize, open: bool) -> Vec<(String, Subject)> {
+    use aws_lc_rs::aead::{Aad, Nonce};
     let key = vec![0x42u8; key_len];
     let g = galois_aead::AesGcmSiv::new(&key).unwrap();
     let alg = if key_len == 16 {
@@ -32,19 +37,62 @@ fn siv_subjects(key_len: usize) -> Vec<(String, Subject)> {
         &aws_lc_rs::aead::AES_256_GCM_SIV
     };
     let a = aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(alg, &key).unwrap());
+    let nonce = || Nonce::assume_unique_for_key([7u8; 12]);
+    let label = format!("galois/auto={}", g.backend());
+    if !open {
+        return vec![
+            (
+                label,
+                Box::new(move |buf: &mut [u8]| {
+                    black_box(g.seal_in_place_detached(&[7u8; 12], &[], buf).unwrap());
+                }),
+            ),
+            (
+                "aws-lc-rs".to_string(),
+                Box::new(move |buf: &mut [u8]| {
+                    let _ = black_box(
+                        a.seal_in_place_separate_tag(nonce(), Aad::empty(), buf)
+                            .unwrap(),
+                    );
+                }),
+            ),
+        ];
+    }
+    // Opens: the buffer's contents sealed once per size (by either side:
+    // the ciphertexts are the same), then copied in and opened per call.
+    let mut sealed_g: Option<(Vec<u8>, [u8; 16])> = None;
+    let mut sealed_a: Option<(Vec<u8>, [u8; 16])> = None;
+    let seal_once = move |cache: &mut Option<(Vec<u8>, [u8; 16])>, buf: &[u8]| {
+        if cache.as_ref().is_none_or(|(c, _)| c.len() != buf.len()) {
+            let mut c = buf.to_vec();
+            let t = galois_aead::AesGcmSiv::new(&[0x42u8; 32][..key_len])
+                .unwrap()
+                .seal_in_place_detached(&[7u8; 12], &[], &mut c)
+                .unwrap();
+            *cache = Some((c, t.as_bytes().try_into().unwrap()));
+        }
+    };
     vec![
         (
-            format!("galois/auto={}", g.backend()),
+            label,
             Box::new(move |buf: &mut [u8]| {
-                black_box(g.seal_in_place_detached(&[7u8; 12], &[], buf).unwrap());
+                seal_once(&mut sealed_g, buf);
+                let (c, t) = sealed_g.as_ref().unwrap();
+                buf.copy_from_slice(c);
+                g.open_in_place_detached(&[7u8; 12], &[], buf, t).unwrap();
+                black_box(&*buf);
             }),
         ),
         (
             "aws-lc-rs".to_string(),
             Box::new(move |buf: &mut [u8]| {
-                use aws_lc_rs::aead::{Aad, Nonce};
-                let n = Nonce::assume_unique_for_key([7u8; 12]);
-                let _ = black_box(a.seal_in_place_separate_tag(n, Aad::empty(), buf).unwrap());
+                seal_once(&mut sealed_a, buf);
+                let (c, t) = sealed_a.as_ref().unwrap();
+                buf.copy_from_slice(c);
+                black_box(
+                    a.open_in_place_separate_tag(nonce(), Aad::empty(), t, buf)
+                        .unwrap(),
+                );
             }),
         ),
     ]
@@ -83,15 +131,18 @@ pub fn run(a: Args) {
     };
     let sizes: Vec<usize> = a.sizes.clone().unwrap_or_else(|| SIZES.to_vec());
     let tsc = tsc_per_ns();
-    let groups: Vec<(&str, Vec<(String, Subject)>)> = vec![
-        ("aes-128-gcm-siv", siv_subjects(16)),
-        ("aes-256-gcm-siv", siv_subjects(32)),
-        ("xaes-256-gcm", xaes_subjects()),
+    let mut groups: Vec<(&str, Vec<(String, Subject)>)> = vec![
+        ("aes-128-gcm-siv", siv_subjects(16, a.open)),
+        ("aes-256-gcm-siv", siv_subjects(32, a.open)),
     ];
+    if !a.open {
+        groups.push(("xaes-256-gcm", xaes_subjects()));
+    }
     let mut json = Vec::new();
     if !a.json {
         println!("galois-bench siv: medians of {rounds} round-robin samples per cell; cycles are TSC cycles ({tsc:.3} per ns)");
-        println!("ratio: galois AES-GCM-SIV GB/s / aws-lc-rs GB/s; XAES time / AES-256-GCM (fixed key) time");
+        let what = if a.open { "open" } else { "seal" };
+        println!("AES-GCM-SIV {what}; ratio: galois AES-GCM-SIV GB/s / aws-lc-rs GB/s; XAES time / AES-256-GCM (fixed key) time");
     }
     for (name, mut subs) in groups {
         if !a.json {

@@ -878,7 +878,10 @@ fn backend_table_matches_the_code() {
     let mut all: Vec<&str> = galois_aead::Backend::ALL.iter().map(|b| b.name()).collect();
     listed.sort();
     all.sort();
-    assert_eq!(listed, all, "docs/backends.md table vs galois_aead::Backend::ALL");
+    assert_eq!(
+        listed, all,
+        "docs/backends.md table vs galois_aead::Backend::ALL"
+    );
     for b in galois_aead::Backend::ALL {
         let ct = &rows.iter().find(|r| r.0 == b.name()).unwrap().1;
         assert_eq!(

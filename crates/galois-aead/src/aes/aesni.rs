@@ -74,14 +74,6 @@ fn sub_word(w: u32) -> u32 {
     )) as u32
 }
 
-/// Stores a round key.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn store(d: &mut [u8; 16], v: __m128i) {
-    // SAFETY: `d` is a writable 16-byte round key; the store is unaligned.
-    unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), v) };
-}
-
 /// Loads 16 bytes.
 #[inline]
 #[target_feature(enable = "sse2")]
@@ -100,12 +92,27 @@ fn load(b: &[u8; 16]) -> __m128i {
 /// wiped).
 #[target_feature(enable = "aes,sse2,ssse3")]
 pub(crate) fn expand128(key: &[u8; 16], out: &mut [[u8; 16]; 11]) -> __m128i {
-    let mut r = load(key);
-    store(&mut out[0], r);
-    let mut z = r;
+    // SAFETY: `out` is 11 writable round keys.
+    unsafe { expand128_from(load(key), _mm_setzero_si128(), out.as_mut_ptr()) }
+}
+
+/// [`expand128`] of the key in `r`, into the 11 round keys from `out`
+/// (which may be uninitialized), encrypting the block `x` beside it (the
+/// zero block for [`expand128`]); returns x's encryption.
+///
+/// # Safety
+/// `out` is valid for writes of 11 round keys; AES-NI and SSSE3 are
+/// enabled.
+#[inline]
+#[target_feature(enable = "aes,sse2,ssse3")]
+pub(crate) unsafe fn expand128_from(mut r: __m128i, x: __m128i, out: *mut [u8; 16]) -> __m128i {
+    // SAFETY: i <= 10: within the round keys the caller gave.
+    let store = |i: usize, v| unsafe { _mm_storeu_si128(out.add(i).cast(), v) };
+    store(0, r);
+    let mut z = _mm_xor_si128(x, r);
     for (i, rcon) in RCON.iter().enumerate() {
         r = _mm_xor_si128(spread(r), sub_rot_last(r, *rcon));
-        store(&mut out[i + 1], r);
+        store(i + 1, r);
         z = if i < 9 {
             _mm_aesenc_si128(z, r)
         } else {
@@ -127,25 +134,33 @@ pub(crate) fn expand256(key: &[u8; 32], out: &mut [[u8; 16]; 15]) -> __m128i {
         expand256_from(
             load(k0.try_into().unwrap()),
             load(k1.try_into().unwrap()),
+            _mm_setzero_si128(),
             out.as_mut_ptr(),
         )
     }
 }
 
 /// [`expand256`] of the key whose halves are `a` and `b`, in registers,
-/// into the 15 round keys from `out` (which may be uninitialized).
+/// into the 15 round keys from `out` (which may be uninitialized),
+/// encrypting the block `x` beside it (the zero block for [`expand256`]);
+/// returns x's encryption.
 ///
 /// # Safety
 /// `out` is valid for writes of 15 round keys; AES-NI and SSSE3 are
 /// enabled.
 #[inline]
 #[target_feature(enable = "aes,sse2,ssse3")]
-unsafe fn expand256_from(mut a: __m128i, mut b: __m128i, out: *mut [u8; 16]) -> __m128i {
+pub(crate) unsafe fn expand256_from(
+    mut a: __m128i,
+    mut b: __m128i,
+    x: __m128i,
+    out: *mut [u8; 16],
+) -> __m128i {
     // SAFETY: i < 15: within the round keys the caller gave.
     let store = |i: usize, v| unsafe { _mm_storeu_si128(out.add(i).cast(), v) };
     store(0, a);
     store(1, b);
-    let mut z = _mm_aesenc_si128(a, b);
+    let mut z = _mm_aesenc_si128(_mm_xor_si128(x, a), b);
     // Each new key is AESENCLAST of the newest key's last word (copied to
     // every lane, so ShiftRows moves nothing) with the older key's spread
     // (xor Rcon) as its round key: the XOR is the instruction's own, and
@@ -279,7 +294,12 @@ impl AesNi {
                 y = _mm_aesenc_si128(y, k);
             }
             let k = rk(last);
-            let h = expand256_from(_mm_aesenclast_si128(x, k), _mm_aesenclast_si128(y, k), out);
+            let h = expand256_from(
+                _mm_aesenclast_si128(x, k),
+                _mm_aesenclast_si128(y, k),
+                _mm_setzero_si128(),
+                out,
+            );
             // GHASH reads blocks as big-endian integers.
             let h = _mm_shuffle_epi8(
                 h,

@@ -9,11 +9,23 @@
 //! The key schedule is the library's own AES-NI schedule
 //! (`aes::aesni::expand128` / `expand256`).
 //!
+//! A short message ([`seal_short`], [`open_short`]) is sealed or opened in
+//! one function from the key-generating key's schedule: the derived keys
+//! stay in registers, POLYVAL runs on single blocks with only the powers
+//! of H the message uses (`gf128::wide::polyval_short`, no table), and
+//! the encryption key's schedule is expanded with the tag (sealing) or the
+//! first counter block (opening) encrypted beside it, round by round.
+//!
 //! Every function here is `unsafe` with `#[target_feature]`; callers check
 //! the features with `crate::detect` first (see [`RoundKeys::with_new`]).
 
-use crate::aes::aesni::{expand128, expand256};
+use crate::aes::aesni::{expand128, expand128_from, expand256, expand256_from, AesNi};
+use crate::gf128::wide::{polyval_short, Lanes};
 use core::arch::x86_64::*;
+
+/// Bytes of AAD and text up to which [`seal_short`] and [`open_short`]
+/// take a message.
+pub(super) const SHORT_MAX: usize = 512;
 
 /// An expanded AES-128 or AES-256 key (11 or 15 round keys), wiped on drop.
 pub(super) struct RoundKeys {
@@ -127,6 +139,45 @@ impl RoundKeys {
     unsafe fn kz(&self, r: usize) -> __m512i {
         // SAFETY: avx512f per the caller; a round key is 16 bytes.
         unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(self.rk[r].as_ptr().cast())) }
+    }
+
+    /// [`RoundKeys::ctr_xor`] of at most four blocks (`data` at most 64
+    /// bytes), from the counter block in a register, the blocks through
+    /// the rounds together and the partial one loaded and stored in
+    /// pieces: no call, no stack copy.
+    ///
+    /// # Safety
+    /// AES-NI and SSE4.1 are enabled; `data.len() <= 64`.
+    #[inline(always)]
+    unsafe fn ctr_xor_upto4(&self, c0: __m128i, data: &mut [u8]) {
+        debug_assert!(data.len() <= 64);
+        // SAFETY: features per the caller; block i's load and store cover
+        // bytes 16 i .. min(16 (i + 1), len) of `data`.
+        unsafe {
+            let nb = data.len().div_ceil(16);
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let k0 = self.k(0);
+            let mut s = [_mm_setzero_si128(); 4];
+            let mut c = c0;
+            for v in s.iter_mut().take(nb) {
+                *v = _mm_xor_si128(c, k0);
+                c = _mm_add_epi32(c, one);
+            }
+            for r in 1..self.rounds {
+                let k = self.k(r);
+                for v in s.iter_mut().take(nb) {
+                    *v = _mm_aesenc_si128(*v, k);
+                }
+            }
+            let k = self.k(self.rounds);
+            let p = data.as_mut_ptr();
+            for (i, v) in s.iter().enumerate().take(nb) {
+                let n = (data.len() - 16 * i).min(16);
+                let d = <__m128i as Lanes>::load_partial(p.add(16 * i), n);
+                let o = _mm_xor_si128(d, _mm_aesenclast_si128(*v, k));
+                <__m128i as Lanes>::store_partial(p.add(16 * i), n, o);
+            }
+        }
     }
 
     /// XORs the keystream from counter block `ctr0` into `data`, the first
@@ -351,6 +402,246 @@ impl RoundKeys {
                 }
             }
         }
+    }
+}
+
+/// Seals a short message (AAD and text at most [`SHORT_MAX`] bytes) in
+/// place under the key-generating key `kgk` (AES-128 or AES-256) and
+/// returns the tag; `None` (nothing done) without PCLMULQDQ, for AES-192,
+/// or for a longer message.
+pub(super) fn seal_short(
+    kgk: &AesNi,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> Option<[u8; 16]> {
+    if !short_fits(kgk, aad, buf) {
+        return None;
+    }
+    // SAFETY: short_fits checked AES-NI, PCLMULQDQ, SSSE3 and SSE4.1.
+    Some(unsafe { seal_short_ni(kgk.keys().as_slice(), nonce, aad, buf) })
+}
+
+/// Opens a short message in place ([`seal_short`]'s counterpart): whether
+/// `tag` verified (the caller wipes `buf` if not); `None` (nothing done)
+/// where [`seal_short`] would refuse.
+pub(super) fn open_short(
+    kgk: &AesNi,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> Option<bool> {
+    if !short_fits(kgk, aad, buf) {
+        return None;
+    }
+    // SAFETY: as in seal_short.
+    Some(unsafe { open_short_ni(kgk.keys().as_slice(), nonce, aad, buf, tag) })
+}
+
+/// Whether the short path takes this key and message on this CPU.
+#[inline(always)]
+fn short_fits(kgk: &AesNi, aad: &[u8], buf: &[u8]) -> bool {
+    aad.len().saturating_add(buf.len()) <= SHORT_MAX
+        && kgk.key_len() != 24
+        && crate::detect::has_aesni_clmul()
+}
+
+/// The per-nonce keys from the key-generating key's round keys `kgk`
+/// (11 or 15): the POLYVAL key as H x^-1 (the key bytes as they are: see
+/// the `gcm_siv` module doc and `gf128::wide`), and the encryption key's
+/// halves (the second zero for AES-128). The 4 or 6 blocks go through
+/// the rounds together.
+///
+/// # Safety
+/// AES-NI and SSE2 are enabled.
+#[inline(always)]
+unsafe fn derive(kgk: &[[u8; 16]], nonce: &[u8; 12]) -> (__m128i, __m128i, __m128i) {
+    // SAFETY: the loads read 8 and 4 bytes of the nonce and 16 of each
+    // round key; features per the caller.
+    unsafe {
+        let tail = _mm_slli_si128::<4>(nonce_vec(nonce));
+        let rk = |i: usize| _mm_loadu_si128(kgk[i].as_ptr().cast());
+        let last = kgk.len() - 1;
+        let mut b = [_mm_setzero_si128(); 6];
+        let n = if last == 10 { 4 } else { 6 };
+        let k0 = rk(0);
+        for (i, v) in b.iter_mut().enumerate().take(n) {
+            *v = _mm_xor_si128(_mm_insert_epi32::<0>(tail, i as i32), k0);
+        }
+        for r in 1..last {
+            let k = rk(r);
+            for v in b.iter_mut().take(n) {
+                *v = _mm_aesenc_si128(*v, k);
+            }
+        }
+        let k = rk(last);
+        for v in b.iter_mut().take(n) {
+            *v = _mm_aesenclast_si128(*v, k);
+        }
+        // The first eight bytes of each block, two blocks a key.
+        (
+            _mm_unpacklo_epi64(b[0], b[1]),
+            _mm_unpacklo_epi64(b[2], b[3]),
+            _mm_unpacklo_epi64(b[4], b[5]),
+        )
+    }
+}
+
+/// The nonce in the low 12 bytes, zeros above.
+///
+/// # Safety
+/// SSE2 is enabled.
+#[inline(always)]
+unsafe fn nonce_vec(nonce: &[u8; 12]) -> __m128i {
+    // SAFETY: reads the nonce's first 8 bytes, and the last 4 by value.
+    unsafe {
+        let lo = _mm_loadl_epi64(nonce.as_ptr().cast());
+        let hi = _mm_cvtsi32_si128(i32::from_le_bytes([
+            nonce[8], nonce[9], nonce[10], nonce[11],
+        ]));
+        _mm_unpacklo_epi64(lo, hi)
+    }
+}
+
+/// The block to encrypt into the tag: POLYVAL(auth, A, P, lengths) xor
+/// the nonce, bit 127 cleared.
+///
+/// # Safety
+/// AES-NI, PCLMULQDQ, SSSE3 and SSE4.1 are enabled.
+#[inline(always)]
+unsafe fn tag_input(auth: __m128i, nonce: &[u8; 12], aad: &[u8], text: &[u8]) -> __m128i {
+    // SAFETY: features per the caller.
+    unsafe {
+        // le64(8|A|) || le64(8|P|), loaded as it is.
+        let lens = _mm_set_epi64x(
+            (text.len() as u64 * 8) as i64,
+            (aad.len() as u64 * 8) as i64,
+        );
+        let s = polyval_short::<__m128i>(auth, aad, text, lens);
+        _mm_and_si128(
+            _mm_xor_si128(s, nonce_vec(nonce)),
+            _mm_set_epi32(0x7fff_ffff, -1, -1, -1),
+        )
+    }
+}
+
+/// Expands the encryption key (halves `ea`, `eb`; 11 round keys if `kgk`
+/// has 11, else 15) into `k`, returning the encryption of `x` under it,
+/// computed beside the schedule.
+///
+/// # Safety
+/// AES-NI and SSSE3 are enabled.
+#[inline(always)]
+unsafe fn expand_with(
+    k: &mut RoundKeys,
+    kgk: &[[u8; 16]],
+    ea: __m128i,
+    eb: __m128i,
+    x: __m128i,
+) -> __m128i {
+    // SAFETY: `k.rk` has room for 15 round keys; features per the caller.
+    unsafe {
+        if kgk.len() == 11 {
+            k.rounds = 10;
+            expand128_from(ea, x, k.rk.as_mut_ptr())
+        } else {
+            k.rounds = 14;
+            expand256_from(ea, eb, x, k.rk.as_mut_ptr())
+        }
+    }
+}
+
+/// The counter block from a tag: its top bit set.
+///
+/// # Safety
+/// SSE2 is enabled.
+#[inline(always)]
+unsafe fn counter0(tag: __m128i) -> __m128i {
+    // SAFETY: SSE2 per the caller.
+    unsafe { _mm_or_si128(tag, _mm_set_epi32(i32::MIN, 0, 0, 0)) }
+}
+
+/// [`seal_short`] on the CPU's instructions.
+///
+/// # Safety
+/// AES-NI, PCLMULQDQ, SSSE3 and SSE4.1 are present; `kgk` has 11 or 15
+/// round keys.
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+unsafe fn seal_short_ni(
+    kgk: &[[u8; 16]],
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    // SAFETY: features per the caller; the stores write the 16-byte arrays.
+    unsafe {
+        let (auth, ea, eb) = derive(kgk, nonce);
+        let s = tag_input(auth, nonce, aad, buf);
+        let mut k = RoundKeys {
+            rk: [[0u8; 16]; 15],
+            rounds: 0,
+        };
+        let t = expand_with(&mut k, kgk, ea, eb, s);
+        let mut tag = [0u8; 16];
+        _mm_storeu_si128(tag.as_mut_ptr().cast(), t);
+        if buf.len() <= 64 {
+            k.ctr_xor_upto4(counter0(t), buf);
+        } else {
+            let mut ctr0 = [0u8; 16];
+            _mm_storeu_si128(ctr0.as_mut_ptr().cast(), counter0(t));
+            k.ctr_xor(&ctr0, buf);
+        }
+        tag
+    }
+}
+
+/// [`open_short`] on the CPU's instructions.
+///
+/// # Safety
+/// As [`seal_short_ni`].
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
+unsafe fn open_short_ni(
+    kgk: &[[u8; 16]],
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> bool {
+    // SAFETY: features per the caller; the first block's load and store
+    // cover the buffer's first min(16, len) bytes; the others the 16-byte
+    // arrays.
+    unsafe {
+        let (auth, ea, eb) = derive(kgk, nonce);
+        let mut k = RoundKeys {
+            rk: [[0u8; 16]; 15],
+            rounds: 0,
+        };
+        let c0 = counter0(_mm_loadu_si128(tag.as_ptr().cast()));
+        // The first block's keystream comes with the schedule; up to four
+        // more blocks in registers; a longer text from the first counter
+        // block on through the widest counter kernel.
+        let ks = expand_with(&mut k, kgk, ea, eb, c0);
+        if buf.len() <= 16 + 64 {
+            let first = buf.len().min(16);
+            let p = buf.as_mut_ptr();
+            let d = <__m128i as Lanes>::load_partial(p, first);
+            <__m128i as Lanes>::store_partial(p, first, _mm_xor_si128(d, ks));
+            if buf.len() > 16 {
+                let c1 = _mm_add_epi32(c0, _mm_set_epi32(0, 0, 0, 1));
+                k.ctr_xor_upto4(c1, &mut buf[16..]);
+            }
+        } else {
+            let mut ctr0 = [0u8; 16];
+            _mm_storeu_si128(ctr0.as_mut_ptr().cast(), c0);
+            k.ctr_xor(&ctr0, buf);
+        }
+        let mut want = [0u8; 16];
+        _mm_storeu_si128(want.as_mut_ptr().cast(), tag_input(auth, nonce, aad, buf));
+        k.encrypt_block_ni(&mut want);
+        let ok = crate::ct::eq(&want, tag);
+        crate::ct::wipe_now(&mut want);
+        ok
     }
 }
 

@@ -148,14 +148,17 @@ impl crate::aead::sealed::Core for AesGcmSiv {
         src: Option<&[u8]>,
         buf: &mut [u8],
     ) -> Result<Tag> {
-        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
-            let tag = Self::tag(keys, nonce, aad, src.unwrap_or(buf));
-            if let Some(s) = src {
-                buf.copy_from_slice(s);
-            }
-            keys.enc.ctr_xor(&tag, buf);
-            Tag::full(tag)
-        })
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(tag) = self
+            .short_ni()
+            .and_then(|kgk| aesni::seal_short(kgk, nonce.try_into().ok()?, aad, buf))
+        {
+            return Ok(Tag::full(tag));
+        }
+        self.seal_keyed(nonce, aad, buf)
     }
     fn open_core(
         &self,
@@ -165,18 +168,16 @@ impl crate::aead::sealed::Core for AesGcmSiv {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<bool> {
-        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
-            let mut t = [0u8; 16];
-            t.copy_from_slice(tag);
-            if let Some(s) = src {
-                buf.copy_from_slice(s);
-            }
-            keys.enc.ctr_xor(&t, buf);
-            let mut expected = Self::tag(keys, nonce, aad, buf);
-            let ok = ct::eq(&expected, tag);
-            ct::wipe_now(&mut expected);
-            ok
-        })
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ok) = self.short_ni().and_then(|kgk| {
+            aesni::open_short(kgk, nonce.try_into().ok()?, aad, buf, tag.try_into().ok()?)
+        }) {
+            return Ok(ok);
+        }
+        self.open_keyed(nonce, aad, buf, tag)
     }
 }
 
@@ -343,6 +344,43 @@ impl AesGcmSiv {
         });
         ct::wipe_now(&mut enc);
         r
+    }
+
+    /// The key-generating key's AES-NI schedule where short messages may
+    /// take `aesni::seal_short` / `open_short`: POLYVAL runs on one of
+    /// the PCLMULQDQ backends (whose results those paths' single-block
+    /// POLYVAL gives), not on a pinned other one.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn short_ni(&self) -> Option<&crate::aes::aesni::AesNi> {
+        match self.backend_for(0) {
+            Backend::VaesAvx512 | Backend::VaesAvx2 | Backend::AesniClmul => self.kgk.as_aesni(),
+            _ => None,
+        }
+    }
+
+    /// Seals through [`AesGcmSiv::with_keys`] (any length, any backend;
+    /// the inputs checked).
+    fn seal_keyed(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
+        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
+            let tag = Self::tag(keys, nonce, aad, buf);
+            keys.enc.ctr_xor(&tag, buf);
+            Tag::full(tag)
+        })
+    }
+
+    /// Opens through [`AesGcmSiv::with_keys`]: whether `tag` (16 bytes)
+    /// verified; the caller wipes `buf` if not.
+    fn open_keyed(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<bool> {
+        self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
+            let mut t = [0u8; 16];
+            t.copy_from_slice(tag);
+            keys.enc.ctr_xor(&t, buf);
+            let mut expected = Self::tag(keys, nonce, aad, buf);
+            let ok = ct::eq(&expected, tag);
+            ct::wipe_now(&mut expected);
+            ok
+        })
     }
 
     /// The tag: AES(enc key, (POLYVAL(A, P, lengths) xor nonce) with bit 127 cleared).
@@ -612,6 +650,66 @@ mod tests {
                             c.copy_from_slice(&b[..c.len()]);
                         }
                         assert_eq!(got, want, "{low:x} {len} {aes_b:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The short path (`aesni::seal_short` / `open_short`) against the
+    /// keyed path on the same backends: every text length 0..=300 and
+    /// around SHORT_MAX, with AAD lengths that put the blocks in every
+    /// position of a reduction group, AES-128 and AES-256, on every
+    /// PCLMULQDQ backend; a flipped tag bit fails and wipes.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn short_path_matches_the_keyed_path() {
+        use aesni::SHORT_MAX;
+        if !crate::detect::test_can_run(crate::detect::has_aesni_clmul(), "PCLMULQDQ") {
+            return;
+        }
+        let mut lens: Vec<usize> = (0..=300).collect();
+        lens.extend(SHORT_MAX - 40..=SHORT_MAX + 20);
+        let backends = [Backend::AesniClmul, Backend::VaesAvx2, Backend::VaesAvx512];
+        for key_len in [16usize, 32] {
+            let key: Vec<u8> = (0..key_len as u8)
+                .map(|i| i.wrapping_mul(29) ^ 0x5a)
+                .collect();
+            for b in backends.into_iter().filter(|b| b.is_available()) {
+                let siv = AesGcmSiv::with_backends(&key, b, None).unwrap();
+                assert!(siv.short_ni().is_some(), "{b}");
+                for &len in &lens {
+                    for aad_len in [0usize, 1, 16, 17, 33, 48, 63] {
+                        let nonce: [u8; 12] = core::array::from_fn(|i| (i * 7 + len) as u8);
+                        let aad: Vec<u8> = (0..aad_len).map(|i| (i * 3 + 1) as u8).collect();
+                        let pt: Vec<u8> = (0..len).map(|i| (i * 11 + aad_len) as u8).collect();
+                        let mut short = pt.clone();
+                        let t_short = siv
+                            .seal_in_place_detached(&nonce, &aad, &mut short)
+                            .unwrap();
+                        let mut keyed = pt.clone();
+                        let t_keyed = siv.seal_keyed(&nonce, &aad, &mut keyed).unwrap();
+                        let what = format!("{b} aes{} len {len} aad {aad_len}", 8 * key_len);
+                        assert_eq!(short, keyed, "{what}");
+                        assert_eq!(t_short.as_bytes(), t_keyed.as_bytes(), "{what}");
+                        let mut back = short.clone();
+                        siv.open_in_place_detached(&nonce, &aad, &mut back, t_short.as_bytes())
+                            .unwrap();
+                        assert_eq!(back, pt, "{what}");
+                        let mut back = short.clone();
+                        assert!(siv
+                            .open_keyed(&nonce, &aad, &mut back, t_short.as_bytes())
+                            .unwrap());
+                        assert_eq!(back, pt, "{what}");
+                        let mut bad = t_short.as_bytes().to_vec();
+                        bad[len % 16] ^= 1 << (len % 8);
+                        let mut back = short.clone();
+                        assert_eq!(
+                            siv.open_in_place_detached(&nonce, &aad, &mut back, &bad),
+                            Err(Error::AuthenticationFailed),
+                            "{what}"
+                        );
+                        assert!(back.iter().all(|&x| x == 0), "{what}");
                     }
                 }
             }

@@ -320,3 +320,113 @@ pub(crate) unsafe fn ghash_padded<V: Lanes>(pw: &Powers, y: V::Block, data: &[u8
         y
     }
 }
+
+/// Blocks per reduction of [`polyval_short`], and the most powers of H it
+/// computes.
+pub(crate) const SHORT_GROUP: usize = 4;
+
+/// POLYVAL from zero (GHASH of the blocks each byte-reversed, as
+/// [`polyval_blocks`]) of `aad` and `text`, each zero-padded to whole
+/// blocks, then the block `last`, for a key given only as H x^-1 (`hx`), on
+/// single blocks: for messages too short to pay for a table of powers.
+/// Only the powers the message's blocks use are computed (H^2..H^4, in
+/// registers: none for a message of one block and the lengths block but
+/// H^2), and up to [`SHORT_GROUP`] blocks share a reduction.
+///
+/// # Safety
+/// B's features are enabled.
+#[inline(always)]
+pub(crate) unsafe fn polyval_short<B: Lanes<Block = B>>(
+    hx: B,
+    aad: &[u8],
+    text: &[u8],
+    last: B,
+) -> B {
+    let blocks = aad.len().div_ceil(16) + text.len().div_ceil(16) + 1;
+    // SAFETY: features per the caller; every load reads within `aad` or
+    // `text` (whole blocks, then the partial one through `load_partial`).
+    unsafe {
+        // h[i] = H^(i+1) x^-1 and its middle operand, as far as needed
+        // (the products whose results go unused are dropped).
+        let h1 = hx;
+        let h2 = if blocks >= 2 { sqr(h1) } else { B::zero() };
+        let h3 = if blocks >= 3 { mul(h2, h1) } else { B::zero() };
+        let h4 = if blocks >= 4 { sqr(h2) } else { B::zero() };
+        let h = [h1, h2, h3, h4];
+        let hk = [
+            halves_xor(h1),
+            halves_xor(h2),
+            halves_xor(h3),
+            halves_xor(h4),
+        ];
+        let mut y = B::zero();
+        let mut group = [B::zero(); SHORT_GROUP];
+        let mut n = 0;
+        for data in [aad, text] {
+            let mut c = data.chunks_exact(16);
+            for b in &mut c {
+                push_short(&mut y, &mut group, &mut n, B::load(b.as_ptr()), &h, &hk);
+            }
+            let r = c.remainder();
+            if !r.is_empty() {
+                let x = B::load_partial(r.as_ptr(), r.len());
+                push_short(&mut y, &mut group, &mut n, x, &h, &hk);
+            }
+        }
+        push_short(&mut y, &mut group, &mut n, last, &h, &hk);
+        if n > 0 {
+            y = absorb_short(y, &group, n, &h, &hk);
+        }
+        y
+    }
+}
+
+/// Adds the block `x` to [`polyval_short`]'s group of `n`, absorbing the
+/// group into `y` once it is full. (A function, not a closure: the
+/// closure did not inherit the caller's target features, and its
+/// intrinsics were called out of line.)
+///
+/// # Safety
+/// B's features are enabled.
+#[inline(always)]
+unsafe fn push_short<B: Lanes<Block = B>>(
+    y: &mut B,
+    group: &mut [B; SHORT_GROUP],
+    n: &mut usize,
+    x: B,
+    h: &[B; SHORT_GROUP],
+    hk: &[B; SHORT_GROUP],
+) {
+    group[*n] = x;
+    *n += 1;
+    if *n == SHORT_GROUP {
+        // SAFETY: per the caller.
+        *y = unsafe { absorb_short(*y, group, SHORT_GROUP, h, hk) };
+        *n = 0;
+    }
+}
+
+/// (y xor X_1) H^n ^ X_2 H^(n-1) ^ ... ^ X_n H for the first n blocks of
+/// `group`, with one reduction (h[i] = H^(i+1) x^-1, hk its middle
+/// operands).
+///
+/// # Safety
+/// B's features are enabled; 1 <= n <= SHORT_GROUP.
+#[inline(always)]
+unsafe fn absorb_short<B: Lanes<Block = B>>(
+    y: B,
+    group: &[B; SHORT_GROUP],
+    n: usize,
+    h: &[B; SHORT_GROUP],
+    hk: &[B; SHORT_GROUP],
+) -> B {
+    // SAFETY: per the caller.
+    unsafe {
+        let mut s = Sums::<B>::zero();
+        for (i, x) in group.iter().enumerate().take(n) {
+            let x = if i == 0 { B::xor(*x, y) } else { *x };
+            s.mul_add(x, h[n - 1 - i], hk[n - 1 - i]);
+        }
+        s.reduce()
+    }
+}

@@ -34,7 +34,7 @@ mod powers;
 mod x86;
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
-pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, polyval_blocks, Sums};
+pub(crate) use ghash::{absorb_vector, ghash, ghash_padded, polyval_blocks, polyval_short, Sums};
 pub(crate) use lanes::{block_to_u128, u128_to_block, Lanes};
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
 pub(crate) use powers::{
