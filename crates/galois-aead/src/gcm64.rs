@@ -1,4 +1,4 @@
-//! GCM over 64-bit block ciphers (spec 000 Appendix A; paper 001 section 2
+//! GCM over 64-bit block ciphers (the GCM specification (McGrew and Viega), Appendix A; "The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 2
 //! with w = 64), generic over any [`BlockCipher64`], with TDEA (3-key
 //! DES-EDE3 from the `des` crate) as the instance, [`TdeaGcm`].
 //!
@@ -12,12 +12,12 @@
 //! The two papers disagree on how the IV and the lengths are formatted, so
 //! both are built, named as in the project's vector files:
 //!
-//! * [`Variant::WBit`] (the default), the w-bit GCM of paper 001 section 2:
+//! * [`Variant::WBit`] (the default), the w-bit GCM of "The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 2:
 //!   Y0 = IV || 0^31 1 for a 32-bit IV, else GHASH(H, {}, IV); the last GHASH
 //!   block is len(A) || len(C), each a 32-bit count of bits. Because len()
 //!   has 32 bits, A, C and the IV are each limited to 2^32 - 1 bits, that is
 //!   [`WBIT_MAX_BYTES`] = 2^29 - 1 bytes.
-//! * [`Variant::AppendixA`], spec 000 Appendix A read literally:
+//! * [`Variant::AppendixA`], the GCM specification (McGrew and Viega), Appendix A read literally:
 //!   Y0 = 0^31 1 || IV for a 32-bit IV, else GHASH64(H, {}, IV); the lengths
 //!   are 64-bit strings absorbed as two blocks,
 //!   X = ((X xor len(A)) * H xor len(C)) * H. A and the IV may have up to
@@ -267,7 +267,7 @@ impl Options64 {
     }
 
     /// Makes key setup fail with [`Error::InvalidKey`] when H = E(K, 0) is
-    /// zero (paper 001 section 5; probability 2^-64 for a random key).
+    /// zero ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 5; probability 2^-64 for a random key).
     ///
     /// ```
     /// use galois_aead::gcm64::{Gcm64, Options64};

@@ -1,4 +1,4 @@
-//! Packets protected as spec 000 section 5 (Figures 4 and 5) and IPsec ESP
+//! Packets protected as the GCM specification (McGrew and Viega), section 5 (Figures 4 and 5) and IPsec ESP
 //! do it.
 //!
 //! Wire format: `header || seq (8 bytes, big-endian) || ciphertext || ICV`.

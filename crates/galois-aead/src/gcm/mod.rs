@@ -1,4 +1,4 @@
-//! GCM and its parameters, exactly as spec 000 section 2 defines them.
+//! GCM and its parameters, exactly as the GCM specification (McGrew and Viega), section 2 defines them.
 //!
 //! Encryption (equation (1)): H = E(K, 0^128); Y0 = IV || 0^31 1 for a
 //! 96-bit IV, else GHASH(H, {}, IV); Y_i = incr(Y_{i-1}), where incr counts
@@ -140,7 +140,7 @@ impl Options {
         Ok(self)
     }
 
-    /// Refuses a key whose hash key H = E(K, 0) is zero (paper 001 section
+    /// Refuses a key whose hash key H = E(K, 0) is zero ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section
     /// 5), with [`Error::InvalidKey`].
     ///
     /// ```
@@ -226,7 +226,7 @@ impl<C: BlockCipher128> Drop for Gcm<C> {
 /// cipher is its own business) and `Drop` wipes the GHASH key.
 impl zeroize::ZeroizeOnDrop for AesGcm {}
 
-/// The one refusal of a key whose hash key is zero (paper 001 section 5):
+/// The one refusal of a key whose hash key is zero ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 5):
 /// key setup with [`Options::refuse_zero_h`] and the MACs that divide by H.
 pub(crate) const ZERO_H: Error = Error::InvalidKey {
     reason: "the hash key H = E(K, 0) is zero",
@@ -540,7 +540,7 @@ impl<C: BlockCipher128> Gcm<C> {
 
     /// True if H = E(K, 0) is zero: GHASH then ignores the data and every
     /// tag is E(K, Y0). It happens with probability 2^-128 for a real
-    /// cipher (paper 001 section 5); callers may refuse such keys.
+    /// cipher ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 5); callers may refuse such keys.
     ///
     /// ```
     /// assert!(!galois_aead::AesGcm::new(&[0u8; 16])?.h_is_zero());

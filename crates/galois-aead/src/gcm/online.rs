@@ -1,4 +1,4 @@
-//! On-line GCM (spec 000 Table 2: "message lengths need not be known in
+//! On-line GCM (the GCM specification (McGrew and Viega) Table 2: "message lengths need not be known in
 //! advance"): AAD and then text in pieces of any size, the tag at the end.
 //!
 //! * [`Encryptor`]: `aad` pieces, then `encrypt` pieces (in place), then

@@ -1,4 +1,4 @@
-//! Precomputation (spec 000 section 6, Table 2: "keystream can be
+//! Precomputation (the GCM specification (McGrew and Viega), section 6, Table 2: "keystream can be
 //! precomputed", "fixed parts of IV or A can be processed in advance").
 //!
 //! * [`AadPrefix`]: GHASH state after a fixed AAD prefix, hashed once and

@@ -2,7 +2,7 @@
 //!
 //! The field is GF(2)\[x\] / (x^128 + x^7 + x^2 + x + 1). GCM writes an
 //! element as a 128-bit string whose *leftmost* bit is the coefficient of
-//! x^0 (spec 000 sections 2.5 and 3). Every backend here holds an element as
+//! x^0 (the GCM specification (McGrew and Viega), sections 2.5 and 3). Every backend here holds an element as
 //! `u128::from_be_bytes(block)`, so the most significant bit of the integer
 //! is the coefficient of x^0 and the least significant bit that of x^127.
 //! In that representation multiplying by x is a right shift by one, and the

@@ -1,5 +1,5 @@
 //! GF(2^64) in GCM's reflected bit order, for GCM over 64-bit block ciphers
-//! (spec 000 Appendix A; paper 001 section 2 with w = 64).
+//! (the GCM specification (McGrew and Viega), Appendix A; "The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 2 with w = 64).
 //!
 //! The field is GF(2)\[a\] / (a^64 + a^4 + a^3 + a + 1). As in GCM proper, an
 //! element is the 64-bit string whose *leftmost* bit is the coefficient of

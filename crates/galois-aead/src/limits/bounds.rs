@@ -1,6 +1,6 @@
-//! The security bounds of paper 001 (Theorems 1 and 2, Corollary 1).
+//! The security bounds of "The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004; Theorems 1 and 2, Corollary 1).
 
-/// The parameters of Theorems 1 and 2 of paper 001.
+/// The parameters of Theorems 1 and 2 of "The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004).
 ///
 /// ```
 /// use galois_aead::limits::Bounds;

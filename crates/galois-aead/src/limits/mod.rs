@@ -1,7 +1,7 @@
-//! Usage limits: the security bounds of paper 001 (Theorems 1 and 2,
+//! Usage limits: the security bounds of "The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004; Theorems 1 and 2,
 //! Corollary 1), per-key counters that refuse to go past a chosen limit, a
 //! random-nonce sealing API built on them, and key setup that refuses
-//! H = 0 (paper 001 section 5).
+//! H = 0 ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 5).
 //!
 //! # Bounds
 //!
@@ -27,7 +27,7 @@
 //!
 //! * random 96-bit IVs ([`UsageLimits::RANDOM_IV`], used by
 //!   [`RandomNonceGcm`]): 2^32 messages (the collision probability of
-//!   random IVs then stays below 2^-33) and 2^68 bytes (spec 000 section 2.1);
+//!   random IVs then stays below 2^-33) and 2^68 bytes (the GCM specification (McGrew and Viega), section 2.1);
 //! * sequence-number IVs ([`UsageLimits::PACKETS`], used by
 //!   [`crate::packet::PacketSealer`]): 2^48 packets, the figure for which
 //!   Corollary 1 gives an advantage of at most 2^-18, and 2^68 bytes.
@@ -57,7 +57,7 @@ use crate::error::Result;
 use crate::gcm::{AesGcm, Gcm, Options};
 
 /// GCM over `cipher`, refusing a key whose H = E(K, 0^128) is zero with
-/// [`Error::InvalidKey`](crate::Error::InvalidKey) (paper 001 section 5: with H = 0 GHASH ignores A
+/// [`Error::InvalidKey`](crate::Error::InvalidKey) ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section 5: with H = 0 GHASH ignores A
 /// and C, so every IV of other than 96 bits gives the same Y0).
 ///
 /// ```

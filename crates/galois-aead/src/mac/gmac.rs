@@ -1,5 +1,5 @@
 //! GMAC: GCM with an empty plaintext, authenticating the message as
-//! additional data (spec 000 section 2.1).
+//! additional data (the GCM specification (McGrew and Viega), section 2.1).
 
 use crate::aes::Aes;
 use crate::block::BlockCipher128;

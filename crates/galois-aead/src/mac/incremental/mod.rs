@@ -1,4 +1,4 @@
-//! Incremental MACs (spec 000 sections 1 and 6; Poly1305-AES paper 004
+//! Incremental MACs (the GCM specification (McGrew and Viega), sections 1 and 6; Bernstein's paper "The Poly1305-AES message-authentication code",
 //! section 1; Bellare-Goldreich-Goldwasser's incremental cryptography).
 //!
 //! GHASH and Poly1305 are polynomials in the key whose coefficients are the

@@ -1,4 +1,4 @@
-//! Incremental Poly1305-AES (paper 004): the polynomial
+//! Incremental Poly1305-AES (Bernstein, "The Poly1305-AES message-authentication code"): the polynomial
 //! S = c_1 r^q + ... + c_q r mod p, p = 2^130 - 5, kept up to date under
 //! chunk replacements, appends and truncations; tag = (S + AES_k(n)) mod 2^128.
 //!
