@@ -18,7 +18,8 @@ use galois_aead::stream::StreamError;
 use galois_aead::{Aes, AesGcm, AesGmac, Error, Options, ShortTag};
 use pyo3::buffer::{Element, PyUntypedBuffer};
 use pyo3::exceptions::{
-    PyBufferError, PyException, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
+    PyBufferError, PyException, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -435,6 +436,69 @@ fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
 // AESGCM
 // ---------------------------------------------------------------------------
 
+/// `items` as English: "16, 24 or 32".
+fn or_list(items: impl Iterator<Item = usize>) -> String {
+    let v: Vec<String> = items.map(|x| x.to_string()).collect();
+    match v.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The key-length error of the AEAD `A`: its name and `A::KEY_LENS`.
+fn key_len_err<A: AeadInit>(got: usize) -> PyErr {
+    PyValueError::new_err(format!(
+        "{} key must be {} bytes ({} bits), got {got}",
+        A::NAME,
+        or_list(A::KEY_LENS.iter().copied()),
+        or_list(A::KEY_LENS.iter().map(|k| k * 8)),
+    ))
+}
+
+/// `e` as a Python exception, a key-length error with `A`'s message.
+fn aead_err<A: AeadInit>(e: Error) -> PyErr {
+    match e {
+        Error::InvalidKeyLength { got } => key_len_err::<A>(got),
+        e => err(e),
+    }
+}
+
+/// The AEAD `A` over `key` (any bytes-like object).
+fn new_aead<A: AeadInit>(key: &Bound<'_, PyAny>) -> PyResult<A> {
+    A::new(input(key, "key")?.as_slice()).map_err(aead_err::<A>)
+}
+
+/// A random key for `A` of `bit_length` bits (one of `A::KEY_LENS` x 8)
+/// from the OS; `None` only when `A` has one key length.
+fn generate_key<A: AeadInit>(
+    py: Python<'_>,
+    bit_length: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let bits: i64 = match bit_length {
+        Some(b) => b.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "bit_length must be an integer, not {}",
+                type_name(b)
+            ))
+        })?,
+        None if A::KEY_LENS.len() == 1 => A::KEY_LENS[0] as i64 * 8,
+        None => {
+            return Err(PyTypeError::new_err(
+                "generate_key() missing required argument 'bit_length'",
+            ))
+        }
+    };
+    match A::KEY_LENS.iter().find(|&&k| k as i64 * 8 == bits) {
+        Some(&k) => Ok(random_bytes(py, k)?.unbind()),
+        None => Err(PyValueError::new_err(format!(
+            "bit_length must be {}, got {bits}",
+            or_list(A::KEY_LENS.iter().map(|k| k * 8))
+        ))),
+    }
+}
+
+
 /// AES-GCM with the call shapes of
 /// ``cryptography.hazmat.primitives.ciphers.aead.AESGCM``.
 ///
@@ -471,7 +535,7 @@ impl PyAesGcm {
     ) -> PyResult<Self> {
         let k = input(key, "key")?;
         let opts = gcm_options(tag_length, permissive)?;
-        let gcm = AesGcm::with_options(k.as_slice(), opts).map_err(err)?;
+        let gcm = AesGcm::with_options(k.as_slice(), opts).map_err(aead_err::<AesGcm>)?;
         Ok(PyAesGcm {
             gcm: Arc::new(gcm),
             any_nonce: any_nonce_length,
@@ -480,19 +544,9 @@ impl PyAesGcm {
 
     /// A random key of ``bit_length`` bits (128, 192 or 256) from the OS.
     #[staticmethod]
-    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-        let bits: i64 = bit_length.extract().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "bit_length must be an integer, not {}",
-                type_name(bit_length)
-            ))
-        })?;
-        if !matches!(bits, 128 | 192 | 256) {
-            return Err(PyValueError::new_err(format!(
-                "bit_length must be 128, 192 or 256, got {bits}"
-            )));
-        }
-        Ok(random_bytes(py, bits as usize / 8)?.unbind())
+    #[pyo3(signature = (bit_length = None))]
+    fn generate_key(py: Python<'_>, bit_length: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+        generate_key::<AesGcm>(py, bit_length)
     }
 
     /// The tag length in bytes.
@@ -1182,7 +1236,7 @@ impl PyGmac {
     /// A random key of ``bit_length`` bits (128, 192 or 256).
     #[staticmethod]
     fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-        PyAesGcm::generate_key(py, bit_length)
+        generate_key::<AesGcm>(py, Some(bit_length))
     }
 
     /// The tag length in bytes.
@@ -1713,13 +1767,61 @@ fn chunked_open_stream(
 /// ended it (raised again on every later call).
 enum Chk<T> {
     Live(T),
-    Failed(Exc, String),
+    /// The error that ended it: one of galois's, or `None` for MemoryError.
+    Failed(Option<Exc>, String),
     Closed,
 }
 
-fn chunked_again(py: Python<'_>, kind: Exc, msg: &str) -> PyErr {
-    let _ = py;
-    raise(kind, msg.to_string())
+fn chunked_again(kind: Option<Exc>, msg: &str) -> PyErr {
+    match kind {
+        Some(k) => raise(k, msg.to_string()),
+        None => PyMemoryError::new_err(msg.to_string()),
+    }
+}
+
+const NO_MEMORY: &str = "no memory for the plaintext read; what was read is wiped";
+
+fn no_memory() -> PyErr {
+    PyMemoryError::new_err(NO_MEMORY)
+}
+
+/// The most a read allocates beyond the bytes it already holds (and the
+/// first buffer's size): a read of `n` bytes allocates at most about twice
+/// what it returns plus this, however large `n` is.
+const READ_STEP: usize = 1 << 16;
+
+/// Why [`read_bounded`] stopped.
+enum Bounded {
+    Io(std::io::Error),
+    NoMemory,
+}
+
+/// Reads up to `n` bytes from `r` (to the end for `n < 0`). The buffer
+/// starts at [`READ_STEP`] bytes at most and grows only when full, by at
+/// most its size or `READ_STEP`, into a new allocation (refused as
+/// [`Bounded::NoMemory`], never an abort); the old one, which held
+/// plaintext, is wiped, and so is the returned one on drop.
+fn read_bounded(r: &mut impl std::io::Read, n: i64) -> Result<Zeroizing<Vec<u8>>, Bounded> {
+    let want = usize::try_from(n).unwrap_or(usize::MAX);
+    let mut out = Zeroizing::new(Vec::new());
+    let mut got = 0;
+    while got < want {
+        if got == out.len() {
+            let len = got + (want - got).min(got.max(READ_STEP));
+            let mut v = Vec::new();
+            v.try_reserve_exact(len).map_err(|_| Bounded::NoMemory)?;
+            v.extend_from_slice(&out[..got]);
+            v.resize(len, 0);
+            out = Zeroizing::new(v);
+        }
+        match r.read(&mut out[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) => return Err(Bounded::Io(e)),
+        }
+    }
+    out.truncate(got);
+    Ok(out)
 }
 
 /// Records an error: crypto failures end the object (every later call
@@ -1727,7 +1829,7 @@ fn chunked_again(py: Python<'_>, kind: Exc, msg: &str) -> PyErr {
 fn chunked_fail<T>(st: &mut Chk<T>, e: PyErr, py: Python<'_>) -> PyErr {
     if let Ok(t) = exc_types(py) {
         if e.get_type(py).is(t[Exc::InvalidTag as usize].bind(py)) {
-            *st = Chk::Failed(Exc::InvalidTag, e.value(py).to_string());
+            *st = Chk::Failed(Some(Exc::InvalidTag), e.value(py).to_string());
         }
     }
     e
@@ -1754,7 +1856,7 @@ impl ChunkedReader {
         let mut g = lock(&self.st, "ChunkedReader")?;
         let ra = match &mut *g {
             Chk::Live(ra) => ra,
-            Chk::Failed(k, m) => return Err(chunked_again(py, *k, m)),
+            Chk::Failed(k, m) => return Err(chunked_again(*k, m)),
             Chk::Closed => return Err(PyValueError::new_err("I/O operation on closed file.")),
         };
         match f(ra) {
@@ -1794,23 +1896,17 @@ impl ChunkedReader {
     #[pyo3(signature = (n = -1), text_signature = "($self, n=-1)")]
     fn read<'py>(&self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyBytes>> {
         let v = self.with(py, |ra| {
-            let mut out = Zeroizing::new(Vec::new());
-            if n < 0 {
-                std::io::Read::read_to_end(ra, &mut out)?;
-            } else {
-                out.resize(n as usize, 0);
-                let mut got = 0;
-                while got < out.len() {
-                    let k = std::io::Read::read(ra, &mut out[got..])?;
-                    if k == 0 {
-                        break;
-                    }
-                    got += k;
+            let at = std::io::Seek::stream_position(ra)?;
+            match read_bounded(ra, n) {
+                Ok(v) => Ok(Ok(v)),
+                Err(Bounded::Io(e)) => Err(e),
+                Err(Bounded::NoMemory) => {
+                    // What was read is wiped; the position goes back to where the call began.
+                    std::io::Seek::seek(ra, std::io::SeekFrom::Start(at))?;
+                    Ok(Err(no_memory()))
                 }
-                out.truncate(got);
             }
-            Ok(out)
-        })?;
+        })??;
         Ok(PyBytes::new(py, &v))
     }
 
@@ -1926,32 +2022,18 @@ impl ChunkedOpener {
         let mut g = lock(&self.st, "ChunkedOpener")?;
         let o = match &mut *g {
             Chk::Live(o) => o,
-            Chk::Failed(k, m) => return Err(chunked_again(py, *k, m)),
+            Chk::Failed(k, m) => return Err(chunked_again(*k, m)),
             Chk::Closed => return Err(PyValueError::new_err("I/O operation on closed file.")),
         };
-        let mut out = Zeroizing::new(Vec::new());
-        let r = if n < 0 {
-            std::io::Read::read_to_end(o, &mut out).map(|_| ())
-        } else {
-            out.resize(n as usize, 0);
-            let mut got = 0;
-            let mut r = Ok(());
-            while got < out.len() {
-                match std::io::Read::read(o, &mut out[got..]) {
-                    Ok(0) => break,
-                    Ok(k) => got += k,
-                    Err(e) => {
-                        r = Err(e);
-                        break;
-                    }
-                }
+        match read_bounded(o, n) {
+            Ok(out) => Ok(PyBytes::new(py, &out)),
+            Err(Bounded::NoMemory) => {
+                // The plaintext this call had read is wiped and cannot be read
+                // again: the opener ends, as after an error.
+                *g = Chk::Failed(None, NO_MEMORY.to_string());
+                Err(no_memory())
             }
-            out.truncate(got);
-            r
-        };
-        match r {
-            Ok(()) => Ok(PyBytes::new(py, &out)),
-            Err(e) => {
+            Err(Bounded::Io(e)) => {
                 // Bytes read in this call before the error are dropped
                 // (wiped): the caller gets the error, not a partial read.
                 let pe = chunked_err(StreamError::Io(e), Some(&self.file_err));
@@ -2222,10 +2304,28 @@ fn fixed_into_call<A: AeadInit>(
 /// same for each (the nonce length is its AEAD's). One block per class (a
 /// second one would need pyo3's multiple-pymethods feature).
 macro_rules! fixed_aead_methods {
-    ($class:ident { $($own:tt)* }) => {
+    ($class:ident, $field:ident, $aead:ty) => {
+        impl HasAead for $class {
+            type Inner = $aead;
+            fn inner(&self) -> &Self::Inner {
+                &self.$field
+            }
+        }
+
         #[pymethods]
         impl $class {
-            $($own)*
+        #[new]
+        fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+            Ok($class { $field: new_aead(key)? })
+        }
+
+        /// A random key of ``bit_length`` bits (one of the key lengths, in
+        /// bits) from the OS.
+        #[staticmethod]
+        #[pyo3(signature = (bit_length = None))]
+        fn generate_key(py: Python<'_>, bit_length: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+            generate_key::<$aead>(py, bit_length)
+        }
 
         /// Encrypts ``data`` and returns ciphertext || tag.
         #[pyo3(signature = (nonce, data, associated_data))]
@@ -2306,40 +2406,7 @@ struct PyAesGcmSiv {
     siv: galois_aead::AesGcmSiv,
 }
 
-impl HasAead for PyAesGcmSiv {
-    type Inner = galois_aead::AesGcmSiv;
-    fn inner(&self) -> &Self::Inner {
-        &self.siv
-    }
-}
-fixed_aead_methods!(PyAesGcmSiv {
-    #[new]
-    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        match galois_aead::AesGcmSiv::new(k.as_slice()) {
-            Ok(siv) => Ok(PyAesGcmSiv { siv }),
-            Err(Error::InvalidKeyLength { .. }) => Err(PyValueError::new_err(
-                "AES-GCM-SIV key must be 128, 192 or 256 bits.",
-            )),
-            Err(e) => Err(err(e)),
-        }
-    }
-
-    /// A random key of ``bit_length`` bits (128, 192 or 256) from the OS.
-    #[staticmethod]
-    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-        let bits: i64 = bit_length.extract().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "bit_length must be an integer, not {}",
-                type_name(bit_length)
-            ))
-        })?;
-        if !matches!(bits, 128 | 192 | 256) {
-            return Err(PyValueError::new_err("bit_length must be 128, 192, or 256"));
-        }
-        Ok(random_bytes(py, bits as usize / 8)?.unbind())
-    }
-});
+fixed_aead_methods!(PyAesGcmSiv, siv, galois_aead::AesGcmSiv);
 
 /// XAES-256-GCM (c2sp.org/XAES-256-GCM): AES-256-GCM with 24-byte nonces
 /// that may be random for about 2^80 messages per key (collision
@@ -2357,28 +2424,4 @@ struct PyXAes256Gcm {
     x: galois_aead::XAes256Gcm,
 }
 
-impl HasAead for PyXAes256Gcm {
-    type Inner = galois_aead::XAes256Gcm;
-    fn inner(&self) -> &Self::Inner {
-        &self.x
-    }
-}
-fixed_aead_methods!(PyXAes256Gcm {
-    #[new]
-    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        match galois_aead::XAes256Gcm::new(k.as_slice()) {
-            Ok(x) => Ok(PyXAes256Gcm { x }),
-            Err(Error::InvalidKeyLength { got }) => Err(PyValueError::new_err(format!(
-                "XAES-256-GCM key must be 32 bytes, got {got}"
-            ))),
-            Err(e) => Err(err(e)),
-        }
-    }
-
-    /// A random 32-byte key from the OS.
-    #[staticmethod]
-    fn generate_key(py: Python<'_>) -> PyResult<Py<PyBytes>> {
-        Ok(random_bytes(py, 32)?.unbind())
-    }
-});
+fixed_aead_methods!(PyXAes256Gcm, x, galois_aead::XAes256Gcm);

@@ -68,8 +68,8 @@ class AESGCM:
         any_nonce_length: bool = False,
     ) -> Self: ...
     @staticmethod
-    def generate_key(bit_length: int) -> bytes:
-        """A random key of 128, 192 or 256 bits."""
+    def generate_key(bit_length: Optional[int] = None) -> bytes:
+        """A random key of 128, 192 or 256 bits (``bit_length`` is required)."""
     @property
     def tag_length(self) -> int: ...
     def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
@@ -163,8 +163,8 @@ class AESGCMSIV:
 
     def __new__(cls, key: Buffer) -> Self: ...
     @staticmethod
-    def generate_key(bit_length: int) -> bytes:
-        """A random key of 128, 192 or 256 bits."""
+    def generate_key(bit_length: Optional[int] = None) -> bytes:
+        """A random key of 128, 192 or 256 bits (``bit_length`` is required)."""
     def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
         """Returns ciphertext || tag."""
     def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
@@ -185,8 +185,8 @@ class XAES256GCM:
 
     def __new__(cls, key: Buffer) -> Self: ...
     @staticmethod
-    def generate_key() -> bytes:
-        """A random 32-byte key."""
+    def generate_key(bit_length: Optional[int] = None) -> bytes:
+        """A random 32-byte key (``bit_length``: 256, or None)."""
     def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
         """Returns ciphertext || tag."""
     def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
