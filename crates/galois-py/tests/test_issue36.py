@@ -152,7 +152,7 @@ def test_buffered_reader_over_chunked_file(cls):
         assert not raw.closed
     assert raw.closed  # closing the buffered file closes its raw file, as in io
     with cls(KEY, b"ctx", io.BytesIO(SEALED)) as r:
-        lines = list(io.TextIOWrapper(io.BufferedReader(r), encoding="latin-1"))
+        lines = list(io.TextIOWrapper(io.BufferedReader(r), encoding="latin-1", newline=""))
     assert "".join(lines).encode("latin-1") == MSG
 
 

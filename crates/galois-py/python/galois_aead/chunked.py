@@ -41,13 +41,11 @@ from ._galois import chunked_seal_stream as seal_stream
 
 
 class _Raw(_io.RawIOBase):
-    """A read-only raw binary file over the verified plaintext of ``_impl``."""
+    """A read-only raw binary file over the verified plaintext of a galois chunked file object."""
 
-    _impl: _Any
-
-    def __init__(self, key, context, file):
+    def __init__(self, impl: _Any) -> None:
         super().__init__()
-        self._f = self._impl(key, context, file)
+        self._f = impl
 
     def read(self, size=-1):
         """Up to ``size`` verified plaintext bytes (the rest for ``size < 0``)."""
@@ -84,7 +82,8 @@ class Opener(_Raw):
     chunk is released only after its tag verified, the end only after the
     final chunk verified; after an error every call raises it again."""
 
-    _impl = _Opener
+    def __init__(self, key, context, file):
+        super().__init__(_Opener(key, context, file))
 
 
 class Reader(_Raw):
@@ -92,7 +91,8 @@ class Reader(_Raw):
     is verified before any of its bytes are returned; a seek relative to the
     end (and reading up to the end) first authenticates the final chunk."""
 
-    _impl = _Reader
+    def __init__(self, key, context, file):
+        super().__init__(_Reader(key, context, file))
 
     def seekable(self):
         self._checkClosed()
