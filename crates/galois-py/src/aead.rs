@@ -162,33 +162,33 @@ pub(crate) fn into_call(
     r
 }
 
-/// The classes over an [`Aead`] with 16-byte tags and no options
-/// (AESGCMSIV, XAES256GCM): which library type each wraps.
+/// The one-shot AEAD classes (AESGCM, AESGCMSIV, XAES256GCM): which library
+/// type each wraps and how it reads its arguments.
 pub(crate) trait HasAead {
-    type Inner: Aead;
+    type Inner: AeadInit;
     fn inner(&self) -> &Self::Inner;
-}
-
-/// The nonce (exactly `A::NONCE_LEN` bytes), data and associated data of
-/// a [`HasAead`] class's call, as its methods take them.
-#[allow(clippy::type_complexity)]
-pub(crate) fn fixed_args<'py, A: AeadInit>(
-    nonce: &Bound<'py, PyAny>,
-    data: &Bound<'py, PyAny>,
-    associated_data: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(In<'py>, In<'py>, In<'py>)> {
-    Ok((
-        exact_nonce(nonce, A::NONCE_LEN)?,
-        input(data, "data")?,
-        input_opt(associated_data, "associated_data")?,
-    ))
+    /// The nonce (by default exactly `NONCE_LEN` bytes), data and
+    /// associated data of a call, as the methods take them.
+    #[allow(clippy::type_complexity)]
+    fn args<'py>(
+        &self,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(In<'py>, In<'py>, In<'py>)> {
+        Ok((
+            exact_nonce(nonce, Self::Inner::NONCE_LEN)?,
+            input(data, "data")?,
+            input_opt(associated_data, "associated_data")?,
+        ))
+    }
 }
 
 /// encrypt_into (`seal`) or decrypt_into of a [`HasAead`] class: its
 /// arguments parsed inside [`into_call`], which zeroes `buf` on any error.
-pub(crate) fn fixed_into_call<A: AeadInit>(
+pub(crate) fn into_method<C: HasAead>(
     py: Python<'_>,
-    aead: &A,
+    class: &C,
     nonce: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     associated_data: Option<&Bound<'_, PyAny>>,
@@ -196,8 +196,8 @@ pub(crate) fn fixed_into_call<A: AeadInit>(
     seal: bool,
 ) -> PyResult<usize> {
     into_call(py, buf, |out| {
-        let (n, d, a) = fixed_args::<A>(nonce, data, associated_data)?;
-        fixed_into(py, aead, &n, &d, &a, out, seal)
+        let (n, d, a) = class.args(nonce, data, associated_data)?;
+        fixed_into(py, class.inner(), &n, &d, &a, out, seal)
     })
 }
 
@@ -205,7 +205,7 @@ pub(crate) fn fixed_into_call<A: AeadInit>(
 /// generation), then encrypt, decrypt, encrypt_into and decrypt_into, the
 /// same for each (the nonce length is its AEAD's). One block per class (a
 /// second one would need pyo3's multiple-pymethods feature).
-macro_rules! fixed_aead_methods {
+macro_rules! aead_class {
     ($class:ident, $field:ident, $aead:ty) => {
         impl HasAead for $class {
             type Inner = $aead;
@@ -214,8 +214,7 @@ macro_rules! fixed_aead_methods {
             }
         }
 
-        #[pymethods]
-        impl $class {
+        aead_class!($class {
             #[new]
             fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
                 Ok($class {
@@ -233,6 +232,12 @@ macro_rules! fixed_aead_methods {
             ) -> PyResult<Py<PyBytes>> {
                 generate_key::<$aead>(py, bit_length)
             }
+        });
+    };
+    ($class:ident { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            $($own)*
 
             /// Encrypts ``data`` and returns ciphertext || tag.
             #[pyo3(signature = (nonce, data, associated_data))]
@@ -243,8 +248,7 @@ macro_rules! fixed_aead_methods {
                 data: &Bound<'py, PyAny>,
                 associated_data: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, PyBytes>> {
-                let (n, d, a) =
-                    fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
+                let (n, d, a) = self.args(nonce, data, associated_data)?;
                 fixed_encrypt(py, self.inner(), &n, &d, &a)
             }
 
@@ -258,13 +262,12 @@ macro_rules! fixed_aead_methods {
                 data: &Bound<'py, PyAny>,
                 associated_data: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, PyBytes>> {
-                let (n, d, a) =
-                    fixed_args::<<Self as HasAead>::Inner>(nonce, data, associated_data)?;
+                let (n, d, a) = self.args(nonce, data, associated_data)?;
                 fixed_decrypt(py, self.inner(), &n, &d, &a)
             }
 
             /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
-            /// ``len(data) + 16`` bytes) as ciphertext || tag; returns the number of
+            /// ``len(data) + tag_length`` bytes) as ciphertext || tag; returns the number of
             /// bytes written. The result is computed in private memory and copied
             /// into ``buf`` whole; on any error ``buf`` is zeroed.
             #[pyo3(signature = (nonce, data, associated_data, buf))]
@@ -276,11 +279,11 @@ macro_rules! fixed_aead_methods {
                 associated_data: Option<&Bound<'_, PyAny>>,
                 buf: &Bound<'_, PyAny>,
             ) -> PyResult<usize> {
-                fixed_into_call(py, self.inner(), nonce, data, associated_data, buf, true)
+                into_method(py, self, nonce, data, associated_data, buf, true)
             }
 
             /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
-            /// ``len(data) - 16`` bytes); returns the number of bytes written.
+            /// ``len(data) - tag_length`` bytes); returns the number of bytes written.
             /// ``buf`` receives the plaintext only after the tag verified, in one
             /// copy; on any error (``InvalidTag`` included) it is zeroed.
             #[pyo3(signature = (nonce, data, associated_data, buf))]
@@ -292,7 +295,7 @@ macro_rules! fixed_aead_methods {
                 associated_data: Option<&Bound<'_, PyAny>>,
                 buf: &Bound<'_, PyAny>,
             ) -> PyResult<usize> {
-                fixed_into_call(py, self.inner(), nonce, data, associated_data, buf, false)
+                into_method(py, self, nonce, data, associated_data, buf, false)
             }
         }
     };
@@ -315,7 +318,7 @@ pub(crate) struct PyAesGcmSiv {
     pub(crate) siv: galois_aead::AesGcmSiv,
 }
 
-fixed_aead_methods!(PyAesGcmSiv, siv, galois_aead::AesGcmSiv);
+aead_class!(PyAesGcmSiv, siv, galois_aead::AesGcmSiv);
 
 /// XAES-256-GCM (c2sp.org/XAES-256-GCM): AES-256-GCM with 24-byte nonces
 /// that may be random for about 2^80 messages per key (collision
@@ -333,4 +336,4 @@ pub(crate) struct PyXAes256Gcm {
     pub(crate) x: galois_aead::XAes256Gcm,
 }
 
-fixed_aead_methods!(PyXAes256Gcm, x, galois_aead::XAes256Gcm);
+aead_class!(PyXAes256Gcm, x, galois_aead::XAes256Gcm);

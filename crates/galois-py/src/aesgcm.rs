@@ -130,8 +130,7 @@ pub(crate) struct PyAesGcm {
     pub(crate) any_nonce: bool,
 }
 
-#[pymethods]
-impl PyAesGcm {
+aead_class!(PyAesGcm {
     #[new]
     #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
     pub(crate) fn new(
@@ -163,72 +162,6 @@ impl PyAesGcm {
     #[getter]
     pub(crate) fn tag_length(&self) -> usize {
         self.gcm.tag_len()
-    }
-
-    /// Encrypts ``data`` and returns ciphertext || tag.
-    /// ``associated_data`` (or None) is authenticated, not encrypted.
-    #[pyo3(signature = (nonce, data, associated_data))]
-    pub(crate) fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let (n, d, a) = self.args(nonce, data, associated_data)?;
-        fixed_encrypt(py, &*self.gcm, &n, &d, &a)
-    }
-
-    /// Verifies and decrypts ciphertext || tag; raises ``galois_aead.InvalidTag``
-    /// if it does not verify (nothing is returned then).
-    #[pyo3(signature = (nonce, data, associated_data))]
-    pub(crate) fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let (n, d, a) = self.args(nonce, data, associated_data)?;
-        fixed_decrypt(py, &*self.gcm, &n, &d, &a)
-    }
-
-    /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
-    /// ``len(data) + tag_length`` bytes) as ciphertext || tag; returns the
-    /// number of bytes written. The result is computed in private memory and
-    /// copied into ``buf`` whole; on any error ``buf`` is zeroed.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    pub(crate) fn encrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        into_call(py, buf, |out| {
-            let (n, d, a) = self.args(nonce, data, associated_data)?;
-            fixed_into(py, &*self.gcm, &n, &d, &a, out, true)
-        })
-    }
-
-    /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
-    /// ``len(data) - tag_length`` bytes); returns the number of bytes
-    /// written. ``buf`` receives the plaintext only after the tag verified,
-    /// in one copy; on any error (``InvalidTag`` included) it is zeroed.
-    #[pyo3(signature = (nonce, data, associated_data, buf))]
-    pub(crate) fn decrypt_into(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        associated_data: Option<&Bound<'_, PyAny>>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        into_call(py, buf, |out| {
-            let (n, d, a) = self.args(nonce, data, associated_data)?;
-            fixed_into(py, &*self.gcm, &n, &d, &a, out, false)
-        })
     }
 
     /// Starts an on-line encryption under ``nonce`` (cryptography's GCM
@@ -298,12 +231,16 @@ impl PyAesGcm {
             self.gcm.tag_len()
         )
     }
-}
+});
 
-impl PyAesGcm {
+impl HasAead for PyAesGcm {
+    type Inner = AesGcm;
+    fn inner(&self) -> &AesGcm {
+        &self.gcm
+    }
+
     /// The nonce (8..128 bytes unless ``any_nonce_length``), data and
     /// associated data of a one-shot call.
-    #[allow(clippy::type_complexity)]
     fn args<'py>(
         &self,
         nonce: &Bound<'py, PyAny>,

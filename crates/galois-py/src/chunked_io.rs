@@ -318,6 +318,26 @@ pub(crate) fn chunked_fail<T>(st: &mut Chk<T>, e: PyErr, py: Python<'_>) -> PyEr
     e
 }
 
+/// The state and file-error slot of a chunked file class: the key checked,
+/// then `open` run over `file` (its own exception re-raised as is).
+#[allow(clippy::type_complexity)]
+pub(crate) fn open_file<T>(
+    key: &Bound<'_, PyAny>,
+    context: &Bound<'_, PyAny>,
+    file: &Bound<'_, PyAny>,
+    open: impl FnOnce(&[u8], &[u8], PyFile) -> Result<T, StreamError>,
+) -> PyResult<(Mutex<Chk<T>>, ErrSlot)> {
+    let k = input(key, "key")?;
+    chunked_key_check(&k)?;
+    let c = input(context, "context")?;
+    let f = PyFile::new(file);
+    let file_err = Arc::clone(&f.pyerr);
+    match open(k.as_slice(), c.as_slice(), f) {
+        Ok(x) => Ok((Mutex::new(Chk::Live(x)), file_err)),
+        Err(e) => Err(chunked_err(e, Some(&file_err))),
+    }
+}
+
 /// Random access to a sealed message in a seekable file object
 /// (``read``/``seek``): a read-only binary file over its plaintext with
 /// ``read(n=-1)``, ``seek(offset, whence=0)``, ``tell()``, ``close()``.
@@ -361,18 +381,8 @@ impl ChunkedReader {
         context: &Bound<'_, PyAny>,
         file: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        chunked_key_check(&k)?;
-        let c = input(context, "context")?;
-        let f = PyFile::new(file);
-        let file_err = Arc::clone(&f.pyerr);
-        match RandomAccess::new(k.as_slice(), c.as_slice(), f) {
-            Ok(ra) => Ok(ChunkedReader {
-                st: Mutex::new(Chk::Live(ra)),
-                file_err,
-            }),
-            Err(e) => Err(chunked_err(e, Some(&file_err))),
-        }
+        let (st, file_err) = open_file(key, context, file, RandomAccess::new)?;
+        Ok(ChunkedReader { st, file_err })
     }
 
     /// Reads up to ``n`` plaintext bytes (all the rest for ``n < 0``).
@@ -463,18 +473,8 @@ impl ChunkedOpener {
         context: &Bound<'_, PyAny>,
         file: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        chunked_key_check(&k)?;
-        let c = input(context, "context")?;
-        let f = PyFile::new(file);
-        let file_err = Arc::clone(&f.pyerr);
-        match Opener::new(k.as_slice(), c.as_slice(), f) {
-            Ok(o) => Ok(ChunkedOpener {
-                st: Mutex::new(Chk::Live(o)),
-                file_err,
-            }),
-            Err(e) => Err(chunked_err(e, Some(&file_err))),
-        }
+        let (st, file_err) = open_file(key, context, file, Opener::new)?;
+        Ok(ChunkedOpener { st, file_err })
     }
 
     /// Reads up to ``n`` verified plaintext bytes (all the rest for ``n < 0``).

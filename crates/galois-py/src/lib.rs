@@ -27,6 +27,7 @@ pub(crate) use pyo3::types::PyType;
 pub(crate) use std::ffi::CStr;
 pub(crate) use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
+#[macro_use]
 mod aead;
 mod aesgcm;
 mod buffers;
