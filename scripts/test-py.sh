@@ -25,11 +25,13 @@ fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
   "pytest==9.2.0" "cryptography==50.0.2" "mypy==2.4.1"
 
+echo "== crates/galois-py/Cargo.lock is current (cargo metadata --locked fails if it would change)"
+cargo metadata --locked --format-version 1 --manifest-path crates/galois-py/Cargo.toml >/dev/null
+
 echo "== pip install ./crates/galois-py (the README's command; maturin as PEP 517 backend)"
 # Exactly the command the README shows (test_install.py checks that they agree),
 # run from the repository root. CARGO_TARGET_DIR only keeps the Rust build
-# between runs. Not --locked: crates/galois-py/Cargo.lock pins pyo3 and the
-# rest, but galois's own dependencies may grow before this lock is refreshed.
+# between runs. The lock was checked above; the build then cannot change it.
 "$VENV/bin/python" -m pip uninstall -q -y galois-aead >/dev/null 2>&1 || true
 CARGO_TARGET_DIR="$TARGET/galois-py" PIP_DISABLE_PIP_VERSION_CHECK=1 \
   "$VENV/bin/python" -m pip install ./crates/galois-py

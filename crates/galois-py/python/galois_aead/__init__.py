@@ -11,6 +11,20 @@
 >>> aead.decrypt(nonce, ct, b"header")
 b'attack at dawn'
 
+``AESGCMSIV`` (AES-GCM-SIV, RFC 8452: 12-byte nonces, nonce-misuse resistant)
+and ``XAES256GCM`` (XAES-256-GCM: 32-byte keys, 24-byte nonces that may be
+random) have the same call shapes (``generate_key(bit_length)``, ``encrypt``,
+``decrypt``, ``encrypt_into``, ``decrypt_into``):
+
+>>> siv = galois_aead.AESGCMSIV(galois_aead.AESGCMSIV.generate_key(128))
+>>> siv.decrypt(nonce, siv.encrypt(nonce, b"m", None), None)
+b'm'
+>>> x = galois_aead.XAES256GCM(galois_aead.XAES256GCM.generate_key(256))
+>>> x.decrypt(bytes(24), x.encrypt(bytes(24), b"m", b"h"), b"h")
+b'm'
+
+``galois_aead.chunked`` seals and opens files in C2SP chunked form.
+
 A tag that does not verify raises ``galois_aead.InvalidTag`` (a MAC's:
 ``InvalidSignature``); when ``cryptography`` is importable these subclass
 ``cryptography.exceptions.InvalidTag``/``InvalidSignature``, so code written for

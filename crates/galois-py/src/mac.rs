@@ -1,0 +1,334 @@
+//! GMAC, Poly1305-AES and one-time Poly1305.
+
+use crate::*;
+
+// ---------------------------------------------------------------------------
+// GMAC
+// ---------------------------------------------------------------------------
+
+/// AES-GMAC: GCM authenticating ``data`` without encrypting anything.
+///
+/// ``GMAC(key)`` takes a 16-, 24- or 32-byte key; ``tag_length``,
+/// ``permissive`` and ``any_nonce_length`` (nonces of 8 to 128 bytes by
+/// default) as for ``AESGCM``. Never reuse a nonce with one key.
+///
+/// >>> import galois_aead
+/// >>> mac = galois_aead.GMAC(bytes(16))
+/// >>> tag = mac.authenticate(bytes(12), b"message")
+/// >>> mac.verify(bytes(12), b"message", tag)
+#[pyclass(frozen, module = "galois_aead", name = "GMAC")]
+pub(crate) struct PyGmac {
+    pub(crate) mac: Arc<AesGmac>,
+    pub(crate) any_nonce: bool,
+}
+
+#[pymethods]
+impl PyGmac {
+    #[new]
+    #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
+    pub(crate) fn new(
+        key: &Bound<'_, PyAny>,
+        tag_length: usize,
+        permissive: bool,
+        any_nonce_length: bool,
+    ) -> PyResult<Self> {
+        let k = input(key, "key")?;
+        let opts = gcm_options(tag_length, permissive)?;
+        let mac = AesGmac::with_options(k.as_slice(), opts).map_err(err)?;
+        Ok(PyGmac {
+            mac: Arc::new(mac),
+            any_nonce: any_nonce_length,
+        })
+    }
+
+    /// A random key of ``bit_length`` bits (128, 192 or 256).
+    #[staticmethod]
+    pub(crate) fn generate_key(
+        py: Python<'_>,
+        bit_length: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyBytes>> {
+        generate_key::<AesGcm>(py, Some(bit_length))
+    }
+
+    /// The tag length in bytes.
+    #[getter]
+    pub(crate) fn tag_length(&self) -> usize {
+        self.mac.gcm().tag_len()
+    }
+
+    pub(crate) fn __repr__(&self) -> String {
+        format!(
+            "galois_aead.GMAC(AES-{}, tag_length={})",
+            self.mac.gcm().cipher().key_len() * 8,
+            self.mac.gcm().tag_len()
+        )
+    }
+
+    /// The tag of ``data`` under ``nonce``.
+    pub(crate) fn authenticate<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = nonce_arg(nonce, self.any_nonce)?;
+        let d = input(data, "data")?;
+        let tag = if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d) = (n.for_detach(), d.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
+        } else {
+            self.mac.authenticate(n.as_slice(), d.as_slice())
+        }
+        .map_err(err)?;
+        Ok(PyBytes::new(py, tag.as_bytes()))
+    }
+
+    /// Returns None if ``tag`` is the tag of ``data`` under ``nonce``, else
+    /// raises ``galois_aead.InvalidSignature`` (also for a tag of the wrong length).
+    pub(crate) fn verify(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let n = nonce_arg(nonce, self.any_nonce)?;
+        let d = input(data, "data")?;
+        let t = input(tag, "tag")?;
+        if t.len() != self.mac.gcm().tag_len() {
+            return Err(invalid_signature());
+        }
+        if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
+        } else {
+            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
+        }
+        .map_err(mac_err)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Poly1305-AES
+// ---------------------------------------------------------------------------
+
+/// Poly1305-AES (Bernstein 2005): a 32-byte key k || r (r clamped), 16-byte
+/// nonces, 16-byte tags. Never reuse a nonce with one key.
+///
+/// >>> import galois_aead
+/// >>> key = galois_aead.Poly1305AES.generate_key()
+/// >>> mac = galois_aead.Poly1305AES(key)
+/// >>> tag = mac.authenticate(bytes(16), b"message")
+/// >>> mac.verify(bytes(16), b"message", tag)
+#[pyclass(frozen, module = "galois_aead", name = "Poly1305AES")]
+pub(crate) struct PyPoly1305Aes {
+    pub(crate) mac: Arc<Poly1305Aes>,
+}
+
+#[pymethods]
+impl PyPoly1305Aes {
+    #[new]
+    pub(crate) fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = input(key, "key")?;
+        if k.len() != 32 {
+            return Err(PyValueError::new_err(format!(
+                "key must be 32 bytes (16-byte AES key k, then r), got {}",
+                k.len()
+            )));
+        }
+        let mac = Poly1305Aes::new(k.as_slice()).map_err(err)?;
+        Ok(PyPoly1305Aes { mac: Arc::new(mac) })
+    }
+
+    pub(crate) fn __repr__(&self) -> &'static str {
+        "galois_aead.Poly1305AES(AES-128)"
+    }
+
+    /// A random 32-byte key k || r with r clamped.
+    #[staticmethod]
+    pub(crate) fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+        let k = Poly1305Aes::generate_key().map_err(err)?;
+        Ok(PyBytes::new(py, &k[..]))
+    }
+
+    /// The 16-byte tag of ``data`` under the 16-byte ``nonce``.
+    pub(crate) fn authenticate<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        if n.len() != 16 {
+            return Err(PyValueError::new_err(format!(
+                "nonce must be 16 bytes, got {}",
+                n.len()
+            )));
+        }
+        let tag = if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d) = (n.for_detach(), d.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
+        } else {
+            self.mac.authenticate(n.as_slice(), d.as_slice())
+        }
+        .map_err(err)?;
+        Ok(PyBytes::new(py, &tag))
+    }
+
+    /// Returns None if ``tag`` verifies, else raises ``galois_aead.InvalidSignature``.
+    pub(crate) fn verify(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let n = input(nonce, "nonce")?;
+        let d = input(data, "data")?;
+        let t = input(tag, "tag")?;
+        if n.len() != 16 {
+            return Err(PyValueError::new_err(format!(
+                "nonce must be 16 bytes, got {}",
+                n.len()
+            )));
+        }
+        if t.len() != 16 {
+            return Err(invalid_signature());
+        }
+        if d.len() >= GIL_RELEASE_BYTES {
+            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
+            let m = Arc::clone(&self.mac);
+            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
+        } else {
+            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
+        }
+        .map_err(mac_err)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One-time Poly1305 (RFC 8439)
+// ---------------------------------------------------------------------------
+
+pub(crate) fn onetime_key<'py>(key: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+    let k = input(key, "key")?;
+    if k.len() != 32 {
+        return Err(PyValueError::new_err(format!(
+            "key must be 32 bytes (r || s), got {}",
+            k.len()
+        )));
+    }
+    Ok(k)
+}
+
+/// The one-time Poly1305 of RFC 8439 with the API of cryptography's
+/// ``Poly1305``: key r || s (32 bytes; r is clamped by the MAC). A key
+/// must authenticate ONE message only.
+///
+/// >>> import galois_aead
+/// >>> key = bytes(range(32))
+/// >>> p = galois_aead.Poly1305(key)
+/// >>> p.update(b"mess"); p.update(b"age")
+/// >>> p.finalize() == galois_aead.Poly1305.generate_tag(key, b"message")
+/// True
+/// >>> galois_aead.Poly1305.verify_tag(key, b"message", galois_aead.Poly1305.generate_tag(key, b"message"))
+#[pyclass(module = "galois_aead", name = "Poly1305")]
+pub(crate) struct PyPoly1305 {
+    pub(crate) st: Mutex<Option<Poly1305>>,
+}
+
+#[pymethods]
+impl PyPoly1305 {
+    #[new]
+    pub(crate) fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = onetime_key(key)?;
+        let p = Poly1305::new(k.as_slice()).map_err(err)?;
+        Ok(PyPoly1305 {
+            st: Mutex::new(Some(p)),
+        })
+    }
+
+    pub(crate) fn __repr__(&self) -> String {
+        let fin = match self.st.try_lock() {
+            Ok(g) => {
+                if g.is_none() {
+                    "True"
+                } else {
+                    "False"
+                }
+            }
+            Err(_) => "?",
+        };
+        format!("galois_aead.Poly1305(finalized={fin})")
+    }
+
+    /// Appends message bytes.
+    pub(crate) fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = input(data, "data")?;
+        let mut g = lock(&self.st, "Poly1305")?;
+        let p = g.as_mut().ok_or_else(finalized)?;
+        if d.len() >= GIL_RELEASE_BYTES {
+            let dd = d.for_detach();
+            py.detach(move || {
+                p.update(dd.as_slice());
+            });
+        } else {
+            p.update(d.as_slice());
+        }
+        Ok(())
+    }
+
+    /// The 16-byte tag of everything given; the object is then finalized.
+    pub(crate) fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let p = lock(&self.st, "Poly1305")?.take().ok_or_else(finalized)?;
+        Ok(PyBytes::new(py, &p.finalize()))
+    }
+
+    /// Returns None if ``tag`` is the tag of everything given, else raises
+    /// ``galois_aead.InvalidSignature``; the object is then finalized.
+    pub(crate) fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = input(tag, "tag")?;
+        let p = lock(&self.st, "Poly1305")?.take().ok_or_else(finalized)?;
+        match p.verify(t.as_slice()) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(invalid_signature()),
+        }
+    }
+
+    /// The tag of ``data`` under the one-time ``key``, in one call.
+    #[staticmethod]
+    pub(crate) fn generate_tag<'py>(
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let k = onetime_key(key)?;
+        let d = input(data, "data")?;
+        let t = if d.len() >= GIL_RELEASE_BYTES {
+            let (kk, dd) = (k.for_detach(), d.for_detach());
+            py.detach(move || Poly1305::mac(kk.as_slice(), dd.as_slice()))
+        } else {
+            Poly1305::mac(k.as_slice(), d.as_slice())
+        }
+        .map_err(err)?;
+        Ok(PyBytes::new(py, &t))
+    }
+
+    /// Returns None if ``tag`` is the tag of ``data`` under ``key``, else
+    /// raises ``galois_aead.InvalidSignature``.
+    #[staticmethod]
+    pub(crate) fn verify_tag(
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let p = PyPoly1305::new(key)?;
+        p.update(py, data)?;
+        p.verify(tag)
+    }
+}
