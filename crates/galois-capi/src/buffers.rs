@@ -87,7 +87,11 @@ pub(crate) fn no_overlap(out: *const u8, out_len: usize, others: &[Range]) -> Re
 ///
 /// # Safety
 /// `out_len` is NULL or points to a writable `size_t`.
-pub(crate) unsafe fn set_out_len(out_len: *mut usize, n: usize, others: &[Range]) -> Result<(), c_int> {
+pub(crate) unsafe fn set_out_len(
+    out_len: *mut usize,
+    n: usize,
+    others: &[Range],
+) -> Result<(), c_int> {
     if out_len.is_null() {
         return Ok(());
     }

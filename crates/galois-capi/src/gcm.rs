@@ -108,11 +108,6 @@ pub unsafe extern "C" fn galois_aesgcm_taglen(state: *const c_void) -> c_int {
     }
 }
 
-/// Whether `out` works in place on `in_` (the same pointer, bytes to do).
-pub(crate) fn in_place(in_: *const u8, out: *const u8, len: usize) -> bool {
-    len > 0 && ptr::eq(in_, out)
-}
-
 /// Encrypts `in` into `out` as ciphertext || tag (`in_len + taglen` bytes).
 /// On any error `out[0..out_cap)` is zeroed ([`wipe_output`]).
 #[no_mangle]
@@ -128,45 +123,26 @@ pub unsafe extern "C" fn galois_aesgcm_seal(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
+    let io = Io {
+        out,
+        out_cap,
+        out_len,
+        in_,
+        in_len,
+        ad,
+        ad_len,
+        nonce,
+        nonce_len,
+    };
     let st = state_range(state, Kind::Gcm);
-    let r = guard(|| {
-        // SAFETY (all blocks below): pointers and lengths as the header
-        // documents them; outputs are written only after the overlap checks.
-        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
-        let t = g.tag_len();
-        let need = in_len.checked_add(t).ok_or(GALOIS_ERR_TOO_LONG)?;
-        let call = [
-            st,
-            (out, out_cap),
-            (in_, in_len),
-            (ad, ad_len),
-            (nonce, nonce_len),
-        ];
-        unsafe { set_out_len(out_len, need, &call)? };
-        if out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
-        let nonce_s = unsafe { input(nonce, nonce_len)? };
-        let ad_s = unsafe { input(ad, ad_len)? };
-        no_overlap(out, need, &[st, (ad, ad_len), (nonce, nonce_len)])?;
-        if !in_place(in_, out, in_len) {
-            no_overlap(out, need, &[(in_, in_len)])?;
-        }
-        check_message(in_len)?;
-        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
-        let tag = g
-            .seal_in_place_detached(nonce_s, ad_s, s.bytes())
-            .map_err(code)?;
-        let o = unsafe { output(out, need)? };
-        o[..in_len].copy_from_slice(s.bytes());
-        o[in_len..].copy_from_slice(tag.as_bytes());
-        Ok(())
-    });
-    if r != GALOIS_OK {
-        // SAFETY: out has out_cap bytes (contract).
-        unsafe { wipe_output(out, out_cap, Some(st)) };
+    // SAFETY (all blocks): pointers, lengths and the state as the header
+    // documents them.
+    unsafe {
+        zero_on_failure(&[(out, out_cap)], Some(st), || {
+            let g = state_get::<AesGcm>(state, Kind::Gcm)?;
+            seal_appended::<AesGcm, _>(&io, g.tag_len(), st, || Ok(g))
+        })
     }
-    r
 }
 
 /// Verifies and decrypts ciphertext || tag from `in` into `out`
@@ -185,49 +161,25 @@ pub unsafe extern "C" fn galois_aesgcm_open(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
+    let io = Io {
+        out,
+        out_cap,
+        out_len,
+        in_,
+        in_len,
+        ad,
+        ad_len,
+        nonce,
+        nonce_len,
+    };
     let st = state_range(state, Kind::Gcm);
-    let r = guard(|| {
-        // SAFETY (all blocks below): as in galois_aesgcm_seal.
-        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
-        let t = g.tag_len();
-        if in_len < t {
-            return Err(GALOIS_ERR_INPUT_TOO_SHORT);
-        }
-        let need = in_len - t;
-        let call = [
-            st,
-            (out, out_cap),
-            (in_, in_len),
-            (ad, ad_len),
-            (nonce, nonce_len),
-        ];
-        unsafe { set_out_len(out_len, need, &call)? };
-        if out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
-        let nonce_s = unsafe { input(nonce, nonce_len)? };
-        let ad_s = unsafe { input(ad, ad_len)? };
-        no_overlap(out, need, &[st, (ad, ad_len), (nonce, nonce_len)])?;
-        if !in_place(in_, out, need) {
-            no_overlap(out, need, &[(in_, in_len)])?;
-        }
-        check_message(need)?;
-        let mut tag = [0u8; 16];
-        let mut s = {
-            let c = unsafe { input(in_, in_len)? };
-            tag[..t].copy_from_slice(&c[need..]);
-            Scratch::copy_of(&c[..need])?
-        };
-        g.open_in_place_detached(nonce_s, ad_s, s.bytes(), &tag[..t])
-            .map_err(code)?;
-        unsafe { output(out, need)? }.copy_from_slice(s.bytes());
-        Ok(())
-    });
-    if r != GALOIS_OK {
-        // SAFETY: out has out_cap bytes (contract).
-        unsafe { wipe_output(out, out_cap, Some(st)) };
+    // SAFETY (all blocks): as in galois_aesgcm_seal.
+    unsafe {
+        zero_on_failure(&[(out, out_cap)], Some(st), || {
+            let g = state_get::<AesGcm>(state, Kind::Gcm)?;
+            open_appended::<AesGcm, _>(&io, g.tag_len(), st, || Ok(g))
+        })
     }
-    r
 }
 
 /// Encrypts `in_len` bytes from `in` into `out` (same length; may be the
@@ -332,24 +284,7 @@ pub unsafe extern "C" fn galois_aesgcm_open_detached(
     r
 }
 
-/// Writes a fresh random AES key of `key_len` bytes (16, 24 or 32) to
-/// `key`; on any error `key[0..key_len)` is zeroed.
-#[no_mangle]
-pub unsafe extern "C" fn galois_aesgcm_keygen(key: *mut u8, key_len: usize) -> c_int {
-    let r = guard(|| {
-        if !matches!(key_len, 16 | 24 | 32) {
-            return Err(GALOIS_ERR_KEY_LENGTH);
-        }
-        // SAFETY: key_len writable bytes (contract).
-        let out = unsafe { output(key, key_len)? };
-        getrandom::fill(out).map_err(|_| GALOIS_ERR_RANDOM)
-    });
-    if r != GALOIS_OK {
-        // SAFETY: as above.
-        unsafe { wipe_output(key, key_len, None) };
-    }
-    r
-}
+aead_keygen!(AesGcm => galois_aesgcm_keygen);
 
 /// Wipes an AES-GCM state (see the header for copies and moved states).
 #[no_mangle]

@@ -154,7 +154,6 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<(), c_int>) -> c_int {
 }
 
 /// An input slice: NULL is allowed only with length 0.
-
 mod aead;
 mod buffers;
 mod chunked;
@@ -164,6 +163,7 @@ mod state;
 #[cfg(test)]
 mod tests;
 
+use aead::*;
 use buffers::*;
 use chunked::*;
 use gcm::*;

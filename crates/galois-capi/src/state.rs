@@ -373,7 +373,10 @@ pub(crate) unsafe fn state_ptr<T>(state: *const c_void, kind: Kind) -> Result<*m
 /// # Safety
 /// `state` is NULL or has `kind.bytes()` writable bytes that no other
 /// thread uses during the call.
-pub(crate) unsafe fn state_get_mut<'a, T>(state: *mut c_void, kind: Kind) -> Result<&'a mut T, c_int> {
+pub(crate) unsafe fn state_get_mut<'a, T>(
+    state: *mut c_void,
+    kind: Kind,
+) -> Result<&'a mut T, c_int> {
     // SAFETY: forwarded: a live T in writable caller memory, used by this
     // call only.
     Ok(unsafe { &mut *state_ptr::<T>(state, kind)? })
