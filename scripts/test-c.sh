@@ -55,6 +55,11 @@ PKG_CONFIG_SYSROOT_DIR="$STAGE" PKG_CONFIG_LIBDIR="$LIBDIR/pkgconfig" pkg-config
   fail "pkg-config does not read the .pc files"
 echo "install: header, libgalois.so.$VERSION (SONAME libgalois.so.0, stripped), links, libgalois.a, .pc files"
 
+echo "== include/galois.h against the exported symbols and the Rust signatures (scripts/check-c-header.py)"
+CARGO_TARGET_DIR="$TARGET/capi-exhaustive" cargo +nightly rustc -q --locked -p galois-capi --lib \
+  --profile=check -- -Zunpretty=expanded >"$TARGET/galois-capi-expanded.rs"
+python3 scripts/check-c-header.py include/galois.h "$LIBDIR/libgalois.so.$VERSION" "$TARGET/galois-capi-expanded.rs"
+
 echo "== the README's C example, run as written (HOME in a temporary directory)"
 EX="$(mktemp -d)"
 trap 'rm -rf "$EX"' EXIT
@@ -77,6 +82,16 @@ grep -qF "libgalois.so.0 => $EX/home/.local/lib/libgalois.so.0" <<<"$deps" || fa
 deps=$(ldd "$EX/app-static")
 grep -q libgalois <<<"$deps" && fail "app-static loads libgalois.so"
 echo "README example: built with pkg-config from the installed files only, shared and static, ran"
+
+echo "== docs/c-api.md's streaming example (built against the staged install, shared)"
+awk -v m="<!-- c-example: stream.c" 'index($0, m) == 1 { f = 1; next }
+  f == 1 && /^```/ { f = 2; next } f == 2 && /^```/ { exit } f == 2 { print }' docs/c-api.md >"$EX/stream.c"
+[ -s "$EX/stream.c" ] || fail "docs/c-api.md example block not found"
+cc -std=c11 -Wall -Wextra -Werror -I"$STAGE/opt/galois/include" "$EX/stream.c" -L"$LIBDIR" -lgalois \
+  -Wl,-rpath,"$LIBDIR" -o "$EX/stream"
+out=$("$EX/stream")
+echo "$out"
+grep -q "^stream: 40000 bytes sealed" <<<"$out" || fail "docs/c-api.md example output"
 
 SAN=ON
 [ "${GALOIS_C_SANITIZE:-1}" = 0 ] && SAN=OFF
