@@ -56,11 +56,11 @@ pub(crate) mod live {
     }
 
     /// The id a slot holds now (0: free, never used, or out of range).
-    pub(super) fn id_of(slot: u64) -> u64 {
+    pub(crate) fn id_of(slot: u64) -> u64 {
         slot_ref(slot).map_or(0, |s| s.load(Ordering::Acquire))
     }
 
-    pub(super) struct Table {
+    pub(crate) struct Table {
         homes: BTreeMap<usize, u64>,
         free: Vec<u64>,
         next_slot: u64,
@@ -76,19 +76,19 @@ pub(crate) mod live {
 
     /// The table, for an init or a wipe. No code under the lock panics on
     /// its own, so a poisoned lock still holds a consistent table.
-    pub(super) fn lock() -> MutexGuard<'static, Table> {
+    pub(crate) fn lock() -> MutexGuard<'static, Table> {
         TABLE.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     impl Table {
         /// The slot of the live state whose home is `home`.
-        pub(super) fn slot_at(&self, home: usize) -> Option<u64> {
+        pub(crate) fn slot_at(&self, home: usize) -> Option<u64> {
             self.homes.get(&home).copied()
         }
 
         /// Registers a new live state at `home`: (slot, id); None if the
         /// table is full (2^46 states at once).
-        pub(super) fn add(&mut self, home: usize) -> Option<(u64, u64)> {
+        pub(crate) fn add(&mut self, home: usize) -> Option<(u64, u64)> {
             let slot = match self.free.pop() {
                 Some(s) => s,
                 None => {
@@ -112,7 +112,7 @@ pub(crate) mod live {
         }
 
         /// Ends the live state in `slot` (home `home`).
-        pub(super) fn remove(&mut self, home: usize, slot: u64) {
+        pub(crate) fn remove(&mut self, home: usize, slot: u64) {
             if let Some(s) = slot_ref(slot) {
                 s.store(0, Ordering::Release);
             }
