@@ -28,9 +28,7 @@ pub(crate) fn in_place(in_: *const u8, out: *const u8, len: usize) -> bool {
     len > 0 && ptr::eq(in_, out)
 }
 
-/// Runs `f` under [`guard`]; if it fails, zeroes every output of `outs`
-/// (except one overlapping `state`, see [`wipe_output`]). The one place
-/// that makes "a failed call leaves no data in its outputs" true.
+/// Runs `f` under [`guard`] and [`zero_if_failed`].
 ///
 /// # Safety
 /// Each of `outs` is NULL or has its length in writable bytes.
@@ -39,14 +37,8 @@ pub(crate) unsafe fn zero_on_failure(
     state: Option<Range>,
     f: impl FnOnce() -> Result<(), c_int>,
 ) -> c_int {
-    let r = guard(f);
-    if r != GALOIS_OK {
-        for &(p, len) in outs {
-            // SAFETY: the caller's writable bytes (contract above).
-            unsafe { wipe_output(p, len, state) };
-        }
-    }
-    r
+    // SAFETY: the caller's contract, passed on.
+    unsafe { zero_if_failed(guard(f), outs, state) }
 }
 
 impl Io {

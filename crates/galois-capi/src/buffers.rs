@@ -61,6 +61,26 @@ pub(crate) unsafe fn wipe_output(p: *mut u8, len: usize, state: Option<Range>) {
     unsafe { core::slice::from_raw_parts_mut(p, len) }.zeroize();
 }
 
+/// Returns `r`; if it is an error, first zeroes every output of `outs`
+/// (except one overlapping `state`, see [`wipe_output`]). The one place
+/// that makes "a failed call leaves no data in its outputs" true.
+///
+/// # Safety
+/// Each of `outs` is NULL or has its length in writable bytes.
+pub(crate) unsafe fn zero_if_failed(
+    r: c_int,
+    outs: &[(*mut u8, usize)],
+    state: Option<Range>,
+) -> c_int {
+    if r != GALOIS_OK {
+        for &(p, len) in outs {
+            // SAFETY: the caller's writable bytes (contract above).
+            unsafe { wipe_output(p, len, state) };
+        }
+    }
+    r
+}
+
 /// A byte range given by the caller: pointer and length.
 pub(crate) type Range = (*const u8, usize);
 

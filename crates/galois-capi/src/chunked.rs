@@ -85,11 +85,8 @@ pub unsafe extern "C" fn galois_chunked_seal(
         unsafe { output(out, need)? }.copy_from_slice(&v);
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: out has out_cap bytes (contract).
-        unsafe { wipe_output(out, out_cap, None) };
-    }
-    r
+    // SAFETY: out has out_cap bytes (contract).
+    unsafe { zero_if_failed(r, &[(out, out_cap)], None) }
 }
 
 /// Opens a whole chunked message: `out` gets the plaintext only if every
@@ -135,11 +132,8 @@ pub unsafe extern "C" fn galois_chunked_open(
         }
         r
     });
-    if r != GALOIS_OK {
-        // SAFETY: out has out_cap bytes (contract).
-        unsafe { wipe_output(out, out_cap, None) };
-    }
-    r
+    // SAFETY: out has out_cap bytes (contract).
+    unsafe { zero_if_failed(r, &[(out, out_cap)], None) }
 }
 
 /// Random access: reads up to `out_cap` plaintext bytes at plaintext
@@ -407,10 +401,8 @@ pub unsafe extern "C" fn galois_chunked_sealer_init(
             Ok(())
         });
     }
-    if r != GALOIS_OK {
-        unsafe { wipe_output(header, header_len, Some(st)) };
-    }
-    r
+    // SAFETY: header has header_len bytes (contract).
+    unsafe { zero_if_failed(r, &[(header, header_len)], Some(st)) }
 }
 
 /// Seals `in[0..in_len)`: `out` gets every chunk it completes (a multiple

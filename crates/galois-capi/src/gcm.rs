@@ -225,14 +225,8 @@ pub unsafe extern "C" fn galois_aesgcm_seal_detached(
         tag_s.copy_from_slice(t.as_bytes());
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: out has in_len and tag tag_len bytes (contract).
-        unsafe {
-            wipe_output(out, in_len, Some(st));
-            wipe_output(tag, tag_len, Some(st));
-        }
-    }
-    r
+    // SAFETY: out has in_len and tag tag_len bytes (contract).
+    unsafe { zero_if_failed(r, &[(out, in_len), (tag, tag_len)], Some(st)) }
 }
 
 /// Verifies `tag` and decrypts `in_len` bytes from `in` into `out` (same
@@ -277,11 +271,8 @@ pub unsafe extern "C" fn galois_aesgcm_open_detached(
         unsafe { output(out, in_len)? }.copy_from_slice(s.bytes());
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: out has in_len bytes (contract).
-        unsafe { wipe_output(out, in_len, Some(st)) };
-    }
-    r
+    // SAFETY: out has in_len bytes (contract).
+    unsafe { zero_if_failed(r, &[(out, in_len)], Some(st)) }
 }
 
 aead_keygen!(AesGcm => galois_aesgcm_keygen);

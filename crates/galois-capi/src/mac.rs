@@ -68,11 +68,8 @@ pub unsafe extern "C" fn galois_gmac_authenticate(
         tag_s.copy_from_slice(t.as_bytes());
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: tag has tag_len bytes (contract).
-        unsafe { wipe_output(tag, tag_len, Some(st)) };
-    }
-    r
+    // SAFETY: tag has tag_len bytes (contract).
+    unsafe { zero_if_failed(r, &[(tag, tag_len)], Some(st)) }
 }
 
 /// Checks a GMAC tag in constant time: [`GALOIS_OK`] or [`GALOIS_ERR_AUTH`].
@@ -133,11 +130,8 @@ pub unsafe extern "C" fn galois_poly1305aes_keygen(key: *mut u8, key_len: usize)
         out.copy_from_slice(&k[..]);
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: as above.
-        unsafe { wipe_output(key, key_len, None) };
-    }
-    r
+    // SAFETY: as above.
+    unsafe { zero_if_failed(r, &[(key, key_len)], None) }
 }
 
 /// Poly1305-AES key setup: 32 bytes k || r with r clamped (else
@@ -183,11 +177,8 @@ pub unsafe extern "C" fn galois_poly1305aes_authenticate(
         tag_s.copy_from_slice(&t);
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: tag has tag_len bytes (contract).
-        unsafe { wipe_output(tag, tag_len, Some(st)) };
-    }
-    r
+    // SAFETY: tag has tag_len bytes (contract).
+    unsafe { zero_if_failed(r, &[(tag, tag_len)], Some(st)) }
 }
 
 /// Checks a Poly1305-AES tag in constant time: [`GALOIS_OK`] or
@@ -251,11 +242,8 @@ pub unsafe extern "C" fn galois_poly1305_onetimeauth(
         tag_s.copy_from_slice(&t);
         Ok(())
     });
-    if r != GALOIS_OK {
-        // SAFETY: tag has tag_len bytes (contract).
-        unsafe { wipe_output(tag, tag_len, None) };
-    }
-    r
+    // SAFETY: tag has tag_len bytes (contract).
+    unsafe { zero_if_failed(r, &[(tag, tag_len)], None) }
 }
 
 /// Checks a one-time Poly1305 tag in constant time: [`GALOIS_OK`] or
