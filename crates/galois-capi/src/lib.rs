@@ -31,6 +31,22 @@
 //!   be shared by several threads at once. Init and wipe need exclusive use
 //!   of the state and of every copy of it.
 //!
+//! # Layout
+//!
+//! * this file: return codes, the library-error mapping ([`code`]), [`guard`];
+//! * `buffers`: caller pointers to slices, overlap checks, private scratch,
+//!   and `zero_if_failed`, the one wipe of a failed call's outputs;
+//! * `state`: caller-allocated states and the live table;
+//! * `aead`: seal and open into a caller buffer written once over
+//!   `galois_aead::Aead`, key generation over `AeadInit::KEY_LENS`, and the
+//!   one-shot AEADs (one macro line each);
+//! * `gcm`: library information and the AES-GCM state API;
+//! * `mac`: AES-GMAC, Poly1305-AES, one-time Poly1305;
+//! * `chunked`: Cobblestone whole-message and streaming.
+//!
+//! `scripts/check-c-header.py` (run by `scripts/test-c.sh`) checks that
+//! every exported function is declared in the header with the same types.
+//!
 //! The C test program (`crates/galois-capi/tests-c/`) is the example: it
 //! runs the shared vector files and every error path through the header.
 #![allow(clippy::missing_safety_doc)]
