@@ -33,7 +33,7 @@
 //!
 //! # Layout
 //!
-//! * this file: return codes, the library-error mapping ([`code`]), [`guard`];
+//! * this file: return codes, the library-error mapping (`code`), `guard`;
 //! * `buffers`: caller pointers to slices, overlap checks, private scratch,
 //!   and `zero_if_failed`, the one wipe of a failed call's outputs;
 //! * `state`: caller-allocated states and the live table;
