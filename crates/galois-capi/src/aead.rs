@@ -138,6 +138,25 @@ pub(crate) unsafe fn open_appended<A: Aead, G: Borrow<A>>(
     Ok(())
 }
 
+/// [`open_appended`] if `open`, else [`seal_appended`].
+///
+/// # Safety
+/// Pointers and lengths as galois.h documents them.
+pub(crate) unsafe fn appended<A: Aead, G: Borrow<A>>(
+    io: &Io,
+    t: usize,
+    other: Range,
+    open: bool,
+    aead: impl FnOnce() -> Result<G, c_int>,
+) -> Result<(), c_int> {
+    // SAFETY (both): the caller's contract, passed on.
+    if open {
+        unsafe { open_appended(io, t, other, aead) }
+    } else {
+        unsafe { seal_appended(io, t, other, aead) }
+    }
+}
+
 /// Writes a fresh random key of `key_len` bytes, one of `A::KEY_LENS`.
 ///
 /// # Safety
@@ -176,11 +195,7 @@ pub(crate) unsafe fn oneshot<A: AeadInit>(
     // SAFETY (all blocks): the caller's contract, passed on.
     unsafe {
         zero_on_failure(&[(io.out, io.out_cap)], None, || {
-            if open {
-                open_appended::<A, A>(&io, ONESHOT_TAG, k, new)
-            } else {
-                seal_appended::<A, A>(&io, ONESHOT_TAG, k, new)
-            }
+            appended::<A, A>(&io, ONESHOT_TAG, k, open, new)
         })
     }
 }

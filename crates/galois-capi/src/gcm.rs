@@ -108,6 +108,22 @@ pub unsafe extern "C" fn galois_aesgcm_taglen(state: *const c_void) -> c_int {
     }
 }
 
+/// Seal (`open == false`) or open into a caller buffer through an AES-GCM
+/// state; on any error `out[0..out_cap)` is zeroed.
+///
+/// # Safety
+/// Pointers, lengths and the state as galois.h documents them.
+unsafe fn gcm_appended(state: *const c_void, io: Io, open: bool) -> c_int {
+    let st = state_range(state, Kind::Gcm);
+    // SAFETY (all blocks): the caller's contract, passed on.
+    unsafe {
+        zero_on_failure(&[(io.out, io.out_cap)], Some(st), || {
+            let g = state_get::<AesGcm>(state, Kind::Gcm)?;
+            appended::<AesGcm, _>(&io, g.tag_len(), st, open, || Ok(g))
+        })
+    }
+}
+
 /// Encrypts `in` into `out` as ciphertext || tag (`in_len + taglen` bytes).
 /// On any error `out[0..out_cap)` is zeroed ([`wipe_output`]).
 #[no_mangle]
@@ -134,15 +150,8 @@ pub unsafe extern "C" fn galois_aesgcm_seal(
         nonce,
         nonce_len,
     };
-    let st = state_range(state, Kind::Gcm);
-    // SAFETY (all blocks): pointers, lengths and the state as the header
-    // documents them.
-    unsafe {
-        zero_on_failure(&[(out, out_cap)], Some(st), || {
-            let g = state_get::<AesGcm>(state, Kind::Gcm)?;
-            seal_appended::<AesGcm, _>(&io, g.tag_len(), st, || Ok(g))
-        })
-    }
+    // SAFETY: the caller's contract, passed on.
+    unsafe { gcm_appended(state, io, false) }
 }
 
 /// Verifies and decrypts ciphertext || tag from `in` into `out`
@@ -172,14 +181,8 @@ pub unsafe extern "C" fn galois_aesgcm_open(
         nonce,
         nonce_len,
     };
-    let st = state_range(state, Kind::Gcm);
-    // SAFETY (all blocks): as in galois_aesgcm_seal.
-    unsafe {
-        zero_on_failure(&[(out, out_cap)], Some(st), || {
-            let g = state_get::<AesGcm>(state, Kind::Gcm)?;
-            open_appended::<AesGcm, _>(&io, g.tag_len(), st, || Ok(g))
-        })
-    }
+    // SAFETY: the caller's contract, passed on.
+    unsafe { gcm_appended(state, io, true) }
 }
 
 /// Encrypts `in_len` bytes from `in` into `out` (same length; may be the
