@@ -30,10 +30,8 @@ def c_type(decl):
     if decl == "void":
         return None
     words = decl.split(" ")
-    if len(words) > 1 and re.fullmatch(r"[A-Za-z_]\w*", words[-1]) and words[-2] not in ("const",) or (
-        len(words) > 1 and words[-2] == "*"
-    ):
-        words = words[:-1]
+    if len(words) > 1 and re.fullmatch(r"[A-Za-z_]\w*", words[-1]):
+        words = words[:-1]  # the parameter's name
     t = " ".join(words).replace("unsigned int", "unsigned").replace("unsigned", "unsigned int")
     return t.replace(" * ", " *").replace(" *", " *").strip()
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The C ABI's tests: installs libgalois (cdylib + staticlib, scripts/install-c.sh, staged)
-# and checks the install, builds and runs the README's C example as written against an
+# and checks the install, checks include/galois.h against the library's exported
+# functions and their Rust signatures (scripts/check-c-header.py), builds and runs the
+# README's C example as written and docs/c-api.md's streaming example against an
 # install in a temporary HOME (pkg-config only), then builds the C test program
 # through CMake against include/galois.h, and runs it with CTest: the shared vectors,
 # every error code, random round trips, a differential test against OpenSSL, each
 # against the shared and the static library, once more under valgrind memcheck,
 # and in a second pass built with AddressSanitizer + UndefinedBehaviorSanitizer
 # (GALOIS_C_SANITIZE=0 skips that pass). Groups: vectors errors roundtrip threads state
-# wipe shared siv chunked cstream (openssl); see crates/galois-capi/tests-c/test_galois.c.
+# wipe shared siv holes chunked cstream (openssl); see crates/galois-capi/tests-c/test_galois.c.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
