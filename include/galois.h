@@ -236,6 +236,11 @@ int galois_xaes256gcm_open(uint8_t *out, size_t out_cap, size_t *out_len,
                            const uint8_t *ad, size_t ad_len,
                            const uint8_t *nonce, size_t nonce_len,
                            const uint8_t *key, size_t key_len);
+/* A fresh random key of key_len bytes (AES-GCM-SIV: 16, 24 or 32;
+ * XAES-256-GCM: 32) from the operating system; on any error key[0..key_len)
+ * is zeroed. */
+int galois_aesgcmsiv_keygen(uint8_t *key, size_t key_len);
+int galois_xaes256gcm_keygen(uint8_t *key, size_t key_len);
 
 /* ---- Chunked encryption (C2SP chunked-encryption, "Cobblestone") ------- */
 /* One message: a 56-byte header (salt, key commitment), then 16 KiB chunks

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The C ABI's tests: installs libgalois (cdylib + staticlib, scripts/install-c.sh, staged)
-# and checks the install, builds and runs the README's C example as written against an
+# and checks the install, checks include/galois.h against the library's exported
+# functions and their Rust signatures (scripts/check-c-header.py), builds and runs the
+# README's C example as written and docs/c-api.md's streaming example against an
 # install in a temporary HOME (pkg-config only), then builds the C test program
 # through CMake against include/galois.h, and runs it with CTest: the shared vectors,
 # every error code, random round trips, a differential test against OpenSSL, each
 # against the shared and the static library, once more under valgrind memcheck,
 # and in a second pass built with AddressSanitizer + UndefinedBehaviorSanitizer
 # (GALOIS_C_SANITIZE=0 skips that pass). Groups: vectors errors roundtrip threads state
-# wipe shared siv chunked cstream (openssl); see crates/galois-capi/tests-c/test_galois.c.
+# wipe shared siv holes chunked cstream (openssl); see crates/galois-capi/tests-c/test_galois.c.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
@@ -55,6 +57,11 @@ PKG_CONFIG_SYSROOT_DIR="$STAGE" PKG_CONFIG_LIBDIR="$LIBDIR/pkgconfig" pkg-config
   fail "pkg-config does not read the .pc files"
 echo "install: header, libgalois.so.$VERSION (SONAME libgalois.so.0, stripped), links, libgalois.a, .pc files"
 
+echo "== include/galois.h against the exported symbols and the Rust signatures (scripts/check-c-header.py)"
+CARGO_TARGET_DIR="$TARGET/capi-exhaustive" cargo +nightly rustc -q --locked -p galois-capi --lib \
+  --profile=check -- -Zunpretty=expanded >"$TARGET/galois-capi-expanded.rs"
+python3 scripts/check-c-header.py include/galois.h "$LIBDIR/libgalois.so.$VERSION" "$TARGET/galois-capi-expanded.rs"
+
 echo "== the README's C example, run as written (HOME in a temporary directory)"
 EX="$(mktemp -d)"
 trap 'rm -rf "$EX"' EXIT
@@ -77,6 +84,16 @@ grep -qF "libgalois.so.0 => $EX/home/.local/lib/libgalois.so.0" <<<"$deps" || fa
 deps=$(ldd "$EX/app-static")
 grep -q libgalois <<<"$deps" && fail "app-static loads libgalois.so"
 echo "README example: built with pkg-config from the installed files only, shared and static, ran"
+
+echo "== docs/c-api.md's streaming example (built against the staged install, shared)"
+awk -v m="<!-- c-example: stream.c" 'index($0, m) == 1 { f = 1; next }
+  f == 1 && /^```/ { f = 2; next } f == 2 && /^```/ { exit } f == 2 { print }' docs/c-api.md >"$EX/stream.c"
+[ -s "$EX/stream.c" ] || fail "docs/c-api.md example block not found"
+cc -std=c11 -Wall -Wextra -Werror -I"$STAGE/opt/galois/include" "$EX/stream.c" -L"$LIBDIR" -lgalois \
+  -Wl,-rpath,"$LIBDIR" -o "$EX/stream"
+out=$("$EX/stream")
+echo "$out"
+grep -q "^stream: 40000 bytes sealed" <<<"$out" || fail "docs/c-api.md example output"
 
 SAN=ON
 [ "${GALOIS_C_SANITIZE:-1}" = 0 ] && SAN=OFF

@@ -1369,6 +1369,101 @@ static void test_cstream(void) {
     }
 }
 
+/* A refused seal into a caller buffer, of every AEAD: the output must hold
+ * no plaintext afterwards. The buffer is filled with the plaintext itself
+ * before each call (as a seal that copied its input first would leave it),
+ * and every byte of it is checked to be zero after each refused call. */
+typedef int (*oneshot_fn)(uint8_t *, size_t, size_t *, const uint8_t *, size_t,
+                          const uint8_t *, size_t, const uint8_t *, size_t,
+                          const uint8_t *, size_t);
+
+#define HOLE_PT 40
+#define HOLE_CAP (HOLE_PT + 16)
+
+static void hole_check(const char *aead, const char *what, int rc, int want,
+                       const uint8_t *out, size_t n) {
+    CHECK(rc == want, "%s %s: got %d, want %d", aead, what, rc, want);
+    CHECK(all_zero(out, n), "%s %s: refused seal left bytes in the output", aead, what);
+}
+
+static void hole_oneshot(const char *aead, oneshot_fn seal, size_t nonce_ok, size_t key_ok) {
+    uint8_t pt[HOLE_PT], out[HOLE_CAP], key[32], nonce[32];
+    size_t n;
+    rnd_fill(pt, sizeof pt);
+    rnd_fill(key, sizeof key);
+    rnd_fill(nonce, sizeof nonce);
+    const struct { const char *what; size_t cap, nonce_len, key_len; int null_key, want; } c[] = {
+        {"nonce 11 bytes", HOLE_CAP, 11, key_ok, 0, GALOIS_ERR_NONCE_LENGTH},
+        {"nonce 13 bytes", HOLE_CAP, 13, key_ok, 0, GALOIS_ERR_NONCE_LENGTH},
+        {"nonce one byte short", HOLE_CAP, nonce_ok - 1, key_ok, 0, GALOIS_ERR_NONCE_LENGTH},
+        {"nonce one byte long", HOLE_CAP, nonce_ok + 1, key_ok, 0, GALOIS_ERR_NONCE_LENGTH},
+        {"empty nonce", HOLE_CAP, 0, key_ok, 0, GALOIS_ERR_NONCE_LENGTH},
+        {"output one byte short", HOLE_CAP - 1, nonce_ok, key_ok, 0, GALOIS_ERR_BUFFER_TOO_SMALL},
+        {"output without the tag", HOLE_PT, nonce_ok, key_ok, 0, GALOIS_ERR_BUFFER_TOO_SMALL},
+        {"key of 20 bytes", HOLE_CAP, nonce_ok, 20, 0, GALOIS_ERR_KEY_LENGTH},
+        {"key one byte short", HOLE_CAP, nonce_ok, key_ok - 1, 0, GALOIS_ERR_KEY_LENGTH},
+        {"NULL key", HOLE_CAP, nonce_ok, key_ok, 1, GALOIS_ERR_NULL_POINTER},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        if (c[i].nonce_len == nonce_ok && c[i].want == GALOIS_ERR_NONCE_LENGTH) continue;
+        memcpy(out, pt, sizeof pt);
+        memcpy(out + HOLE_PT, pt, HOLE_CAP - HOLE_PT);
+        int rc = seal(out, c[i].cap, &n, pt, HOLE_PT, NULL, 0, nonce, c[i].nonce_len,
+                      c[i].null_key ? NULL : key, c[i].key_len);
+        hole_check(aead, c[i].what, rc, c[i].want, out, c[i].cap);
+        /* in place: the message is the output */
+        memcpy(out, pt, sizeof pt);
+        rc = seal(out, c[i].cap, &n, out, HOLE_PT, NULL, 0, nonce, c[i].nonce_len,
+                  c[i].null_key ? NULL : key, c[i].key_len);
+        hole_check(aead, c[i].what, rc, c[i].want, out, c[i].cap);
+    }
+    /* the control: the same buffers with valid lengths seal */
+    CHECK_RC(seal(out, HOLE_CAP, &n, pt, HOLE_PT, NULL, 0, nonce, nonce_ok, key, key_ok),
+             GALOIS_OK, aead);
+}
+
+static void test_holes(void) {
+    hole_oneshot("aes-gcm-siv", galois_aesgcmsiv_seal, 12, 16);
+    hole_oneshot("aes-gcm-siv-256", galois_aesgcmsiv_seal, 12, 32);
+    hole_oneshot("xaes-256-gcm", galois_xaes256gcm_seal, 24, 32);
+
+    /* AES-GCM through a state with 8-byte tags (only 12-byte nonces then;
+     * with 16-byte tags any nonce of 1 or more bytes is valid) */
+#define HOLE_GCM (HOLE_PT + 8)
+    uint8_t pt[HOLE_PT], out[HOLE_GCM], tag[8], key[16], nonce[16];
+    size_t n, sb = galois_aesgcm_statebytes();
+    void *st = xmalloc(sb);
+    rnd_fill(pt, sizeof pt);
+    rnd_fill(key, sizeof key);
+    rnd_fill(nonce, sizeof nonce);
+    CHECK_RC(galois_aesgcm_init_ex(st, key, sizeof key, 8, 0), GALOIS_OK, "hole aes-gcm init");
+    const struct { const char *what; size_t cap, nonce_len; int want; } c[] = {
+        {"nonce 11 bytes", HOLE_GCM, 11, GALOIS_ERR_NONCE_LENGTH},
+        {"nonce 13 bytes", HOLE_GCM, 13, GALOIS_ERR_NONCE_LENGTH},
+        {"empty nonce", HOLE_GCM, 0, GALOIS_ERR_NONCE_LENGTH},
+        {"output one byte short", HOLE_GCM - 1, 12, GALOIS_ERR_BUFFER_TOO_SMALL},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        memcpy(out, pt, sizeof pt);
+        memcpy(out + HOLE_PT, pt, HOLE_GCM - HOLE_PT);
+        int rc = galois_aesgcm_seal(st, out, c[i].cap, &n, pt, HOLE_PT, NULL, 0, nonce, c[i].nonce_len);
+        hole_check("aes-gcm", c[i].what, rc, c[i].want, out, c[i].cap);
+        if (c[i].want != GALOIS_ERR_NONCE_LENGTH) continue;
+        memcpy(out, pt, sizeof pt);
+        memcpy(tag, pt, sizeof tag);
+        rc = galois_aesgcm_seal_detached(st, out, tag, sizeof tag, pt, HOLE_PT, NULL, 0, nonce, c[i].nonce_len);
+        hole_check("aes-gcm detached", c[i].what, rc, c[i].want, out, HOLE_PT);
+        CHECK(all_zero(tag, sizeof tag), "aes-gcm detached %s: tag not zeroed", c[i].what);
+    }
+    memcpy(out, pt, sizeof pt);
+    int rc = galois_aesgcm_seal(NULL, out, HOLE_GCM, &n, pt, HOLE_PT, NULL, 0, nonce, 12);
+    hole_check("aes-gcm", "NULL state", rc, GALOIS_ERR_NULL_POINTER, out, HOLE_GCM);
+    CHECK_RC(galois_aesgcm_seal(st, out, HOLE_GCM, &n, pt, HOLE_PT, NULL, 0, nonce, 12), GALOIS_OK,
+             "hole aes-gcm control");
+    galois_aesgcm_wipe(st);
+    free(st);
+}
+
 int main(int argc, char **argv) {
     const char *what = argc > 1 ? argv[1] : "all";
     int all = strcmp(what, "all") == 0, ran = 0;
@@ -1380,6 +1475,7 @@ int main(int argc, char **argv) {
     if (all || !strcmp(what, "wipe")) test_wipe(), ran = 1;
     if (all || !strcmp(what, "shared")) test_shared(), ran = 1;
     if (all || !strcmp(what, "siv")) test_siv(), ran = 1;
+    if (all || !strcmp(what, "holes")) test_holes(), ran = 1;
     if (all || !strcmp(what, "chunked")) test_chunked(), ran = 1;
     if (all || !strcmp(what, "cstream")) test_cstream(), ran = 1;
     if (!strcmp(what, "nomem")) test_nomem(), ran = 1;
