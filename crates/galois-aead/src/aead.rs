@@ -6,7 +6,7 @@
 //! method of [`Aead`], with the rule every binding relies on: **every check
 //! comes before any plaintext is written, and an output that a failed call
 //! wrote to is wiped.** The inherent methods of the same names on each
-//! type forward here ([`aead_methods!`]), so no `use` is needed to call
+//! type forward here (one macro, `aead_methods!`), so no `use` is needed to call
 //! them; generic code (the formats, the C and Python bindings) takes
 //! `A: Aead` or `A: AeadInit`.
 //!

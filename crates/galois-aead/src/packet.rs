@@ -248,7 +248,7 @@ impl PacketSealer {
 
 impl<A: Aead> PacketSealer<A> {
     /// A sealer over any AEAD of this crate (its key set up with
-    /// [`Aead::for_formats`] or as the caller likes), 4-byte salt, role,
+    /// [`AeadInit::for_formats`](crate::AeadInit::for_formats) or as the caller likes), 4-byte salt, role,
     /// start and limits. The IV is `salt' || seq`, zero-padded to the
     /// AEAD's nonce length.
     ///

@@ -897,6 +897,25 @@ impl Poly1305 {
     }
 }
 
+/// The cipher's own `Debug` and the backend, never k, r or s.
+impl<C: BlockCipher128 + core::fmt::Debug> core::fmt::Debug for Poly1305Mac<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Poly1305Mac")
+            .field("cipher", &self.cipher)
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The backend, never r, s or the running sum.
+impl core::fmt::Debug for Poly1305 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Poly1305")
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod registry_tests {
     use super::*;
@@ -932,24 +951,5 @@ mod registry_tests {
             assert!(b.is_constant_time());
             assert_eq!(Backend::from_name(b.name()), Ok(b));
         }
-    }
-}
-
-/// The cipher's own `Debug` and the backend, never k, r or s.
-impl<C: BlockCipher128 + core::fmt::Debug> core::fmt::Debug for Poly1305Mac<C> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Poly1305Mac")
-            .field("cipher", &self.cipher)
-            .field("backend", &self.backend())
-            .finish_non_exhaustive()
-    }
-}
-
-/// The backend, never r, s or the running sum.
-impl core::fmt::Debug for Poly1305 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Poly1305")
-            .field("backend", &self.backend())
-            .finish_non_exhaustive()
     }
 }
