@@ -83,7 +83,9 @@ pub(crate) mod sealed {
     }
 }
 
-/// Wipes `out` and returns `e`.
+/// Wipes `out` and returns `e` (out of line: the failure path).
+#[cold]
+#[inline(never)]
 fn wiped<T>(out: &mut [u8], e: Error) -> Result<T> {
     ct::wipe(out);
     Err(e)
@@ -208,15 +210,10 @@ pub trait Aead: sealed::Core + Sized {
         pt: &[u8],
         out: &mut [u8],
     ) -> Result<Tag> {
-        let checked = self
-            .check_nonce(nonce)
-            .and_then(|_| need(pt.len(), out.len()))
-            .and_then(|_| sealed::Core::check_lens(self, aad, pt.len()));
-        if let Err(e) = checked {
+        if let Err(e) = self.check_nonce(nonce) {
             return wiped(out, e);
         }
-        self.seal_core(nonce, aad, Some(pt), out)
-            .or_else(|e| wiped(out, e))
+        seal_nonce_checked(self, nonce, aad, pt, out)
     }
 
     /// Decrypts `ct` into `out` (the same length) if `tag` verifies; on
@@ -267,7 +264,7 @@ pub trait Aead: sealed::Core + Sized {
             return wiped(out, e);
         }
         let (c, rest) = out.split_at_mut(pt.len());
-        match self.seal_detached_into(nonce, aad, pt, c) {
+        match seal_nonce_checked(self, nonce, aad, pt, c) {
             Ok(tag) => {
                 rest.copy_from_slice(tag.as_bytes());
                 Ok(())
@@ -289,17 +286,19 @@ pub trait Aead: sealed::Core + Sized {
     /// ```
     fn open_into(&self, nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> Result<()> {
         let t = self.tag_bytes();
-        if let Err(e) = self.check_nonce(nonce) {
-            return wiped(out, e);
-        }
         if input.len() < t {
-            let e = Error::CiphertextTooShort {
-                len: input.len(),
-                min: t,
-            };
+            // A wrong nonce is named first, as on every other path.
+            let e = self
+                .check_nonce(nonce)
+                .err()
+                .unwrap_or(Error::CiphertextTooShort {
+                    len: input.len(),
+                    min: t,
+                });
             return wiped(out, e);
         }
         let (c, tag) = input.split_at(input.len() - t);
+        // (open_checked checks the nonce: once per call.)
         self.open_detached_into(nonce, aad, c, tag, out)
     }
 
@@ -399,8 +398,28 @@ pub trait Aead: sealed::Core + Sized {
     }
 }
 
+/// Seals `pt` into `out` once the nonce passed: the output's length and
+/// the message's lengths, then the core; on any failure `out` is wiped.
+#[inline(always)]
+fn seal_nonce_checked<A: Aead>(
+    a: &A,
+    nonce: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    out: &mut [u8],
+) -> Result<Tag> {
+    let checked =
+        need(pt.len(), out.len()).and_then(|_| sealed::Core::check_lens(a, aad, pt.len()));
+    if let Err(e) = checked {
+        return wiped(out, e);
+    }
+    a.seal_core(nonce, aad, Some(pt), out)
+        .or_else(|e| wiped(out, e))
+}
+
 /// The one opening path: every check, then the core; on any failure `buf`
 /// is wiped.
+#[inline(always)]
 fn open_checked<A: Aead>(
     a: &A,
     nonce: &[u8],
