@@ -290,14 +290,15 @@ impl<R: Read> Opener<R> {
     ///
     /// ```
     /// use std::io::Read;
-    /// let mut sealed = galois_aead::chunked::seal(&[3u8; 16], b"", &[5u8; 20_000])?;
+    /// let sealed = galois_aead::chunked::seal(&[3u8; 16], b"", &[5u8; 20_000])?;
     /// let mut o = galois_aead::chunked::Opener::new(&[3u8; 16], b"", &sealed[..])?;
     /// o.read_to_end(&mut Vec::new())?;
     /// assert_eq!(o.position(), 20_000);
     /// // The second chunk tampered: the first chunk's 16 KiB were returned.
-    /// let n = sealed.len();
-    /// sealed[n - 1] ^= 1;
-    /// let mut o = galois_aead::chunked::Opener::new(&[3u8; 16], b"", &sealed[..])?;
+    /// let mut bad = sealed.clone();
+    /// let n = bad.len();
+    /// bad[n - 1] ^= 1;
+    /// let mut o = galois_aead::chunked::Opener::new(&[3u8; 16], b"", &bad[..])?;
     /// let mut got = Vec::new();
     /// assert!(o.read_to_end(&mut got).is_err());
     /// assert_eq!((got.len(), o.position()), (16_384, 16_384));
