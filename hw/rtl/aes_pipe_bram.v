@@ -1,0 +1,69 @@
+// Fully pipelined AES-128 encryption with the S-boxes in block RAM (aes_sbox_rom2: one ROM,
+// two look-ups per clock, a DP16KD on the ECP5): one block per clock, latency 20, the key
+// carried with its block (on-the-fly key expansion in every stage), as aes_pipe SPLIT = 1.
+// Each of rounds 1..9 takes two clocks: the ROMs' registered addresses (the state and the
+// round key's last word after the previous round), then a register on the ROMs' outputs;
+// ShiftRows, MixColumns, the key step's XORs and AddRoundKey (aes_round_b) sit between that
+// register and the next round's ROM addresses. Round 10 (no MixColumns) goes from the ROM
+// outputs straight into the output register. Per round 10 ROMs (16 state + 4 key look-ups),
+// 100 in all. E(key, blk) is on dout 20 clocks after (vin, blk, key) were presented.
+module aes_pipe_bram (input wire clk, input wire rst, input wire vin, input wire [127:0] blk,
+                      input wire [127:0] key, output wire vout, output wire [127:0] dout);
+  function [7:0] rcon_of(input integer r);
+    case (r)
+      1: rcon_of = 8'h01; 2: rcon_of = 8'h02; 3: rcon_of = 8'h04; 4: rcon_of = 8'h08;
+      5: rcon_of = 8'h10; 6: rcon_of = 8'h20; 7: rcon_of = 8'h40; 8: rcon_of = 8'h80;
+      9: rcon_of = 8'h1b; default: rcon_of = 8'h36;
+    endcase
+  endfunction
+  genvar r, j;
+  generate for (r = 1; r <= 10; r = r + 1) begin : stg
+    wire [127:0] si, ki;          // this round's input state and round key (combinational)
+    wire         vi;
+    wire [127:0] so, ko;          // this round's output (combinational, rounds 1..9)
+    wire         vo;
+    if (r == 1) begin : first
+      assign si = blk ^ key; assign ki = key; assign vi = vin;
+    end else begin : next
+      assign si = stg[r-1].so; assign ki = stg[r-1].ko; assign vi = stg[r-1].vo;
+    end
+    // the 20 look-up addresses: state bytes 0..15, then SubWord(RotWord(w3))
+    wire [159:0] la = {si, ki[23:16], ki[15:8], ki[7:0], ki[31:24]};
+    wire [159:0] ly;
+    for (j = 0; j < 10; j = j + 1) begin : rom
+      aes_sbox_rom2 s (.clk(clk), .a0(la[159-16*j -: 8]), .a1(la[151-16*j -: 8]),
+                       .y0(ly[159-16*j -: 8]), .y1(ly[151-16*j -: 8]));
+    end
+    reg [127:0] k1;
+    reg         v1;
+    always @(posedge clk) begin
+      k1 <= ki;
+      v1 <= rst ? 1'b0 : vi;
+    end
+    if (r < 10) begin : mid
+      reg [127:0] sb2, k2;
+      reg [31:0]  sw2;
+      reg         v2;
+      always @(posedge clk) begin
+        sb2 <= ly[159:32]; sw2 <= ly[31:0]; k2 <= k1;
+        v2 <= rst ? 1'b0 : v1;
+      end
+      aes_round_b rb (.sb(sb2), .sw(sw2), .rk_in(k2), .rcon(rcon_of(r)), .last(1'b0),
+                      .state_out(so), .rk_out(ko));
+      assign vo = v2;
+    end else begin : fin
+      wire [127:0] s10, k10;
+      reg  [127:0] st;
+      reg          v;
+      aes_round_b rb (.sb(ly[159:32]), .sw(ly[31:0]), .rk_in(k1), .rcon(rcon_of(r)), .last(1'b1),
+                      .state_out(s10), .rk_out(k10));
+      always @(posedge clk) begin
+        st <= s10;
+        v <= rst ? 1'b0 : v1;
+      end
+      assign so = st; assign ko = k10; assign vo = v;
+    end
+  end endgenerate
+  assign dout = stg[10].so;
+  assign vout = stg[10].vo;
+endmodule
