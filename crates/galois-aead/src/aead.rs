@@ -91,6 +91,15 @@ fn wiped<T>(out: &mut [u8], e: Error) -> Result<T> {
     Err(e)
 }
 
+/// The check of an AEAD whose nonces have exactly `len` bytes.
+pub(crate) fn exact_nonce(nonce: &[u8], len: usize) -> Result<()> {
+    if nonce.len() == len {
+        Ok(())
+    } else {
+        Err(Error::InvalidNonceLength { got: nonce.len() })
+    }
+}
+
 /// The exact-length check of a caller's output buffer.
 fn need(expected: usize, got: usize) -> Result<()> {
     if expected == got {

@@ -141,10 +141,7 @@ impl Core for XAes256Gcm {
         TAG_BYTES
     }
     fn check_nonce(&self, nonce: &[u8]) -> Result<()> {
-        if nonce.len() != NONCE_BYTES {
-            return Err(Error::InvalidNonceLength { got: nonce.len() });
-        }
-        Ok(())
+        crate::aead::exact_nonce(nonce, NONCE_BYTES)
     }
     fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
         AesGcm::check_lengths(aad, text_len)

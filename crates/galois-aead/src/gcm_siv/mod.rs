@@ -133,10 +133,7 @@ impl crate::aead::sealed::Core for AesGcmSiv {
         TAG_BYTES
     }
     fn check_nonce(&self, nonce: &[u8]) -> Result<()> {
-        if nonce.len() != NONCE_BYTES {
-            return Err(Error::InvalidNonceLength { got: nonce.len() });
-        }
-        Ok(())
+        crate::aead::exact_nonce(nonce, NONCE_BYTES)
     }
     fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
         Self::check_lengths(aad, text_len)
