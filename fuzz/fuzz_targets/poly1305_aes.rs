@@ -13,7 +13,7 @@
 //! bytes), key (32), nonce (16), message (the rest).
 #![no_main]
 
-use galois_aead::poly1305::{is_clamped, Backend, Poly1305, Poly1305Aes};
+use galois_aead::poly1305::{is_clamped, Poly1305Backend, Poly1305, Poly1305Aes};
 use galois_aead::Error;
 use galois_fuzz::{check, check_eq, pieces, Reader, Rng};
 use libfuzzer_sys::fuzz_target;
@@ -74,9 +74,9 @@ fn aes_reference(k: &[u8], n: &[u8; 16]) -> [u8; 16] {
 }
 
 /// The backends this CPU can run (every one whose features it has).
-fn backends() -> &'static [Backend] {
-    static B: std::sync::OnceLock<Vec<Backend>> = std::sync::OnceLock::new();
-    B.get_or_init(Backend::available)
+fn backends() -> &'static [Poly1305Backend] {
+    static B: std::sync::OnceLock<Vec<Poly1305Backend>> = std::sync::OnceLock::new();
+    B.get_or_init(Poly1305Backend::available)
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -105,7 +105,7 @@ fuzz_target!(|data: &[u8]| {
         let h = if msg.len() < 10240 || rng.below(16) == 0 {
             poly_reference(&rr, msg)
         } else {
-            let mut p = Poly1305::with_backend(&key, Backend::Portable).unwrap();
+            let mut p = Poly1305::with_backend(&key, Poly1305Backend::Portable).unwrap();
             p.update(msg);
             BigUint::from_bytes_le(&p.poly_value())
         };
@@ -157,7 +157,7 @@ fuzz_target!(|data: &[u8]| {
     let h = if msg.len() < 10240 || rng.below(16) == 0 {
         poly_reference(&rr, msg)
     } else {
-        let p = Poly1305Aes::with_backend(&key, Backend::Portable).unwrap();
+        let p = Poly1305Aes::with_backend(&key, Poly1305Backend::Portable).unwrap();
         BigUint::from_bytes_le(&p.poly_value(msg))
     };
     let want = tag_reference(&h, &aes_reference(&key[..16], &nonce));

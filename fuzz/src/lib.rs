@@ -9,15 +9,15 @@ pub mod aead16;
 pub mod cobblestone;
 
 use arbitrary::Unstructured;
-use galois_aead::{AesBackend, Backend};
+use galois_aead::{AesBackend, GhashBackend};
 use std::sync::OnceLock;
 
 /// The GHASH backends this CPU can run (every one whose features it has:
 /// the library's probes are checked against std's detection in its own
 /// tests); the targets pick pairs among these.
-pub fn ghash_backends() -> &'static [Backend] {
-    static B: OnceLock<Vec<Backend>> = OnceLock::new();
-    B.get_or_init(Backend::available)
+pub fn ghash_backends() -> &'static [GhashBackend] {
+    static B: OnceLock<Vec<GhashBackend>> = OnceLock::new();
+    B.get_or_init(GhashBackend::available)
 }
 
 /// The AES backends this CPU can run.
@@ -34,7 +34,7 @@ pub fn aes_backends() -> &'static [AesBackend] {
 
 /// The (GHASH backend, AES backend) pair a selector byte picks, modulo
 /// the number of pairs this CPU can run (all of them over a run).
-pub fn backend_pair(sel: u8) -> (Backend, AesBackend) {
+pub fn backend_pair(sel: u8) -> (GhashBackend, AesBackend) {
     let (g, a) = (ghash_backends(), aes_backends());
     let pair = sel as usize % (g.len() * a.len());
     (g[pair / a.len()], a[pair % a.len()])

@@ -36,8 +36,199 @@
 //! [`AesGcmSiv`]: crate::AesGcmSiv
 //! [`XAes256Gcm`]: crate::XAes256Gcm
 
+use crate::aes::AesBackend;
 use crate::ct;
 use crate::error::{Error, Result};
+use crate::gf128::GhashBackend;
+
+/// The short GCM tag lengths, set with [`Options::short_tag`].
+///
+/// ```
+/// use galois_aead::{AesGcm, Options, ShortTag};
+/// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().short_tag(ShortTag::Bytes4))?;
+/// assert_eq!(gcm.seal(&[0; 12], b"", b"x")?.len(), 1 + 4);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShortTag {
+    /// A 64-bit tag.
+    Bytes8,
+    /// A 32-bit tag.
+    Bytes4,
+}
+
+/// How a key of any AEAD is set up ([`AeadInit::with_options`]): the
+/// implementations (GHASH and AES backends) for all of them; for AES-GCM
+/// also the tag length, IV policy and the zero-H check, fixed for the life
+/// of the key. AES-GCM-SIV and XAES-256-GCM refuse the GCM-only options
+/// ([`Error::UnsupportedOption`]).
+///
+/// ```
+/// use galois_aead::{AesGcm, GhashBackend, Options};
+/// let opts = Options::new().tag_len(12)?.backend(GhashBackend::Ctmul64);
+/// let gcm = AesGcm::with_options(&[0u8; 16], opts)?;
+/// assert_eq!((gcm.tag_len(), gcm.backend()), (12, GhashBackend::Ctmul64));
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub(crate) tag_len: u8,
+    pub(crate) permissive: bool,
+    pub(crate) refuse_zero_h: bool,
+    pub(crate) backend: Option<GhashBackend>,
+    pub(crate) aes: Option<AesBackend>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            tag_len: 16,
+            permissive: false,
+            refuse_zero_h: false,
+            backend: None,
+            aes: None,
+        }
+    }
+}
+
+impl Options {
+    /// 16-byte tags, automatic backends.
+    ///
+    /// ```
+    /// assert_eq!(galois_aead::Options::new().get_tag_len(), 16);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A truncated tag of 12 to 16 bytes. With fewer than 16 bytes the key
+    /// accepts only 12-byte IVs (spec 2.1).
+    ///
+    /// ```
+    /// use galois_aead::{Error, Options};
+    /// assert_eq!(Options::new().tag_len(13)?.get_tag_len(), 13);
+    /// assert_eq!(Options::new().tag_len(8), Err(Error::InvalidTagLength { got: 8 }));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn tag_len(mut self, n: usize) -> Result<Self> {
+        if !(12..=16).contains(&n) {
+            return Err(Error::InvalidTagLength { got: n });
+        }
+        self.tag_len = n as u8;
+        Ok(self)
+    }
+
+    /// A 64- or 32-bit tag, for the protocols that need one. Read the
+    /// spec's Appendix C limits first: forgeries get likely far sooner.
+    ///
+    /// ```
+    /// use galois_aead::{Options, ShortTag};
+    /// assert_eq!(Options::new().short_tag(ShortTag::Bytes8).get_tag_len(), 8);
+    /// ```
+    pub fn short_tag(mut self, t: ShortTag) -> Self {
+        self.tag_len = match t {
+            ShortTag::Bytes8 => 8,
+            ShortTag::Bytes4 => 4,
+        };
+        self
+    }
+
+    /// Any tag length from 4 to 16 bytes with IVs of any length: for
+    /// interoperability and conformance testing only (the NIST CAVP set
+    /// pairs 1-byte IVs with 4-byte tags).
+    ///
+    /// ```
+    /// use galois_aead::{AesGcm, Options};
+    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().permissive_tag_len(4)?)?;
+    /// assert!(gcm.seal(&[1], b"", b"a 1-byte IV").is_ok());
+    /// assert!(Options::new().permissive_tag_len(3).is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn permissive_tag_len(mut self, n: usize) -> Result<Self> {
+        if !(4..=16).contains(&n) {
+            return Err(Error::InvalidTagLength { got: n });
+        }
+        self.tag_len = n as u8;
+        self.permissive = true;
+        Ok(self)
+    }
+
+    /// Refuses a key whose hash key H = E(K, 0) is zero ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section
+    /// 5), with [`Error::InvalidKey`].
+    ///
+    /// ```
+    /// let gcm = galois_aead::AesGcm::with_options(&[1u8; 16], galois_aead::Options::new().refuse_zero_h())?;
+    /// assert!(!gcm.h_is_zero());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn refuse_zero_h(mut self) -> Self {
+        self.refuse_zero_h = true;
+        self
+    }
+
+    /// Pins the GHASH backend.
+    ///
+    /// ```
+    /// use galois_aead::{AesGcm, GhashBackend, Options};
+    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().backend(GhashBackend::Table4Vartime))?;
+    /// assert_eq!(gcm.backend(), GhashBackend::Table4Vartime);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn backend(mut self, b: GhashBackend) -> Self {
+        self.backend = Some(b);
+        self
+    }
+
+    /// Pins the AES backend.
+    ///
+    /// ```
+    /// use galois_aead::{AesBackend, AesGcm, Options};
+    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().aes_backend(AesBackend::Portable))?;
+    /// assert_eq!(gcm.aes_backend(), AesBackend::Portable);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn aes_backend(mut self, b: AesBackend) -> Self {
+        self.aes = Some(b);
+        self
+    }
+
+    /// The tag length in bytes.
+    ///
+    /// ```
+    /// assert_eq!(galois_aead::Options::new().tag_len(14)?.get_tag_len(), 14);
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn get_tag_len(&self) -> usize {
+        self.tag_len as usize
+    }
+
+    /// For the AEADs with a fixed 16-byte tag and their own IV rules: the
+    /// pinned backends, after refusing every GCM-only option, the pinned
+    /// GHASH backend checked against the CPU.
+    pub(crate) fn backends_only(&self) -> Result<(Option<GhashBackend>, Option<AesBackend>)> {
+        if self.tag_len != 16 {
+            return Err(Error::InvalidTagLength {
+                got: self.tag_len as usize,
+            });
+        }
+        if self.permissive {
+            return Err(Error::UnsupportedOption {
+                option: "permissive_tag_len",
+            });
+        }
+        if self.refuse_zero_h {
+            return Err(Error::UnsupportedOption {
+                option: "refuse_zero_h",
+            });
+        }
+        if let Some(b) = self.backend {
+            if !b.is_available() {
+                return Err(Error::BackendUnavailable { backend: b.name() });
+            }
+        }
+        Ok((self.backend, self.aes))
+    }
+}
 
 pub(crate) mod sealed {
     use super::Tag;
@@ -472,12 +663,25 @@ pub trait AeadInit: Aead + Send + Sync {
     /// ```
     const KEY_LENS: &'static [usize];
 
+    /// The key set up as `opts` says.
+    /// ```
+    /// use galois_aead::{AeadInit, AesGcmSiv, GhashBackend, Error, Options};
+    /// let siv = <AesGcmSiv as AeadInit>::with_options(&[1; 16], Options::new().backend(GhashBackend::Ctmul64))?;
+    /// assert_eq!(siv.backend(), GhashBackend::Ctmul64);
+    /// let gcm_only = Options::new().tag_len(12)?;
+    /// assert_eq!(AesGcmSiv::with_options(&[1; 16], gcm_only).err(), Some(Error::InvalidTagLength { got: 12 }));
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    fn with_options(key: &[u8], opts: Options) -> Result<Self>;
+
     /// The key on the fastest constant-time backends, with 16-byte tags.
     /// ```
     /// use galois_aead::{AeadInit, AesGcmSiv};
     /// assert!(<AesGcmSiv as AeadInit>::new(&[1; 20]).is_err());
     /// ```
-    fn new(key: &[u8]) -> Result<Self>;
+    fn new(key: &[u8]) -> Result<Self> {
+        Self::with_options(key, Options::new())
+    }
 
     /// The key as the formats set it up: as `new`, and for AES-GCM a key
     /// with H = 0 refused ([`Options::refuse_zero_h`](crate::Options::refuse_zero_h)).
@@ -490,6 +694,30 @@ pub trait AeadInit: Aead + Send + Sync {
         Self::new(key)
     }
 }
+
+/// The inherent constructors of an AEAD type, forwarding to [`AeadInit`]
+/// (so callers need no `use`). `$ty`: the type's path in examples; `$key`:
+/// a key for it.
+macro_rules! aead_init_methods {
+    ($ty:literal, $key:literal) => {
+        /// The key on the fastest constant-time backends with 16-byte tags
+        /// ([`AeadInit::new`](crate::AeadInit::new)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nassert_eq!(a.tag_len(), 16);\nassert!(", $ty, "::new(&[0u8; 7]).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
+        pub fn new(key: &[u8]) -> $crate::Result<Self> {
+            <Self as $crate::AeadInit>::new(key)
+        }
+
+        /// The key set up as `opts` says
+        /// ([`AeadInit::with_options`](crate::AeadInit::with_options)).
+        ///
+        #[doc = concat!("```\nuse galois_aead::{GhashBackend, Options};\nlet a = ", $ty, "::with_options(&", $key, ", Options::new().backend(GhashBackend::Bitserial))?;\nassert_eq!(a.backend(), GhashBackend::Bitserial);\n# Ok::<(), galois_aead::Error>(())\n```")]
+        pub fn with_options(key: &[u8], opts: $crate::Options) -> $crate::Result<Self> {
+            <Self as $crate::AeadInit>::with_options(key, opts)
+        }
+    };
+}
+pub(crate) use aead_init_methods;
 
 /// The inherent methods of an AEAD type, each forwarding to the [`Aead`]
 /// method of the same name (so callers need no `use`). `$ty`: the type's
@@ -644,7 +872,7 @@ pub(crate) use aead_methods;
 /// in constant time.
 ///
 /// ```
-/// let gcm = galois_aead::AesGcm::with_tag_len(&[1u8; 16], 12)?;
+/// let gcm = galois_aead::galois_aead::Options::new().tag_len(12).and_then(|o| AesGcm::with_options(&[1u8; 16], o))?;
 /// let t = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
 /// assert_eq!(t.as_bytes().len(), 12);
 /// assert_eq!(t, gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?);

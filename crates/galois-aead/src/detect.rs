@@ -121,9 +121,9 @@ pub(crate) fn test_can_run(available: bool, what: &str) -> bool {
 /// PCLMULQDQ (and SSSE3 for byte swaps) are present.
 ///
 /// ```
-/// use galois_aead::Backend;
+/// use galois_aead::GhashBackend;
 /// #[cfg(target_arch = "x86_64")]
-/// assert_eq!(galois_aead::detect::has_pclmul(), Backend::Clmul.is_available());
+/// assert_eq!(galois_aead::detect::has_pclmul(), GhashBackend::Clmul.is_available());
 /// ```
 pub fn has_pclmul() -> bool {
     has(PCLMUL)
@@ -143,7 +143,7 @@ pub fn has_aesni_clmul() -> bool {
 ///
 /// ```
 /// #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-/// assert_eq!(galois_aead::detect::has_pmull(), galois_aead::Backend::Pmull.is_available());
+/// assert_eq!(galois_aead::detect::has_pmull(), galois_aead::GhashBackend::Pmull.is_available());
 /// #[cfg(not(target_arch = "aarch64"))]
 /// assert!(!galois_aead::detect::has_pmull());
 /// ```
@@ -194,9 +194,9 @@ pub fn has_pmull_sha3() -> bool {
 /// AVX2 is present.
 ///
 /// ```
-/// use galois_aead::poly1305::Backend;
+/// use galois_aead::poly1305::Poly1305Backend;
 /// #[cfg(target_arch = "x86_64")]
-/// assert_eq!(galois_aead::detect::has_avx2(), Backend::Avx2.is_available());
+/// assert_eq!(galois_aead::detect::has_avx2(), Poly1305Backend::Avx2.is_available());
 /// ```
 pub fn has_avx2() -> bool {
     has(AVX2)
@@ -205,9 +205,9 @@ pub fn has_avx2() -> bool {
 /// VAES and VPCLMULQDQ on 256-bit vectors (with AVX2) are present.
 ///
 /// ```
-/// use galois_aead::Backend;
+/// use galois_aead::GhashBackend;
 /// #[cfg(target_arch = "x86_64")]
-/// assert_eq!(galois_aead::detect::has_vaes_avx2(), Backend::VaesAvx2.is_available());
+/// assert_eq!(galois_aead::detect::has_vaes_avx2(), GhashBackend::VaesAvx2.is_available());
 /// ```
 pub fn has_vaes_avx2() -> bool {
     has(VAES_AVX2)
@@ -216,9 +216,9 @@ pub fn has_vaes_avx2() -> bool {
 /// VAES and VPCLMULQDQ on 512-bit vectors (AVX-512 F, BW, VL) are present.
 ///
 /// ```
-/// use galois_aead::Backend;
+/// use galois_aead::GhashBackend;
 /// #[cfg(target_arch = "x86_64")]
-/// assert_eq!(galois_aead::detect::has_vaes_avx512(), Backend::VaesAvx512.is_available());
+/// assert_eq!(galois_aead::detect::has_vaes_avx512(), GhashBackend::VaesAvx512.is_available());
 /// ```
 pub fn has_vaes_avx512() -> bool {
     has(VAES_AVX512)
@@ -227,9 +227,9 @@ pub fn has_vaes_avx512() -> bool {
 /// AVX-512 IFMA (52-bit multiply-add, with F and VL) is present.
 ///
 /// ```
-/// use galois_aead::poly1305::Backend;
+/// use galois_aead::poly1305::Poly1305Backend;
 /// #[cfg(target_arch = "x86_64")]
-/// assert_eq!(galois_aead::detect::has_avx512ifma(), Backend::Ifma.is_available());
+/// assert_eq!(galois_aead::detect::has_avx512ifma(), Poly1305Backend::Ifma.is_available());
 /// ```
 pub fn has_avx512ifma() -> bool {
     has(AVX512IFMA)

@@ -135,6 +135,12 @@ pub enum Error {
         /// The lowest number the window still accepts.
         lowest: u64,
     },
+    /// An option of [`Options`](crate::Options) that this AEAD does not have
+    /// (the GCM-only tag and IV options on AES-GCM-SIV or XAES-256-GCM).
+    UnsupportedOption {
+        /// The option's method name.
+        option: &'static str,
+    },
     /// An IV or nonce this object already used for a tag (reuse would leak the hash key).
     IvReused,
 }
@@ -172,6 +178,9 @@ impl fmt::Display for Error {
                 write!(f, "backend {backend} needs CPU features this machine lacks")
             }
             Error::UnknownBackend => write!(f, "unknown backend name"),
+            Error::UnsupportedOption { option } => {
+                write!(f, "option {option} does not apply to this AEAD")
+            }
             Error::InvalidNonceLength { got } => write!(f, "invalid nonce length: {got} bytes"),
             Error::InvalidKey { reason } => write!(f, "invalid key: {reason}"),
             Error::LimitReached { what } => write!(f, "limit reached: {what}"),

@@ -49,12 +49,12 @@ pub mod stream;
 pub mod xaes;
 
 pub use aead::Tag;
-pub use aead::{Aead, AeadInit};
+pub use aead::{Aead, AeadInit, Options, ShortTag};
 pub use aes::{Aes, AesBackend};
 pub use block::{Block, BlockCipher128, BlockCipher64};
 pub use error::{Error, Result};
-pub use gcm::{AesGcm, BatchPacket, Gcm, Options, ShortTag};
+pub use gcm::{AesGcm, BatchPacket, Gcm};
 pub use gcm_siv::AesGcmSiv;
-pub use gf128::{gf128_mul, Backend, Ghash};
+pub use gf128::{gf128_mul, Ghash, GhashBackend};
 pub use mac::gmac::{AesGmac, Gmac};
 pub use xaes::XAes256Gcm;

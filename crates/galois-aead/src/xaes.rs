@@ -20,7 +20,7 @@ use crate::block::BlockCipher128;
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gcm::{AesGcm, Options, Tag};
-use crate::gf128::Backend;
+use crate::gf128::GhashBackend;
 use zeroize::Zeroize;
 
 /// One message's AES-256-GCM key, built by [`XAes256Gcm::key_in`] in a
@@ -114,7 +114,7 @@ pub struct XAes256Gcm {
     /// M_1 xor K1 and M_2 xor K1 with a zero nonce: 0x00 || i || 0x58 ||
     /// 0x00 || 0^96, xor the CMAC subkey K1 (the nonce goes in per message).
     mbase: [[u8; 16]; 2],
-    backend: Option<Backend>,
+    backend: Option<GhashBackend>,
 }
 
 impl Drop for XAes256Gcm {
@@ -131,8 +131,9 @@ impl crate::Aead for XAes256Gcm {
 impl crate::AeadInit for XAes256Gcm {
     const KEY_LENS: &'static [usize] = &[KEY_BYTES];
 
-    fn new(key: &[u8]) -> Result<Self> {
-        XAes256Gcm::new(key)
+    fn with_options(key: &[u8], opts: crate::Options) -> Result<Self> {
+        let (backend, aes) = opts.backends_only()?;
+        Self::build(key, backend, aes)
     }
 }
 
@@ -170,40 +171,9 @@ impl Core for XAes256Gcm {
 impl XAes256Gcm {
     crate::aead::aead_methods!("galois_aead::XAes256Gcm", "[7u8; 32]", "[1u8; 24]");
 
-    /// XAES-256-GCM on the fastest constant-time backends.
-    ///
-    /// ```
-    /// use galois_aead::{Error, XAes256Gcm};
-    /// assert!(XAes256Gcm::new(&[0u8; 32]).is_ok());
-    /// assert_eq!(XAes256Gcm::new(&[0u8; 16]).err(), Some(Error::InvalidKeyLength { got: 16 }));
-    /// ```
-    pub fn new(key: &[u8]) -> Result<Self> {
-        Self::build(key, None, None)
-    }
+    crate::aead::aead_init_methods!("galois_aead::XAes256Gcm", "[7u8; 32]");
 
-    /// XAES-256-GCM with a pinned GHASH backend and, optionally, a pinned
-    /// AES backend; fails if the CPU lacks either.
-    ///
-    /// ```
-    /// use galois_aead::{Backend, XAes256Gcm};
-    /// let key = [1u8; 32];
-    /// let auto = XAes256Gcm::new(&key)?;
-    /// for b in Backend::available() {
-    ///     let pinned = XAes256Gcm::with_backends(&key, b, None)?;
-    ///     assert_eq!(pinned.seal(&[0; 24], b"", b"same")?, auto.seal(&[0; 24], b"", b"same")?);
-    /// }
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn with_backends(key: &[u8], ghash: Backend, aes: Option<AesBackend>) -> Result<Self> {
-        if !ghash.is_available() {
-            return Err(Error::BackendUnavailable {
-                backend: ghash.name(),
-            });
-        }
-        Self::build(key, Some(ghash), aes)
-    }
-
-    fn build(key: &[u8], backend: Option<Backend>, aes: Option<AesBackend>) -> Result<Self> {
+    fn build(key: &[u8], backend: Option<GhashBackend>, aes: Option<AesBackend>) -> Result<Self> {
         if key.len() != KEY_BYTES {
             return Err(Error::InvalidKeyLength { got: key.len() });
         }
@@ -244,20 +214,21 @@ impl XAes256Gcm {
     /// The GHASH backend of the per-message AES-256-GCM keys.
     ///
     /// ```
-    /// use galois_aead::{Backend, XAes256Gcm};
-    /// let x = XAes256Gcm::with_backends(&[0u8; 32], Backend::Ctmul64, None)?;
-    /// assert_eq!(x.backend(), Backend::Ctmul64);
+    /// use galois_aead::{GhashBackend, XAes256Gcm};
+    /// let x = XAes256Gcm::with_options(&[0u8; 32], galois_aead::Options::new().backend(GhashBackend::Ctmul64))?;
+    /// assert_eq!(x.backend(), GhashBackend::Ctmul64);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn backend(&self) -> Backend {
-        self.backend.unwrap_or_else(crate::gf128::Backend::auto)
+    pub fn backend(&self) -> GhashBackend {
+        self.backend
+            .unwrap_or_else(crate::gf128::GhashBackend::auto)
     }
 
     /// The AES backend in use.
     ///
     /// ```
-    /// use galois_aead::{AesBackend, Backend, XAes256Gcm};
-    /// let x = XAes256Gcm::with_backends(&[0u8; 32], Backend::Ctmul64, Some(AesBackend::Portable))?;
+    /// use galois_aead::{AesBackend, GhashBackend, XAes256Gcm};
+    /// let x = XAes256Gcm::with_options(&[0u8; 32], galois_aead::Options::new().backend(GhashBackend::Ctmul64).aes_backend(AesBackend::Portable))?;
     /// assert_eq!(x.aes_backend(), AesBackend::Portable);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
@@ -297,7 +268,7 @@ impl XAes256Gcm {
         if let Some(ni) = self.aes.as_aesni().filter(|_| {
             matches!(
                 backend,
-                Backend::VaesAvx512 | Backend::VaesAvx2 | Backend::AesniClmul
+                GhashBackend::VaesAvx512 | GhashBackend::VaesAvx2 | GhashBackend::AesniClmul
             )
         }) {
             let n: &[u8; 12] = nonce[..12].try_into().expect("a checked 24-byte nonce");

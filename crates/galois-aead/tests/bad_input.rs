@@ -4,7 +4,7 @@ mod common;
 /// The backend families this suite must run every backend of (`common::report`).
 const COVERS: &[common::Family] = &[common::Family::Ghash];
 use common::*;
-use galois_aead::{AesGcm, AesGmac, Backend, BlockCipher128, Error, Gcm, Options, ShortTag};
+use galois_aead::{AesGcm, AesGmac, BlockCipher128, Error, Gcm, GhashBackend, Options, ShortTag};
 
 #[test]
 fn wrong_key_sizes() {
@@ -34,7 +34,10 @@ fn empty_iv_is_refused() {
         Some(Error::InvalidIvLength { got: 0 })
     );
     assert_eq!(out, [0], "nothing released");
-    let p = AesGcm::new_permissive(&[0u8; 16], 4).unwrap();
+    let p = galois_aead::Options::new()
+        .permissive_tag_len(4)
+        .and_then(|o| AesGcm::with_options(&[0u8; 16], o))
+        .unwrap();
     assert_eq!(
         p.seal(&[], b"", b"").err(),
         Some(Error::InvalidIvLength { got: 0 })
@@ -46,30 +49,49 @@ fn tag_length_policy() {
     let key = [0u8; 16];
     for n in [0, 1, 3, 4, 5, 8, 11, 17, 32] {
         assert_eq!(
-            AesGcm::with_tag_len(&key, n).err(),
+            galois_aead::Options::new()
+                .tag_len(n)
+                .and_then(|o| AesGcm::with_options(&key, o))
+                .err(),
             Some(Error::InvalidTagLength { got: n }),
             "{n}"
         );
     }
     for n in 12..=16 {
-        assert_eq!(AesGcm::with_tag_len(&key, n).unwrap().tag_len(), n);
+        assert_eq!(
+            galois_aead::Options::new()
+                .tag_len(n)
+                .and_then(|o| AesGcm::with_options(&key, o))
+                .unwrap()
+                .tag_len(),
+            n
+        );
     }
     for n in [0, 1, 3, 17] {
         assert_eq!(
-            AesGcm::new_permissive(&key, n).err(),
+            galois_aead::Options::new()
+                .permissive_tag_len(n)
+                .and_then(|o| AesGcm::with_options(&key, o))
+                .err(),
             Some(Error::InvalidTagLength { got: n })
         );
     }
     assert_eq!(
-        AesGcm::new_short_tag(&key, ShortTag::Bytes8)
-            .unwrap()
-            .tag_len(),
+        AesGcm::with_options(
+            &key,
+            galois_aead::Options::new().short_tag(ShortTag::Bytes8)
+        )
+        .unwrap()
+        .tag_len(),
         8
     );
     assert_eq!(
-        AesGcm::new_short_tag(&key, ShortTag::Bytes4)
-            .unwrap()
-            .tag_len(),
+        AesGcm::with_options(
+            &key,
+            galois_aead::Options::new().short_tag(ShortTag::Bytes4)
+        )
+        .unwrap()
+        .tag_len(),
         4
     );
 }
@@ -78,9 +100,20 @@ fn tag_length_policy() {
 fn short_tags_take_only_96_bit_ivs_unless_permissive() {
     let key = [3u8; 16];
     for g in [
-        AesGcm::with_tag_len(&key, 12).unwrap(),
-        AesGcm::new_short_tag(&key, ShortTag::Bytes8).unwrap(),
-        AesGcm::new_short_tag(&key, ShortTag::Bytes4).unwrap(),
+        galois_aead::Options::new()
+            .tag_len(12)
+            .and_then(|o| AesGcm::with_options(&key, o))
+            .unwrap(),
+        AesGcm::with_options(
+            &key,
+            galois_aead::Options::new().short_tag(ShortTag::Bytes8),
+        )
+        .unwrap(),
+        AesGcm::with_options(
+            &key,
+            galois_aead::Options::new().short_tag(ShortTag::Bytes4),
+        )
+        .unwrap(),
     ] {
         assert!(g.seal(&[1; 12], b"", b"hi").is_ok());
         for iv_len in [1, 8, 11, 13, 16, 128] {
@@ -93,7 +126,10 @@ fn short_tags_take_only_96_bit_ivs_unless_permissive() {
             );
         }
     }
-    let p = AesGcm::new_permissive(&key, 4).unwrap();
+    let p = galois_aead::Options::new()
+        .permissive_tag_len(4)
+        .and_then(|o| AesGcm::with_options(&key, o))
+        .unwrap();
     let s = p.seal(&[1], b"", b"hi").unwrap();
     assert_eq!(p.open(&[1], b"", &s).unwrap(), b"hi");
     // A 16-byte tag takes any IV length by default.
@@ -217,9 +253,9 @@ fn gmac_verifies_and_rejects() {
 
 #[test]
 fn pinning_an_unknown_backend_is_an_error() {
-    assert_eq!(Backend::from_name("nope"), Err(Error::UnknownBackend));
-    for b in Backend::ALL {
-        assert_eq!(Backend::from_name(b.name()), Ok(*b));
+    assert_eq!(GhashBackend::from_name("nope"), Err(Error::UnknownBackend));
+    for b in GhashBackend::ALL {
+        assert_eq!(GhashBackend::from_name(b.name()), Ok(*b));
     }
 }
 

@@ -16,10 +16,18 @@ use rand::Rng;
 fn implementations(key: &[u8]) -> Vec<AesGcmSiv> {
     let mut v: Vec<AesGcmSiv> = ghash_backends()
         .into_iter()
-        .map(|b| AesGcmSiv::with_backends(key, b, None).unwrap())
+        .map(|b| AesGcmSiv::with_options(key, galois_aead::Options::new().backend(b)).unwrap())
         .collect();
     for a in aes_backends() {
-        v.push(AesGcmSiv::with_backends(key, galois_aead::Backend::Ctmul64, Some(a)).unwrap());
+        v.push(
+            AesGcmSiv::with_options(
+                key,
+                galois_aead::Options::new()
+                    .backend(galois_aead::GhashBackend::Ctmul64)
+                    .aes_backend(a),
+            )
+            .unwrap(),
+        );
     }
     v.push(AesGcmSiv::new(key).unwrap());
     v

@@ -41,7 +41,7 @@ use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::poly1305::{self, Poly1305, Poly1305Aes, Poly1305Mac};
 use galois_aead::Aead;
 use galois_aead::{
-    Aes, AesBackend, AesGcm, AesGcmSiv, AesGmac, Backend, BatchPacket, Error, Ghash, Options,
+    Aes, AesBackend, AesGcm, AesGcmSiv, AesGmac, BatchPacket, Error, Ghash, GhashBackend, Options,
     ShortTag, Tag, XAes256Gcm,
 };
 
@@ -299,7 +299,7 @@ fn aad_bytes() -> Vec<u8> {
 
 /// Every (GHASH, AES) backend pair, with its name (a backend this CPU
 /// lacks is named on stderr: `common::every`); see [`own_code`].
-fn pairs() -> Vec<(String, Backend, AesBackend)> {
+fn pairs() -> Vec<(String, GhashBackend, AesBackend)> {
     let aes = common::aes_backends();
     common::ghash_backends()
         .into_iter()
@@ -317,21 +317,21 @@ fn pairs() -> Vec<(String, Backend, AesBackend)> {
 /// beside a portable GHASH. The other pairs are portable code, which the
 /// native run checks, and emulated they cost minutes.
 #[cfg(all(galois_cross, target_arch = "aarch64"))]
-fn own_code(g: Backend, a: AesBackend) -> bool {
-    matches!(g, Backend::Pmull | Backend::PmullEor3)
-        || (g == Backend::Ctmul64 && a == AesBackend::Armv8)
+fn own_code(g: GhashBackend, a: AesBackend) -> bool {
+    matches!(g, GhashBackend::Pmull | GhashBackend::PmullEor3)
+        || (g == GhashBackend::Ctmul64 && a == AesBackend::Armv8)
 }
 
 /// Natively every pair runs.
 #[cfg(not(all(galois_cross, target_arch = "aarch64")))]
-fn own_code(_: Backend, _: AesBackend) -> bool {
+fn own_code(_: GhashBackend, _: AesBackend) -> bool {
     true
 }
 
 /// The portable reference: ctmul64 GHASH, portable AES.
 fn reference_opts() -> Options {
     Options::new()
-        .backend(Backend::Ctmul64)
+        .backend(GhashBackend::Ctmul64)
         .aes_backend(AesBackend::Portable)
 }
 
@@ -770,10 +770,24 @@ fn xaes_256_gcm() {
     let key = bytes(20, 32);
     let keys: Vec<(String, XAes256Gcm)> = pairs()
         .into_iter()
-        .map(|(l, g, a)| (l, XAes256Gcm::with_backends(&key, g, Some(a)).unwrap()))
+        .map(|(l, g, a)| {
+            (
+                l,
+                XAes256Gcm::with_options(
+                    &key,
+                    galois_aead::Options::new().backend(g).aes_backend(a),
+                )
+                .unwrap(),
+            )
+        })
         .collect();
-    let reference =
-        XAes256Gcm::with_backends(&key, Backend::Ctmul64, Some(AesBackend::Portable)).unwrap();
+    let reference = XAes256Gcm::with_options(
+        &key,
+        galois_aead::Options::new()
+            .backend(GhashBackend::Ctmul64)
+            .aes_backend(AesBackend::Portable),
+    )
+    .unwrap();
     full_grid(&keys, &reference, &bytes(21, 24));
 }
 
@@ -781,10 +795,24 @@ fn siv(klen: usize, seed: u64) {
     let key = bytes(seed, klen);
     let keys: Vec<(String, AesGcmSiv)> = pairs()
         .into_iter()
-        .map(|(l, g, a)| (l, AesGcmSiv::with_backends(&key, g, Some(a)).unwrap()))
+        .map(|(l, g, a)| {
+            (
+                l,
+                AesGcmSiv::with_options(
+                    &key,
+                    galois_aead::Options::new().backend(g).aes_backend(a),
+                )
+                .unwrap(),
+            )
+        })
         .collect();
-    let reference =
-        AesGcmSiv::with_backends(&key, Backend::Ctmul64, Some(AesBackend::Portable)).unwrap();
+    let reference = AesGcmSiv::with_options(
+        &key,
+        galois_aead::Options::new()
+            .backend(GhashBackend::Ctmul64)
+            .aes_backend(AesBackend::Portable),
+    )
+    .unwrap();
     full_grid(&keys, &reference, &bytes(seed + 1, 12));
 }
 
@@ -870,7 +898,7 @@ fn poly1305_aes() {
     poly1305::clamp(&mut key);
     let nonce = bytes(51, 16);
     let mut macs: Vec<(String, Poly1305Aes)> = Vec::new();
-    for b in common::every(poly1305::Backend::ALL, |b| b.is_available()) {
+    for b in common::every(poly1305::Poly1305Backend::ALL, |b| b.is_available()) {
         for a in common::aes_backends() {
             let aes = Aes::with_backend(&key[..16], a).unwrap();
             let mac = Poly1305Mac::with_cipher_and_backend(aes, &key[16..], b).unwrap();
@@ -880,7 +908,7 @@ fn poly1305_aes() {
     let reference = Poly1305Mac::with_cipher_and_backend(
         Aes::with_backend(&key[..16], AesBackend::Portable).unwrap(),
         &key[16..],
-        poly1305::Backend::Portable,
+        poly1305::Poly1305Backend::Portable,
     )
     .unwrap();
     let mut ar = Arenas::new();
@@ -947,11 +975,12 @@ fn poly1305_one_time() {
     let mut ar = Arenas::new();
     for n in poly_lengths() {
         let m = &msg[..n];
-        let want = Poly1305::mac_with_backend(&key, m, poly1305::Backend::Portable).unwrap();
-        let mut r = Poly1305::with_backend(&key, poly1305::Backend::Portable).unwrap();
+        let want =
+            Poly1305::mac_with_backend(&key, m, poly1305::Poly1305Backend::Portable).unwrap();
+        let mut r = Poly1305::with_backend(&key, poly1305::Poly1305Backend::Portable).unwrap();
         r.update(m);
         let want_poly = r.poly_value();
-        for b in common::every(poly1305::Backend::ALL, |b| b.is_available()) {
+        for b in common::every(poly1305::Poly1305Backend::ALL, |b| b.is_available()) {
             assert_eq!(
                 Poly1305::mac_with_backend(&key, m, b).unwrap(),
                 want,
@@ -1019,10 +1048,10 @@ fn ghash_update() {
     let mut ar = Arenas::new();
     for n in text_lengths() {
         let m = &msg[..n];
-        let mut r = Ghash::with_backend(&h, Backend::Ctmul64).unwrap();
+        let mut r = Ghash::with_backend(&h, GhashBackend::Ctmul64).unwrap();
         r.update(m);
         let want = r.finalize();
-        let mut r = Ghash::with_backend(&h, Backend::Ctmul64).unwrap();
+        let mut r = Ghash::with_backend(&h, GhashBackend::Ctmul64).unwrap();
         r.update_padded(&m[..n / 2]);
         r.update_padded(&m[n / 2..]);
         let want_padded = r.state();

@@ -12,7 +12,7 @@ use galois_aead::gf64::Gf64Backend;
 use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::poly1305::{self, Poly1305Aes};
 use galois_aead::stream::{self, open_stream, seal_stream, StreamError, HEADER_LEN, TAG_LEN};
-use galois_aead::{AesBackend, AesGcm, AesGmac, Backend, Error, Ghash, Options};
+use galois_aead::{AesBackend, AesGcm, AesGmac, Error, Ghash, GhashBackend, Options};
 
 fn hx(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap()
@@ -26,20 +26,20 @@ fn data(n: usize, seed: u8) -> Vec<u8> {
 }
 
 /// The GHASH backends that need no CPU feature.
-const PORTABLE_GHASH: &[Backend] = &[
-    Backend::Bitserial,
-    Backend::Ctmul64,
-    Backend::Table8Vartime,
-    Backend::Table4Vartime,
-    Backend::Shoup8Vartime,
-    Backend::Shoup4Vartime,
+const PORTABLE_GHASH: &[GhashBackend] = &[
+    GhashBackend::Bitserial,
+    GhashBackend::Ctmul64,
+    GhashBackend::Table8Vartime,
+    GhashBackend::Table4Vartime,
+    GhashBackend::Shoup8Vartime,
+    GhashBackend::Shoup4Vartime,
 ];
 
 /// The GF(2^64) backends that need no CPU feature.
 const PORTABLE_GF64: &[Gf64Backend] = &[Gf64Backend::Bitserial, Gf64Backend::Ctmul];
 
 /// Options pinning a GHASH backend and the portable AES.
-fn portable(b: Backend) -> Options {
+fn portable(b: GhashBackend) -> Options {
     Options::new().backend(b).aes_backend(AesBackend::Portable)
 }
 
@@ -123,19 +123,22 @@ fn automatic_selection_is_portable_under_miri() {
     let g = AesGcm::new(&[1u8; 16]).unwrap();
     let p = Poly1305Aes::new(&[0u8; 32]).unwrap();
     if cfg!(miri) {
-        assert_eq!(galois_aead::Backend::auto(), Backend::Ctmul64);
+        assert_eq!(galois_aead::GhashBackend::auto(), GhashBackend::Ctmul64);
         assert_eq!(galois_aead::AesBackend::auto(), AesBackend::Portable);
-        assert_eq!(g.backend(), Backend::Ctmul64);
+        assert_eq!(g.backend(), GhashBackend::Ctmul64);
         assert_eq!(g.aes_backend(), AesBackend::Portable);
-        assert_eq!(p.backend(), poly1305::Backend::Portable);
+        assert_eq!(p.backend(), poly1305::Poly1305Backend::Portable);
         assert_eq!(Gf64Backend::auto(), Gf64Backend::Ctmul);
         assert_eq!(
-            poly1305::Backend::available(),
-            [poly1305::Backend::Portable]
+            poly1305::Poly1305Backend::available(),
+            [poly1305::Poly1305Backend::Portable]
         );
         // Pinning a backend the (interpreted) CPU lacks is refused.
         #[cfg(target_arch = "x86_64")]
-        for (b, name) in [(Backend::Clmul, "clmul"), (Backend::VaesAvx2, "vaes_avx2")] {
+        for (b, name) in [
+            (GhashBackend::Clmul, "clmul"),
+            (GhashBackend::VaesAvx2, "vaes_avx2"),
+        ] {
             assert_eq!(
                 AesGcm::with_options(&[1u8; 16], Options::new().backend(b)).err(),
                 Some(Error::BackendUnavailable { backend: name })
@@ -148,7 +151,7 @@ fn automatic_selection_is_portable_under_miri() {
         );
         #[cfg(target_arch = "x86_64")]
         assert_eq!(
-            Poly1305Aes::with_backend(&[0u8; 32], poly1305::Backend::Avx2).err(),
+            Poly1305Aes::with_backend(&[0u8; 32], poly1305::Poly1305Backend::Avx2).err(),
             Some(Error::BackendUnavailable { backend: "avx2" })
         );
     }
@@ -162,7 +165,7 @@ fn automatic_selection_is_portable_under_miri() {
 fn ghash_every_portable_backend_matches_bitserial() {
     let h: [u8; 16] = data(16, 9).try_into().unwrap();
     let msg = data(83, 1);
-    let mut want = Ghash::with_backend(&h, Backend::Bitserial).unwrap();
+    let mut want = Ghash::with_backend(&h, GhashBackend::Bitserial).unwrap();
     want.update(&msg);
     let want = want.finalize();
     // GCM test case 2: H = E(0, 0), GHASH(H, {}, C) before the length block.
@@ -194,7 +197,7 @@ fn gcm_known_answers_every_portable_backend() {
         // with a partial AAD block and a partial text block (4) and with a
         // 60-byte IV hashed by GHASH (6): AES dominates Miri's time.
         for (n, k) in GCM_KATS.iter().enumerate() {
-            if b != Backend::Ctmul64 && n != 2 && n != 4 {
+            if b != GhashBackend::Ctmul64 && n != 2 && n != 4 {
                 continue;
             }
             let g = AesGcm::with_options(&hx(k.key), portable(b)).unwrap();
@@ -222,7 +225,7 @@ fn gmac_and_online_api_portable() {
     let key = hx(K128);
     let iv = hx("cafebabefacedbaddecaf888");
     let msg = data(45, 3);
-    for &b in [Backend::Ctmul64, Backend::Shoup4Vartime].iter() {
+    for &b in [GhashBackend::Ctmul64, GhashBackend::Shoup4Vartime].iter() {
         let gcm = AesGcm::with_options(&key, portable(b)).unwrap();
         let mac = AesGmac::with_options(&key, portable(b)).unwrap();
         let t = mac.authenticate(&iv, &msg).unwrap();
@@ -358,7 +361,7 @@ fn poly1305_aes_portable() {
     ];
     for (key, nonce, msg, tag) in kats {
         let (key, nonce, msg, tag) = (hx(key), hx(nonce), hx(msg), hx(tag));
-        let m = Poly1305Aes::with_backend(&key, poly1305::Backend::Portable).unwrap();
+        let m = Poly1305Aes::with_backend(&key, poly1305::Poly1305Backend::Portable).unwrap();
         assert_eq!(m.authenticate(&nonce, &msg).unwrap().to_vec(), tag);
         assert!(m.verify(&nonce, &msg, &tag).is_ok());
         let mut bad = tag.clone();
@@ -376,11 +379,11 @@ fn poly1305_aes_portable() {
     // An unclamped r is refused, clamping fixes it.
     let mut key = [0xffu8; 32];
     assert!(matches!(
-        Poly1305Aes::with_backend(&key, poly1305::Backend::Portable),
+        Poly1305Aes::with_backend(&key, poly1305::Poly1305Backend::Portable),
         Err(Error::InvalidKey { .. })
     ));
     poly1305::clamp(&mut key);
-    assert!(Poly1305Aes::with_backend(&key, poly1305::Backend::Portable).is_ok());
+    assert!(Poly1305Aes::with_backend(&key, poly1305::Poly1305Backend::Portable).is_ok());
 }
 
 const SKEY: [u8; 16] = [0x42; 16];

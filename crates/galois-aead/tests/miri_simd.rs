@@ -8,7 +8,7 @@
 //! it runs with the other tests. The backend must be available here: on a CPU
 //! (or a Miri run) without it the test fails, it does not skip.
 
-use galois_aead::{AesBackend, AesGcm, Backend, Options};
+use galois_aead::{AesBackend, AesGcm, GhashBackend, Options};
 
 fn data(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
@@ -19,7 +19,7 @@ fn data(n: usize, seed: u8) -> Vec<u8> {
 #[test]
 fn stitched_xmm_kernel_matches_the_reference() {
     assert!(
-        Backend::AesniClmul.is_available(),
+        GhashBackend::AesniClmul.is_available(),
         "aesni_clmul must run here (under Miri: scripts/miri.sh enables its target features)"
     );
     // Under Miri (interpreted, with a bit-serial reference) one key size
@@ -28,11 +28,12 @@ fn stitched_xmm_kernel_matches_the_reference() {
     let klens: &[usize] = if cfg!(miri) { &[16] } else { &[16, 32] };
     for &klen in klens {
         let key = data(klen, 1);
-        let fast = AesGcm::with_options(&key, Options::new().backend(Backend::AesniClmul)).unwrap();
+        let fast =
+            AesGcm::with_options(&key, Options::new().backend(GhashBackend::AesniClmul)).unwrap();
         let slow = AesGcm::with_options(
             &key,
             Options::new()
-                .backend(Backend::Bitserial)
+                .backend(GhashBackend::Bitserial)
                 .aes_backend(AesBackend::Portable),
         )
         .unwrap();
@@ -87,12 +88,30 @@ fn stitched_xmm_kernel_matches_the_reference() {
 fn per_message_keys_on_the_xmm_kernel_match_the_reference() {
     use galois_aead::{AesGcmSiv, XAes256Gcm};
     let key = data(32, 3);
-    let fast = XAes256Gcm::with_backends(&key, Backend::AesniClmul, None).unwrap();
-    let slow =
-        XAes256Gcm::with_backends(&key, Backend::Bitserial, Some(AesBackend::Portable)).unwrap();
-    let siv_fast = AesGcmSiv::with_backends(&key, Backend::AesniClmul, None).unwrap();
-    let siv_slow =
-        AesGcmSiv::with_backends(&key, Backend::Ctmul64, Some(AesBackend::Portable)).unwrap();
+    let fast = XAes256Gcm::with_options(
+        &key,
+        galois_aead::Options::new().backend(GhashBackend::AesniClmul),
+    )
+    .unwrap();
+    let slow = XAes256Gcm::with_options(
+        &key,
+        galois_aead::Options::new()
+            .backend(GhashBackend::Bitserial)
+            .aes_backend(AesBackend::Portable),
+    )
+    .unwrap();
+    let siv_fast = AesGcmSiv::with_options(
+        &key,
+        galois_aead::Options::new().backend(GhashBackend::AesniClmul),
+    )
+    .unwrap();
+    let siv_slow = AesGcmSiv::with_options(
+        &key,
+        galois_aead::Options::new()
+            .backend(GhashBackend::Ctmul64)
+            .aes_backend(AesBackend::Portable),
+    )
+    .unwrap();
     let lens: &[usize] = if cfg!(miri) {
         &[5, 130]
     } else {

@@ -10,7 +10,7 @@ mod common;
 const COVERS: &[common::Family] = &[common::Family::Poly1305];
 
 use galois_aead::poly1305::{
-    chunk_values, clamp, clamp_r, is_clamped, Backend, Poly1305, Poly1305Aes, Poly1305Mac,
+    chunk_values, clamp, clamp_r, is_clamped, Poly1305, Poly1305Aes, Poly1305Backend, Poly1305Mac,
 };
 use galois_aead::{Aes, BlockCipher128, Error};
 use num_bigint::BigUint;
@@ -80,8 +80,8 @@ fn openssl_poly1305(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
 }
 
 /// Every backend this CPU can run (`common::every`).
-fn backends() -> Vec<Backend> {
-    common::every(Backend::ALL, |b| b.is_available())
+fn backends() -> Vec<Poly1305Backend> {
+    common::every(Poly1305Backend::ALL, |b| b.is_available())
 }
 
 fn rng(seed: u64) -> rand::rngs::StdRng {
@@ -97,20 +97,20 @@ fn random_key(g: &mut impl RngCore) -> [u8; 32] {
 
 #[test]
 fn backend_names_roundtrip() {
-    for b in Backend::ALL {
-        assert_eq!(Backend::from_name(b.name()).unwrap(), *b);
+    for b in Poly1305Backend::ALL {
+        assert_eq!(Poly1305Backend::from_name(b.name()).unwrap(), *b);
     }
-    assert_eq!(Backend::from_name("nope"), Err(Error::UnknownBackend));
-    assert_eq!(Backend::available(), backends());
+    assert_eq!(Poly1305Backend::from_name("nope"), Err(Error::UnknownBackend));
+    assert_eq!(Poly1305Backend::available(), backends());
     #[cfg(target_arch = "x86_64")]
     assert_eq!(
-        Backend::auto(),
+        Poly1305Backend::auto(),
         if galois_aead::detect::has_avx512ifma() {
-            Backend::Ifma
+            Poly1305Backend::Ifma
         } else if galois_aead::detect::has_avx2() {
-            Backend::Avx2
+            Poly1305Backend::Avx2
         } else {
-            Backend::Portable
+            Poly1305Backend::Portable
         }
     );
 }

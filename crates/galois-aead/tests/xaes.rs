@@ -8,7 +8,9 @@ mod common;
 const COVERS: &[common::Family] = &[common::Family::Ghash, common::Family::Aes];
 
 use common::{aes_backends, bytes, ghash_backends, rng};
-use galois_aead::{Aes, AesBackend, AesGcm, Backend, BlockCipher128, Error, Options, XAes256Gcm};
+use galois_aead::{
+    Aes, AesBackend, AesGcm, BlockCipher128, Error, GhashBackend, Options, XAes256Gcm,
+};
 use rand::Rng;
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 use sha3::Shake128;
@@ -16,10 +18,18 @@ use sha3::Shake128;
 fn implementations(key: &[u8]) -> Vec<XAes256Gcm> {
     let mut v: Vec<XAes256Gcm> = ghash_backends()
         .into_iter()
-        .map(|b| XAes256Gcm::with_backends(key, b, None).unwrap())
+        .map(|b| XAes256Gcm::with_options(key, galois_aead::Options::new().backend(b)).unwrap())
         .collect();
     for a in aes_backends() {
-        v.push(XAes256Gcm::with_backends(key, galois_aead::Backend::Ctmul64, Some(a)).unwrap());
+        v.push(
+            XAes256Gcm::with_options(
+                key,
+                galois_aead::Options::new()
+                    .backend(galois_aead::GhashBackend::Ctmul64)
+                    .aes_backend(a),
+            )
+            .unwrap(),
+        );
     }
     v.push(XAes256Gcm::new(key).unwrap());
     v
@@ -267,7 +277,7 @@ fn per_message_keys_match_the_reference_at_every_boundary() {
             let reference = AesGcm::with_options(
                 &subkey(&key, &nonce),
                 Options::new()
-                    .backend(Backend::Bitserial)
+                    .backend(GhashBackend::Bitserial)
                     .aes_backend(AesBackend::Portable),
             )
             .unwrap();

@@ -12,7 +12,7 @@
 //! Pin the process for stable figures: `taskset -c 0 galois-bench poly1305`.
 
 use crate::measure::rdtsc;
-use galois_aead::poly1305::{clamp, Backend, Poly1305Aes};
+use galois_aead::poly1305::{clamp, Poly1305Aes, Poly1305Backend};
 use openssl::symm::{Cipher, Crypter, Mode};
 use std::ffi::{c_char, c_int, c_void};
 use std::hint::black_box;
@@ -171,7 +171,7 @@ fn rng_fill(seed: &mut u64, buf: &mut [u8]) {
 }
 
 /// `--count-calls`: `calls` Poly1305-AES tags of `size` bytes, one key.
-fn count(backend: Backend, calls: u64, size: usize) {
+fn count(backend: Poly1305Backend, calls: u64, size: usize) {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut key = [0u8; 32];
     rng_fill(&mut seed, &mut key);
@@ -193,8 +193,8 @@ fn count(backend: Backend, calls: u64, size: usize) {
 
 pub fn run(a: Args) {
     let backend = match &a.backend {
-        None => galois_aead::poly1305::Backend::auto(),
-        Some(n) => match Backend::from_name(n) {
+        None => galois_aead::poly1305::Poly1305Backend::auto(),
+        Some(n) => match Poly1305Backend::from_name(n) {
             Ok(b) if b.is_available() => b,
             _ => {
                 eprintln!("unknown or unavailable backend {n}");

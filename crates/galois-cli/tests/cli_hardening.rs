@@ -875,14 +875,17 @@ fn backend_table_matches_the_code() {
         })
         .collect();
     let mut listed: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
-    let mut all: Vec<&str> = galois_aead::Backend::ALL.iter().map(|b| b.name()).collect();
+    let mut all: Vec<&str> = galois_aead::GhashBackend::ALL
+        .iter()
+        .map(|b| b.name())
+        .collect();
     listed.sort();
     all.sort();
     assert_eq!(
         listed, all,
-        "docs/backends.md table vs galois_aead::Backend::ALL"
+        "docs/backends.md table vs galois_aead::GhashBackend::ALL"
     );
-    for b in galois_aead::Backend::ALL {
+    for b in galois_aead::GhashBackend::ALL {
         let ct = &rows.iter().find(|r| r.0 == b.name()).unwrap().1;
         assert_eq!(
             ct.starts_with("yes"),

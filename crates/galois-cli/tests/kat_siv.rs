@@ -27,7 +27,7 @@ fn passes_everywhere(name: &str, algorithm: &str, valid: usize) {
         (valid, valid)
     );
     let imps = f.implementations();
-    for b in galois_aead::Backend::available() {
+    for b in galois_aead::GhashBackend::available() {
         assert!(imps.iter().any(|i| i == b.name()), "{b} not run");
     }
     for imp in imps.iter().map(String::as_str).chain([AUTO]) {
@@ -76,6 +76,8 @@ fn binary_runs_them_on_all_backends() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     #[cfg(target_arch = "x86_64")]
-    assert!(text.contains("[vaes_avx512]") || !galois_aead::Backend::VaesAvx512.is_available());
+    assert!(
+        text.contains("[vaes_avx512]") || !galois_aead::GhashBackend::VaesAvx512.is_available()
+    );
     assert!(text.contains(" 0 failed, 0 unsupported"), "{text}");
 }

@@ -11,7 +11,7 @@ use crate::vg;
 use galois_aead::gcm64::{Gcm64, Options64, TdeaGcm};
 use galois_aead::gf64::Gf64Backend;
 use galois_aead::poly1305::{self, Poly1305, Poly1305Aes};
-use galois_aead::{AesBackend, AesGcm, AesGmac, Backend, BatchPacket, BlockCipher64, Options};
+use galois_aead::{AesBackend, AesGcm, AesGmac, BatchPacket, BlockCipher64, GhashBackend, Options};
 use std::hint::black_box;
 
 /// One check: a target (what runs) and an operation (what it does).
@@ -52,7 +52,7 @@ pub fn list() -> (Vec<Check>, Vec<(String, String)>) {
     };
     add("ct/eq".into(), &["eq"], false);
     add("control/early-exit-eq".into(), &["eq"], true);
-    for &b in Backend::ALL {
+    for &b in GhashBackend::ALL {
         let leak = !b.is_constant_time();
         if !b.is_available() {
             skipped.push((
@@ -69,7 +69,7 @@ pub fn list() -> (Vec<Check>, Vec<(String, String)>) {
         }
     }
     add("gcm/bitserial/aesni".into(), &["refuse-zero-h"], false);
-    for &b in poly1305::Backend::ALL {
+    for &b in poly1305::Poly1305Backend::ALL {
         if !b.is_available() {
             skipped.push((
                 format!("poly1305-aes/{b}, poly1305/{b}"),
@@ -168,18 +168,18 @@ pub fn run(target: &str, op: &str) -> Result<(), String> {
     match parts.as_slice() {
         ["ct", "eq"] => ct_eq(false),
         ["control", "early-exit-eq"] => ct_eq(true),
-        ["ghash", b] => ghash(Backend::from_name(b).map_err(|e| e.to_string())?),
+        ["ghash", b] => ghash(GhashBackend::from_name(b).map_err(|e| e.to_string())?),
         ["gcm", b, a] => {
-            let b = Backend::from_name(b).map_err(|e| e.to_string())?;
+            let b = GhashBackend::from_name(b).map_err(|e| e.to_string())?;
             let a = AesBackend::from_name(a).ok_or("unknown AES backend")?;
             gcm(b, a, op)?
         }
         ["poly1305-aes", b] => poly_aes(
-            poly1305::Backend::from_name(b).map_err(|e| e.to_string())?,
+            poly1305::Poly1305Backend::from_name(b).map_err(|e| e.to_string())?,
             op,
         )?,
         ["poly1305", b] => poly_ot(
-            poly1305::Backend::from_name(b).map_err(|e| e.to_string())?,
+            poly1305::Poly1305Backend::from_name(b).map_err(|e| e.to_string())?,
             op,
         )?,
         ["incremental", m] => incremental(m, op)?,
@@ -221,13 +221,13 @@ fn ct_eq(early_exit: bool) {
     }
 }
 
-fn ghash(b: Backend) {
+fn ghash(b: GhashBackend) {
     let mut rng = Rng::new(2);
     for len in [0usize, 1, 16, 47, 128, 129, 300, 1024, 2000] {
         let mut h = [0u8; 16];
         rng.fill(&mut h);
         let data = rng.bytes(len);
-        let want = galois_aead::Ghash::with_backend(&h, Backend::Bitserial)
+        let want = galois_aead::Ghash::with_backend(&h, GhashBackend::Bitserial)
             .map(|mut g| {
                 g.update(&data);
                 g.finalize()
@@ -255,7 +255,7 @@ fn gcm_key(rng: &mut Rng, i: usize) -> Vec<u8> {
     rng.bytes([16, 24, 32][i % 3])
 }
 
-fn gcm(b: Backend, a: AesBackend, op: &str) -> Result<(), String> {
+fn gcm(b: GhashBackend, a: AesBackend, op: &str) -> Result<(), String> {
     let mut rng = Rng::new(3);
     let opts = Options::new().backend(b).aes_backend(a);
     match op {
@@ -292,7 +292,8 @@ fn gcm(b: Backend, a: AesBackend, op: &str) -> Result<(), String> {
         let aad = rng.bytes(al);
         let pt0 = rng.bytes(pl);
         // The reference, all public.
-        let g0 = AesGcm::with_options(&key0, Options::new().backend(Backend::Bitserial)).unwrap();
+        let g0 =
+            AesGcm::with_options(&key0, Options::new().backend(GhashBackend::Bitserial)).unwrap();
         let mut ct0 = pt0.clone();
         let tag0 = g0.seal_in_place_detached(&iv, &aad, &mut ct0).unwrap();
         let mut key = key0.clone();
@@ -398,13 +399,14 @@ fn gcm(b: Backend, a: AesBackend, op: &str) -> Result<(), String> {
 
 /// Batches of short packets (the stitched kernels share AES batches) and
 /// mixed short and long ones.
-fn gcm_batch(b: Backend, a: AesBackend, rng: &mut Rng) {
+fn gcm_batch(b: GhashBackend, a: AesBackend, rng: &mut Rng) {
     for sizes in [
         &[0usize, 1, 15, 16, 17, 100, 255][..],
         &[3, 300, 40, 1000, 200][..],
     ] {
         let key0 = rng.bytes(16);
-        let g0 = AesGcm::with_options(&key0, Options::new().backend(Backend::Bitserial)).unwrap();
+        let g0 =
+            AesGcm::with_options(&key0, Options::new().backend(GhashBackend::Bitserial)).unwrap();
         let mut key = key0.clone();
         vg::secret(&mut key);
         let g = AesGcm::with_options(&key, Options::new().backend(b).aes_backend(a)).unwrap();
@@ -454,13 +456,13 @@ fn poly_key(rng: &mut Rng) -> [u8; 32] {
     k
 }
 
-fn poly_aes(b: poly1305::Backend, op: &str) -> Result<(), String> {
+fn poly_aes(b: poly1305::Poly1305Backend, op: &str) -> Result<(), String> {
     let mut rng = Rng::new(4);
     for (i, &len) in POLY_LENS.iter().enumerate() {
         let key0 = poly_key(&mut rng);
         let nonce = rng.bytes(16);
         let msg0 = rng.bytes(len);
-        let want = Poly1305Aes::with_backend(&key0, poly1305::Backend::Portable)
+        let want = Poly1305Aes::with_backend(&key0, poly1305::Poly1305Backend::Portable)
             .unwrap()
             .authenticate(&nonce, &msg0)
             .unwrap();
@@ -501,13 +503,14 @@ fn poly_aes(b: poly1305::Backend, op: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn poly_ot(b: poly1305::Backend, op: &str) -> Result<(), String> {
+fn poly_ot(b: poly1305::Poly1305Backend, op: &str) -> Result<(), String> {
     let mut rng = Rng::new(5);
     for (i, &len) in POLY_LENS.iter().enumerate() {
         // r unclamped on purpose: the one-time MAC clamps it itself.
         let key0 = rng.bytes(32);
         let msg0 = rng.bytes(len);
-        let want = Poly1305::mac_with_backend(&key0, &msg0, poly1305::Backend::Portable).unwrap();
+        let want =
+            Poly1305::mac_with_backend(&key0, &msg0, poly1305::Poly1305Backend::Portable).unwrap();
         let mut key = key0.clone();
         vg::secret(&mut key);
         match op {

@@ -13,7 +13,7 @@
 
 use crate::checks::Rng;
 use galois_aead::poly1305::{self, Poly1305, Poly1305Aes};
-use galois_aead::{AesGcm, AesGmac, Backend, Options};
+use galois_aead::{AesGcm, AesGmac, GhashBackend, Options};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -331,7 +331,7 @@ impl Target for GmacMsg {
 /// Poly1305-AES: key setup and tag with r and the message all zero (class
 /// 0) or random (class 1); the AES key k is fixed.
 struct PolyAes {
-    backend: poly1305::Backend,
+    backend: poly1305::Poly1305Backend,
     k: [u8; 16],
     len: usize,
 }
@@ -378,7 +378,7 @@ impl Target for PolyVerify {
 
 /// One-time Poly1305: key r || s and message all zero or random.
 struct PolyOneTime {
-    backend: poly1305::Backend,
+    backend: poly1305::Poly1305Backend,
     len: usize,
 }
 
@@ -425,10 +425,10 @@ fn tests(rng: &mut Rng) -> Vec<Test> {
             early_exit: true,
         }),
     });
-    let mut open_backends = vec![galois_aead::Backend::auto()];
+    let mut open_backends = vec![galois_aead::GhashBackend::auto()];
     #[cfg(target_arch = "x86_64")]
-    if Backend::AesniClmul.is_available() && open_backends[0] != Backend::AesniClmul {
-        open_backends.push(Backend::AesniClmul);
+    if GhashBackend::AesniClmul.is_available() && open_backends[0] != GhashBackend::AesniClmul {
+        open_backends.push(GhashBackend::AesniClmul);
     }
     for b in open_backends {
         for random in [false, true] {
@@ -457,7 +457,7 @@ fn tests(rng: &mut Rng) -> Vec<Test> {
             });
         }
     }
-    for &b in Backend::ALL {
+    for &b in GhashBackend::ALL {
         if !b.is_available() {
             continue;
         }
@@ -474,15 +474,15 @@ fn tests(rng: &mut Rng) -> Vec<Test> {
             });
         }
     }
-    for &b in poly1305::Backend::ALL {
+    for &b in poly1305::Poly1305Backend::ALL {
         if !b.is_available() {
             continue;
         }
         let lens: &[usize] = match b {
             #[cfg(target_arch = "x86_64")]
-            poly1305::Backend::Avx2 => &[2048],
+            poly1305::Poly1305Backend::Avx2 => &[2048],
             #[cfg(target_arch = "x86_64")]
-            poly1305::Backend::Ifma => &[512, 12288],
+            poly1305::Poly1305Backend::Ifma => &[512, 12288],
             _ => &[256],
         };
         for &len in lens {

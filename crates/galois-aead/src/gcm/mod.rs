@@ -14,10 +14,10 @@ use crate::aes::{Aes, AesBackend};
 use crate::block::{Block, BlockCipher128};
 use crate::ct;
 use crate::error::{Error, Result};
-use crate::gf128::{Acc, Backend, GhashKey};
+use crate::gf128::{Acc, GhashBackend, GhashKey};
 use zeroize::Zeroize;
 
-pub use crate::aead::Tag;
+pub use crate::aead::{Options, ShortTag, Tag};
 
 pub(crate) mod kernels;
 pub mod online;
@@ -30,165 +30,6 @@ pub const MAX_PLAINTEXT_BYTES: u64 = (1 << 36) - 32;
 pub const MAX_AAD_BYTES: u64 = (1 << 61) - 1;
 /// Longest IV: len(IV) must fit the 64-bit length field.
 pub const MAX_IV_BYTES: u64 = (1 << 61) - 1;
-
-/// The short tag lengths that need an explicitly named constructor.
-///
-/// ```
-/// use galois_aead::{AesGcm, ShortTag};
-/// let gcm = AesGcm::new_short_tag(&[0u8; 16], ShortTag::Bytes4)?;
-/// assert_eq!(gcm.seal(&[0; 12], b"", b"x")?.len(), 1 + 4);
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShortTag {
-    /// A 64-bit tag.
-    Bytes8,
-    /// A 32-bit tag.
-    Bytes4,
-}
-
-/// How a GCM key is set up: tag length, IV policy and the implementations.
-/// The tag length is fixed for the life of the key.
-///
-/// ```
-/// use galois_aead::{AesGcm, Backend, Options};
-/// let opts = Options::new().tag_len(12)?.backend(Backend::Ctmul64);
-/// let gcm = AesGcm::with_options(&[0u8; 16], opts)?;
-/// assert_eq!((gcm.tag_len(), gcm.backend()), (12, Backend::Ctmul64));
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
-    tag_len: u8,
-    permissive: bool,
-    refuse_zero_h: bool,
-    backend: Option<Backend>,
-    aes: Option<AesBackend>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            tag_len: 16,
-            permissive: false,
-            refuse_zero_h: false,
-            backend: None,
-            aes: None,
-        }
-    }
-}
-
-impl Options {
-    /// 16-byte tags, automatic backends.
-    ///
-    /// ```
-    /// assert_eq!(galois_aead::Options::new().get_tag_len(), 16);
-    /// ```
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// A truncated tag of 12 to 16 bytes. With fewer than 16 bytes the key
-    /// accepts only 12-byte IVs (spec 2.1).
-    ///
-    /// ```
-    /// use galois_aead::{Error, Options};
-    /// assert_eq!(Options::new().tag_len(13)?.get_tag_len(), 13);
-    /// assert_eq!(Options::new().tag_len(8), Err(Error::InvalidTagLength { got: 8 }));
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn tag_len(mut self, n: usize) -> Result<Self> {
-        if !(12..=16).contains(&n) {
-            return Err(Error::InvalidTagLength { got: n });
-        }
-        self.tag_len = n as u8;
-        Ok(self)
-    }
-
-    /// A 64- or 32-bit tag, for the protocols that need one. Read the
-    /// spec's Appendix C limits first: forgeries get likely far sooner.
-    ///
-    /// ```
-    /// use galois_aead::{Options, ShortTag};
-    /// assert_eq!(Options::new().short_tag(ShortTag::Bytes8).get_tag_len(), 8);
-    /// ```
-    pub fn short_tag(mut self, t: ShortTag) -> Self {
-        self.tag_len = match t {
-            ShortTag::Bytes8 => 8,
-            ShortTag::Bytes4 => 4,
-        };
-        self
-    }
-
-    /// Any tag length from 4 to 16 bytes with IVs of any length: for
-    /// interoperability and conformance testing only (the NIST CAVP set
-    /// pairs 1-byte IVs with 4-byte tags).
-    ///
-    /// ```
-    /// use galois_aead::{AesGcm, Options};
-    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().permissive_tag_len(4)?)?;
-    /// assert!(gcm.seal(&[1], b"", b"a 1-byte IV").is_ok());
-    /// assert!(Options::new().permissive_tag_len(3).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn permissive_tag_len(mut self, n: usize) -> Result<Self> {
-        if !(4..=16).contains(&n) {
-            return Err(Error::InvalidTagLength { got: n });
-        }
-        self.tag_len = n as u8;
-        self.permissive = true;
-        Ok(self)
-    }
-
-    /// Refuses a key whose hash key H = E(K, 0) is zero ("The Security and Performance of GCM" (McGrew and Viega, INDOCRYPT 2004), section
-    /// 5), with [`Error::InvalidKey`].
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::with_options(&[1u8; 16], galois_aead::Options::new().refuse_zero_h())?;
-    /// assert!(!gcm.h_is_zero());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn refuse_zero_h(mut self) -> Self {
-        self.refuse_zero_h = true;
-        self
-    }
-
-    /// Pins the GHASH backend.
-    ///
-    /// ```
-    /// use galois_aead::{AesGcm, Backend, Options};
-    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().backend(Backend::Table4Vartime))?;
-    /// assert_eq!(gcm.backend(), Backend::Table4Vartime);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn backend(mut self, b: Backend) -> Self {
-        self.backend = Some(b);
-        self
-    }
-
-    /// Pins the AES backend (used by [`AesGcm`] only).
-    ///
-    /// ```
-    /// use galois_aead::{AesBackend, AesGcm, Options};
-    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().aes_backend(AesBackend::Portable))?;
-    /// assert_eq!(gcm.aes_backend(), AesBackend::Portable);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn aes_backend(mut self, b: AesBackend) -> Self {
-        self.aes = Some(b);
-        self
-    }
-
-    /// The tag length in bytes.
-    ///
-    /// ```
-    /// assert_eq!(galois_aead::Options::new().tag_len(14)?.get_tag_len(), 14);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn get_tag_len(&self) -> usize {
-        self.tag_len as usize
-    }
-}
 
 /// GCM over any 128-bit block cipher: a key object with H prepared for one
 /// GHASH backend and a fixed tag length. H and the cipher key are wiped on
@@ -345,74 +186,7 @@ pub struct Intermediates {
 }
 
 impl AesGcm {
-    /// AES-GCM with 16-byte tags on the fastest constant-time backends.
-    /// The key has 16, 24 or 32 bytes.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::new(&[0u8; 32])?;
-    /// assert_eq!(gcm.tag_len(), 16);
-    /// assert!(galois_aead::AesGcm::new(&[0u8; 20]).is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn new(key: &[u8]) -> Result<Self> {
-        Self::with_options(key, Options::new())
-    }
-
-    /// AES-GCM with 12- to 16-byte tags.
-    ///
-    /// ```
-    /// let gcm = galois_aead::AesGcm::with_tag_len(&[0u8; 16], 12)?;
-    /// assert_eq!(gcm.seal(&[1; 12], b"", b"hi")?.len(), 2 + 12);
-    /// // A truncated tag takes only 12-byte IVs.
-    /// assert!(gcm.seal(&[1; 16], b"", b"hi").is_err());
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn with_tag_len(key: &[u8], tag_len: usize) -> Result<Self> {
-        Self::with_options(key, Options::new().tag_len(tag_len)?)
-    }
-
-    /// AES-GCM with 8- or 4-byte tags (12-byte IVs only).
-    ///
-    /// ```
-    /// use galois_aead::{AesGcm, ShortTag};
-    /// let gcm = AesGcm::new_short_tag(&[0u8; 16], ShortTag::Bytes8)?;
-    /// assert_eq!(gcm.tag_len(), 8);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn new_short_tag(key: &[u8], t: ShortTag) -> Result<Self> {
-        Self::with_options(key, Options::new().short_tag(t))
-    }
-
-    /// AES-GCM with any 4..16-byte tag and IVs of any length, for
-    /// interoperability and conformance tests. Prefer [`AesGcm::new`].
-    ///
-    /// ```
-    /// // The NIST CAVP set pairs 1-byte IVs with 4-byte tags.
-    /// let gcm = galois_aead::AesGcm::new_permissive(&[0u8; 16], 4)?;
-    /// let sealed = gcm.seal(&[9], b"aad", b"data")?;
-    /// assert_eq!(gcm.open(&[9], b"aad", &sealed)?, b"data");
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn new_permissive(key: &[u8], tag_len: usize) -> Result<Self> {
-        Self::with_options(key, Options::new().permissive_tag_len(tag_len)?)
-    }
-
-    /// AES-GCM set up as `opts` says.
-    ///
-    /// ```
-    /// use galois_aead::{AesGcm, Backend, Options};
-    /// // Pin the bit-serial reference (tests, benchmarks).
-    /// let gcm = AesGcm::with_options(&[0u8; 16], Options::new().backend(Backend::Bitserial))?;
-    /// assert_eq!(gcm.backend(), Backend::Bitserial);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn with_options(key: &[u8], opts: Options) -> Result<Self> {
-        let aes = match opts.aes {
-            Some(b) => Aes::with_backend(key, b)?,
-            None => Aes::new(key)?,
-        };
-        Gcm::from_cipher(aes, opts)
-    }
+    crate::aead::aead_init_methods!("galois_aead::AesGcm", "[7u8; 16]");
 
     /// The AES backend in use.
     ///
@@ -448,8 +222,12 @@ impl<C: BlockCipher128> crate::Aead for Gcm<C> {
 impl crate::AeadInit for AesGcm {
     const KEY_LENS: &'static [usize] = &[16, 24, 32];
 
-    fn new(key: &[u8]) -> Result<Self> {
-        AesGcm::new(key)
+    fn with_options(key: &[u8], opts: Options) -> Result<Self> {
+        let aes = match opts.aes {
+            Some(b) => Aes::with_backend(key, b)?,
+            None => Aes::new(key)?,
+        };
+        Gcm::from_cipher(aes, opts)
     }
 
     fn for_formats(key: &[u8]) -> Result<Self> {
@@ -490,7 +268,7 @@ impl<C: BlockCipher128> Gcm<C> {
     /// ```
     /// use galois_aead::{Aes, AesGcm, Gcm, Options};
     /// let gcm = Gcm::from_cipher(Aes::new(&[4u8; 24])?, Options::new().tag_len(12)?)?;
-    /// let other = AesGcm::with_tag_len(&[4u8; 24], 12)?;
+    /// let other = galois_aead::Options::new().tag_len(12).and_then(|o| AesGcm::with_options(&[4u8; 24], o))?;
     /// assert_eq!(gcm.seal(&[0; 12], b"", b"m")?, other.seal(&[0; 12], b"", b"m")?);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
@@ -503,7 +281,9 @@ impl<C: BlockCipher128> Gcm<C> {
         if opts.refuse_zero_h && ct::declassify(hv == 0) {
             return Err(ZERO_H);
         }
-        let backend = opts.backend.unwrap_or_else(crate::gf128::Backend::auto);
+        let backend = opts
+            .backend
+            .unwrap_or_else(crate::gf128::GhashBackend::auto);
         let ghash = GhashKey::new(hv, backend);
         let h_is_zero = hv == 0;
         hv.zeroize();
@@ -520,7 +300,7 @@ impl<C: BlockCipher128> Gcm<C> {
     /// The tag length of this key, in bytes.
     ///
     /// ```
-    /// assert_eq!(galois_aead::AesGcm::with_tag_len(&[0u8; 16], 15)?.tag_len(), 15);
+    /// assert_eq!(galois_aead::galois_aead::Options::new().tag_len(15).and_then(|o| AesGcm::with_options(&[0u8; 16], o))?.tag_len(), 15);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn tag_len(&self) -> usize {
@@ -534,7 +314,7 @@ impl<C: BlockCipher128> Gcm<C> {
     /// assert!(gcm.backend().is_constant_time());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn backend(&self) -> Backend {
+    pub fn backend(&self) -> GhashBackend {
         self.ghash.backend()
     }
 
@@ -899,7 +679,7 @@ mod tests {
     /// generic path: start Y0 just below the wrap and compare.
     #[test]
     fn kernels_wrap_the_counter_like_the_generic_path() {
-        for backend in Backend::available() {
+        for backend in GhashBackend::available() {
             let g = AesGcm::with_options(&[0x24; 16], Options::new().backend(backend)).unwrap();
             let Some(k) = kernels::Kernel::for_ghash(&g.ghash, usize::MAX) else {
                 continue;

@@ -33,7 +33,7 @@ use crate::block::{Block, BlockCipher128};
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gcm::Tag;
-use crate::gf128::{Backend, MessageKey, MessageTable};
+use crate::gf128::{GhashBackend, MessageKey, MessageTable};
 use zeroize::Zeroize;
 
 #[cfg(target_arch = "x86_64")]
@@ -73,7 +73,7 @@ const CTR_BLOCKS: usize = 32;
 /// ```
 pub struct AesGcmSiv {
     kgk: Aes,
-    backend: Option<Backend>,
+    backend: Option<GhashBackend>,
 }
 
 /// The per-nonce keys, lent by [`AesGcmSiv::with_keys`], which builds
@@ -123,8 +123,11 @@ impl crate::Aead for AesGcmSiv {
 impl crate::AeadInit for AesGcmSiv {
     const KEY_LENS: &'static [usize] = &[16, 24, 32];
 
-    fn new(key: &[u8]) -> Result<Self> {
-        AesGcmSiv::new(key)
+    /// Key lengths 16 or 32 (24: the AES-192 extension of OpenSSL and
+    /// `cryptography`).
+    fn with_options(key: &[u8], opts: crate::Options) -> Result<Self> {
+        let (backend, aes) = opts.backends_only()?;
+        Self::build(key, backend, aes)
     }
 }
 
@@ -181,41 +184,9 @@ impl crate::aead::sealed::Core for AesGcmSiv {
 impl AesGcmSiv {
     crate::aead::aead_methods!("galois_aead::AesGcmSiv", "[7u8; 16]", "[1u8; 12]");
 
-    /// AES-GCM-SIV on the fastest constant-time backends; the key has 16
-    /// or 32 bytes (24: the AES-192 extension of OpenSSL and `cryptography`).
-    ///
-    /// ```
-    /// use galois_aead::{AesGcmSiv, Error};
-    /// assert!(AesGcmSiv::new(&[0u8; 16]).is_ok());
-    /// assert_eq!(AesGcmSiv::new(&[0u8; 20]).err(), Some(Error::InvalidKeyLength { got: 20 }));
-    /// ```
-    pub fn new(key: &[u8]) -> Result<Self> {
-        Self::build(key, None, None)
-    }
+    crate::aead::aead_init_methods!("galois_aead::AesGcmSiv", "[7u8; 16]");
 
-    /// AES-GCM-SIV with a pinned GHASH backend (which POLYVAL runs on) and,
-    /// optionally, a pinned AES backend; fails if the CPU lacks either.
-    ///
-    /// ```
-    /// use galois_aead::{AesGcmSiv, Backend};
-    /// let key = [1u8; 16];
-    /// let auto = AesGcmSiv::new(&key)?;
-    /// for b in Backend::available() {
-    ///     let pinned = AesGcmSiv::with_backends(&key, b, None)?;
-    ///     assert_eq!(pinned.seal(&[0; 12], b"", b"same")?, auto.seal(&[0; 12], b"", b"same")?);
-    /// }
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn with_backends(key: &[u8], ghash: Backend, aes: Option<AesBackend>) -> Result<Self> {
-        if !ghash.is_available() {
-            return Err(Error::BackendUnavailable {
-                backend: ghash.name(),
-            });
-        }
-        Self::build(key, Some(ghash), aes)
-    }
-
-    fn build(key: &[u8], backend: Option<Backend>, aes: Option<AesBackend>) -> Result<Self> {
+    fn build(key: &[u8], backend: Option<GhashBackend>, aes: Option<AesBackend>) -> Result<Self> {
         if !matches!(key.len(), 16 | 24 | 32) {
             return Err(Error::InvalidKeyLength { got: key.len() });
         }
@@ -240,21 +211,22 @@ impl AesGcmSiv {
     /// detected one. (A per-message key of a wide backend computes only the
     /// powers the message uses, on the stack: measured faster than CLMUL's
     /// eight powers even at 16 bytes, 343 against 372 ns a seal.)
-    fn backend_for(&self, len: usize) -> Backend {
+    fn backend_for(&self, len: usize) -> GhashBackend {
         let _ = len;
-        self.backend.unwrap_or_else(crate::gf128::Backend::auto)
+        self.backend
+            .unwrap_or_else(crate::gf128::GhashBackend::auto)
     }
 
     /// The GHASH backend POLYVAL runs on (the pinned one, or the one
     /// selected for this CPU).
     ///
     /// ```
-    /// use galois_aead::{AesGcmSiv, Backend};
-    /// let siv = AesGcmSiv::with_backends(&[0u8; 16], Backend::Ctmul64, None)?;
-    /// assert_eq!(siv.backend(), Backend::Ctmul64);
+    /// use galois_aead::{AesGcmSiv, GhashBackend};
+    /// let siv = AesGcmSiv::with_options(&[0u8; 16], galois_aead::Options::new().backend(GhashBackend::Ctmul64))?;
+    /// assert_eq!(siv.backend(), GhashBackend::Ctmul64);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn backend(&self) -> Backend {
+    pub fn backend(&self) -> GhashBackend {
         self.backend_for(usize::MAX)
     }
 
@@ -262,7 +234,7 @@ impl AesGcmSiv {
     ///
     /// ```
     /// use galois_aead::{AesBackend, AesGcmSiv};
-    /// let siv = AesGcmSiv::with_backends(&[0u8; 16], galois_aead::Backend::Ctmul64, Some(AesBackend::Portable))?;
+    /// let siv = AesGcmSiv::with_options(&[0u8; 16], galois_aead::Options::new().backend(galois_aead::GhashBackend::Ctmul64).aes_backend(AesBackend::Portable))?;
     /// assert_eq!(siv.aes_backend(), AesBackend::Portable);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
@@ -351,7 +323,9 @@ impl AesGcmSiv {
     #[inline]
     fn short_ni(&self) -> Option<&crate::aes::aesni::AesNi> {
         match self.backend_for(0) {
-            Backend::VaesAvx512 | Backend::VaesAvx2 | Backend::AesniClmul => self.kgk.as_aesni(),
+            GhashBackend::VaesAvx512 | GhashBackend::VaesAvx2 | GhashBackend::AesniClmul => {
+                self.kgk.as_aesni()
+            }
             _ => None,
         }
     }
@@ -519,7 +493,7 @@ mod tests {
         let want: [u8; 16] = hex("f7a3b47b846119fae5b7866cf5e5b77e");
         let mut data = x1.to_vec();
         data.extend_from_slice(&x2);
-        for b in Backend::available() {
+        for b in GhashBackend::available() {
             // The per-message key: the short table, and the long one.
             for len in [32, 1 << 20] {
                 let hv = crate::gf128::mul_x(u128::from_le_bytes(h));
@@ -542,7 +516,7 @@ mod tests {
             .collect();
         let want_for = |n: usize| polyval_direct(&h, &data[..n]);
         let hv = crate::gf128::mul_x(u128::from_le_bytes(h));
-        for b in Backend::available() {
+        for b in GhashBackend::available() {
             for blocks in [
                 1,
                 31,
@@ -667,13 +641,17 @@ mod tests {
         }
         let mut lens: Vec<usize> = (0..=300).collect();
         lens.extend(SHORT_MAX - 40..=SHORT_MAX + 20);
-        let backends = [Backend::AesniClmul, Backend::VaesAvx2, Backend::VaesAvx512];
+        let backends = [
+            GhashBackend::AesniClmul,
+            GhashBackend::VaesAvx2,
+            GhashBackend::VaesAvx512,
+        ];
         for key_len in [16usize, 32] {
             let key: Vec<u8> = (0..key_len as u8)
                 .map(|i| i.wrapping_mul(29) ^ 0x5a)
                 .collect();
             for b in backends.into_iter().filter(|b| b.is_available()) {
-                let siv = AesGcmSiv::with_backends(&key, b, None).unwrap();
+                let siv = AesGcmSiv::with_options(&key, crate::Options::new().backend(b)).unwrap();
                 assert!(siv.short_ni().is_some(), "{b}");
                 for &len in &lens {
                     for aad_len in [0usize, 1, 16, 17, 33, 48, 63] {

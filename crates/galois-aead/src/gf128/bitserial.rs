@@ -8,7 +8,7 @@
 //! branches, so the 128 iterations run in time independent of X and H.
 //! It is slow (128 steps per block) and needs no storage beyond H.
 
-use super::{mul_x, GhashBackend};
+use super::{mul_x, GhashImpl};
 use crate::ct::mask128;
 use zeroize::Zeroize;
 
@@ -28,7 +28,7 @@ pub(crate) struct Key {
     h: u128,
 }
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = 16;
 
     fn new(h: u128) -> Option<Self> {

@@ -24,7 +24,7 @@
 //! which makes calling the `#[target_feature]` functions sound.
 
 use super::ctmul64::reduce;
-use super::GhashBackend;
+use super::GhashImpl;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -113,7 +113,7 @@ impl Key {
     }
 }
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = N * 16 + N * 8;
 
     fn new(h: u128) -> Option<Self> {

@@ -21,7 +21,7 @@
 //! table, branch or secret-dependent index is used. This is the automatic
 //! choice where PCLMULQDQ is missing.
 
-use super::GhashBackend;
+use super::GhashImpl;
 use zeroize::Zeroize;
 
 const M0: u64 = 0x1111_1111_1111_1111;
@@ -84,7 +84,7 @@ pub(crate) struct Key {
     h: u128,
 }
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = 16;
 
     fn new(h: u128) -> Option<Self> {

@@ -8,7 +8,7 @@
 //! Other backends use their ordinary key. Wiped on drop.
 
 use super::wide::WideKey;
-use super::{Backend, GhashKey};
+use super::{GhashBackend, GhashKey};
 use crate::error::Result;
 use zeroize::Zeroize;
 
@@ -103,7 +103,7 @@ impl<'t> MessageKey<'t> {
     pub(crate) fn new(
         table: &'t mut MessageTable,
         h: u128,
-        backend: Backend,
+        backend: GhashBackend,
         len: usize,
         most: usize,
     ) -> Result<Self> {
@@ -113,15 +113,15 @@ impl<'t> MessageKey<'t> {
         let _ = (len, most, &table);
         Ok(match backend {
             #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx512 => MessageKey::VaesAvx512(
+            GhashBackend::VaesAvx512 => MessageKey::VaesAvx512(
                 super::vaes_avx512::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
             ),
             #[cfg(target_arch = "x86_64")]
-            Backend::VaesAvx2 => MessageKey::VaesAvx2(
+            GhashBackend::VaesAvx2 => MessageKey::VaesAvx2(
                 super::vaes_avx2::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
             ),
             #[cfg(target_arch = "x86_64")]
-            Backend::AesniClmul => MessageKey::AesniClmul(
+            GhashBackend::AesniClmul => MessageKey::AesniClmul(
                 super::aesni_clmul::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
             ),
             b => MessageKey::Other(Box::new(GhashKey::new(h, b)?), core::marker::PhantomData),

@@ -34,10 +34,10 @@
 //! Gueron-Kounavis Algorithm 2, written once as `ctmul64::reduce`.
 //!
 //! Each backend lives in its own file, opens with the math it uses, and
-//! implements the crate-internal `GhashBackend` trait; one line of the
+//! implements the crate-internal `GhashImpl` trait; one line of the
 //! registry table below names it, with its CPU-feature probe
 //! (docs/architecture.md, "Adding a backend"). Automatic selection
-//! ([`Backend::auto`]) only ever picks constant-time ones.
+//! ([`GhashBackend::auto`]) only ever picks constant-time ones.
 
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
@@ -94,7 +94,7 @@ pub(crate) fn mul_x(v: u128) -> u128 {
 }
 
 /// A GHASH multiplication strategy keyed with H.
-pub(crate) trait GhashBackend: Zeroize + Sized {
+pub(crate) trait GhashImpl: Zeroize + Sized {
     /// Key-dependent storage in bytes (the spec's Table 1 "bytes/key").
     const KEY_BYTES: usize;
     /// Key-independent storage in bytes (for example Shoup's table R).
@@ -129,19 +129,19 @@ pub(crate) trait GhashBackend: Zeroize + Sized {
 /// key enum that dispatches to each backend's file.
 macro_rules! gf128_keys {
     ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
-        impl Backend {
+        impl GhashBackend {
             /// Key-dependent and key-independent storage in bytes.
             ///
             /// ```
-            /// use galois_aead::Backend;
-            /// assert_eq!(Backend::Table8Vartime.storage(), (65536, 0));
-            /// assert_eq!(Backend::Bitserial.storage(), (16, 0));
+            /// use galois_aead::GhashBackend;
+            /// assert_eq!(GhashBackend::Table8Vartime.storage(), (65536, 0));
+            /// assert_eq!(GhashBackend::Bitserial.storage(), (16, 0));
             /// ```
             pub fn storage(self) -> (usize, usize) {
                 match self {
-                    $( $(#[$cfg])* Backend::$variant =>
-                        (<$module::Key as GhashBackend>::KEY_BYTES,
-                         <$module::Key as GhashBackend>::SHARED_BYTES), )*
+                    $( $(#[$cfg])* GhashBackend::$variant =>
+                        (<$module::Key as GhashImpl>::KEY_BYTES,
+                         <$module::Key as GhashImpl>::SHARED_BYTES), )*
                 }
             }
         }
@@ -155,19 +155,19 @@ macro_rules! gf128_keys {
         impl GhashKey {
             /// Keys `backend` with H; refused unless its table line's probe
             /// says this CPU can run it.
-            pub(crate) fn new(h: u128, backend: Backend) -> Result<Self> {
+            pub(crate) fn new(h: u128, backend: GhashBackend) -> Result<Self> {
                 let unavailable = Error::BackendUnavailable { backend: backend.name() };
                 if !backend.is_available() {
                     return Err(unavailable);
                 }
                 match backend {
-                    $( $(#[$cfg])* Backend::$variant =>
+                    $( $(#[$cfg])* GhashBackend::$variant =>
                         $module::Key::new(h).map(GhashKey::$variant).ok_or(unavailable), )*
                 }
             }
 
-            pub(crate) fn backend(&self) -> Backend {
-                match self { $( $(#[$cfg])* GhashKey::$variant(_) => Backend::$variant, )* }
+            pub(crate) fn backend(&self) -> GhashBackend {
+                match self { $( $(#[$cfg])* GhashKey::$variant(_) => GhashBackend::$variant, )* }
             }
 
             #[inline]
@@ -194,20 +194,20 @@ crate::registry::registry! {
     /// `crate::registry` (fastest first; the reference and the
     /// secret-indexed tables last). Pin one with the builders of
     /// [`crate::Gcm`] and [`crate::Ghash`]; automatic selection
-    /// ([`Backend::auto`]) picks the first constant-time one this CPU has.
+    /// ([`GhashBackend::auto`]) picks the first constant-time one this CPU has.
     ///
     /// ```
-    /// use galois_aead::{AesGcm, Backend, Options};
-    /// for b in Backend::available() {
+    /// use galois_aead::{AesGcm, GhashBackend, Options};
+    /// for b in GhashBackend::available() {
     ///     let gcm = AesGcm::with_options(&[1u8; 16], Options::new().backend(b))?;
     ///     assert_eq!(gcm.seal(&[0; 12], b"", b"same")?, AesGcm::new(&[1u8; 16])?.seal(&[0; 12], b"", b"same")?);
     /// }
-    /// assert_eq!(Backend::from_name("shoup8_vartime")?, Backend::Shoup8Vartime);
-    /// assert!(!Backend::Shoup8Vartime.is_constant_time());
+    /// assert_eq!(GhashBackend::from_name("shoup8_vartime")?, GhashBackend::Shoup8Vartime);
+    /// assert!(!GhashBackend::Shoup8Vartime.is_constant_time());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum Backend;
-    path = "galois_aead::Backend";
+    pub enum GhashBackend;
+    path = "galois_aead::GhashBackend";
     portable = Ctmul64;
     keys = gf128_keys;
     #[cfg(target_arch = "x86_64")]
@@ -364,12 +364,12 @@ impl Acc {
 /// split anywhere.
 ///
 /// ```
-/// use galois_aead::{Backend, Ghash};
+/// use galois_aead::{GhashBackend, Ghash};
 /// let h = [0x42u8; 16];
 /// let mut a = Ghash::new(&h);
 /// a.update(b"split ");
 /// a.update(b"anywhere");
-/// let mut b = Ghash::with_backend(&h, Backend::Bitserial)?;
+/// let mut b = Ghash::with_backend(&h, GhashBackend::Bitserial)?;
 /// b.update(b"split anywhere");
 /// assert_eq!(a.finalize(), b.finalize());
 /// # Ok::<(), galois_aead::Error>(())
@@ -404,18 +404,18 @@ impl Ghash {
     /// assert_eq!(g.finalize(), gf128_mul(&c, &h)); // one block: X_1 = C_1 * H
     /// ```
     pub fn new(h: &[u8; 16]) -> Self {
-        Self::with_backend(h, Backend::auto()).expect("auto backend is available")
+        Self::with_backend(h, GhashBackend::auto()).expect("auto backend is available")
     }
 
     /// Keys GHASH with a pinned backend; fails if the CPU lacks it.
     ///
     /// ```
-    /// use galois_aead::{Backend, Ghash};
-    /// let g = Ghash::with_backend(&[3; 16], Backend::Shoup4Vartime)?;
-    /// assert_eq!(g.backend(), Backend::Shoup4Vartime);
+    /// use galois_aead::{GhashBackend, Ghash};
+    /// let g = Ghash::with_backend(&[3; 16], GhashBackend::Shoup4Vartime)?;
+    /// assert_eq!(g.backend(), GhashBackend::Shoup4Vartime);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn with_backend(h: &[u8; 16], backend: Backend) -> Result<Self> {
+    pub fn with_backend(h: &[u8; 16], backend: GhashBackend) -> Result<Self> {
         let key = GhashKey::new(u128::from_be_bytes(*h), backend)?;
         Ok(Ghash {
             key,
@@ -427,9 +427,9 @@ impl Ghash {
     ///
     /// ```
     /// let g = galois_aead::Ghash::new(&[3; 16]);
-    /// assert_eq!(g.backend(), galois_aead::Backend::auto());
+    /// assert_eq!(g.backend(), galois_aead::GhashBackend::auto());
     /// ```
-    pub fn backend(&self) -> Backend {
+    pub fn backend(&self) -> GhashBackend {
         self.key.backend()
     }
 
@@ -582,16 +582,16 @@ mod registry_tests {
     #[test]
     fn unprobed_backends_are_unavailable() {
         let _hide = crate::detect::hidden::all();
-        assert_eq!(Backend::auto(), Backend::Ctmul64);
-        for &b in Backend::ALL {
+        assert_eq!(GhashBackend::auto(), GhashBackend::Ctmul64);
+        for &b in GhashBackend::ALL {
             let portable = matches!(
                 b,
-                Backend::Bitserial
-                    | Backend::Table8Vartime
-                    | Backend::Table4Vartime
-                    | Backend::Shoup8Vartime
-                    | Backend::Shoup4Vartime
-                    | Backend::Ctmul64
+                GhashBackend::Bitserial
+                    | GhashBackend::Table8Vartime
+                    | GhashBackend::Table4Vartime
+                    | GhashBackend::Shoup8Vartime
+                    | GhashBackend::Shoup4Vartime
+                    | GhashBackend::Ctmul64
             );
             assert_eq!(b.is_available(), portable, "{b}");
             assert_eq!(GhashKey::new(3, b).is_ok(), portable, "{b}");

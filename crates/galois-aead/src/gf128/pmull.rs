@@ -41,7 +41,7 @@
 //! `neon` and `pmull` (and `sha3` for the EOR3 variant) were detected at
 //! run time, which makes calling the `#[target_feature]` functions sound.
 
-use super::GhashBackend;
+use super::GhashImpl;
 use core::arch::aarch64::*;
 use zeroize::Zeroize;
 
@@ -250,7 +250,7 @@ impl Powers {
 #[derive(Zeroize)]
 pub(crate) struct Key(pub(crate) Box<Powers>);
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = 2 * N * 16;
 
     fn new(h: u128) -> Option<Self> {
@@ -285,7 +285,7 @@ pub(crate) mod pmull_eor3 {
     #[derive(Zeroize)]
     pub(crate) struct Key(pub(crate) Box<Powers>);
 
-    impl GhashBackend for Key {
+    impl GhashImpl for Key {
         const KEY_BYTES: usize = 2 * N * 16;
 
         fn new(h: u128) -> Option<Self> {

@@ -6,7 +6,7 @@
 //! table R of 16 entries for the nibble that falls off the end (32 bytes
 //! as 16-bit words; the spec's 64 bytes are 32-bit words).
 
-use super::{fill_table, powers_of_x, shoup_reduction_table, GhashBackend};
+use super::{fill_table, powers_of_x, shoup_reduction_table, GhashImpl};
 use zeroize::Zeroize;
 
 static R4: [u16; 16] = shoup_reduction_table::<16>(4);
@@ -18,7 +18,7 @@ pub(crate) struct Key {
     m0: Box<[u128; 16]>,
 }
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = 16 * 16;
     const SHARED_BYTES: usize = 16 * 2;
 

@@ -11,7 +11,7 @@
 //! 16 leftmost bits set: the key-independent table R gives it (256 16-bit
 //! entries, 512 bytes; the spec stores them as 32-bit words, 1,024 bytes).
 
-use super::{fill_table, powers_of_x, shoup_reduction_table, GhashBackend};
+use super::{fill_table, powers_of_x, shoup_reduction_table, GhashImpl};
 use zeroize::Zeroize;
 
 static R8: [u16; 256] = shoup_reduction_table::<256>(8);
@@ -23,7 +23,7 @@ pub(crate) struct Key {
     r: &'static [u16; 256],
 }
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = 256 * 16;
     const SHARED_BYTES: usize = 256 * 2;
 

@@ -7,7 +7,7 @@
 //! 8,192 bytes per key; a multiplication is 32 loads indexed by secret
 //! nibbles. Chosen only by name.
 
-use super::{fill_table, powers_of_x, GhashBackend};
+use super::{fill_table, powers_of_x, GhashImpl};
 use zeroize::Zeroize;
 
 #[derive(Zeroize)]
@@ -15,7 +15,7 @@ pub(crate) struct Key {
     m: Box<[[u128; 16]; 32]>,
 }
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = 32 * 16 * 16;
 
     fn new(h: u128) -> Option<Self> {

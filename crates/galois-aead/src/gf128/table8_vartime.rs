@@ -8,7 +8,7 @@
 //! and 15 XORs, but the loads are indexed by secret bytes, so the access
 //! pattern leaks through the cache: this backend is only chosen by name.
 
-use super::{fill_table, powers_of_x, GhashBackend};
+use super::{fill_table, powers_of_x, GhashImpl};
 use zeroize::Zeroize;
 
 #[derive(Zeroize)]
@@ -16,7 +16,7 @@ pub(crate) struct Key {
     m: Box<[[u128; 256]; 16]>,
 }
 
-impl GhashBackend for Key {
+impl GhashImpl for Key {
     const KEY_BYTES: usize = 16 * 256 * 16;
 
     fn new(h: u128) -> Option<Self> {

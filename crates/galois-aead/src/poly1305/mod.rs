@@ -27,19 +27,19 @@
 //! # Implementations
 //!
 //! The polynomial is evaluated by one of three backends, picked once when a
-//! key is set up by [`Backend::auto`] (the first line of the registry table
+//! key is set up by [`Poly1305Backend::auto`] (the first line of the registry table
 //! below this CPU can run) or pinned by name:
-//! - [`Backend::Portable`] (`portable.rs`): radix 2^64, 64 x 64 -> 128-bit
+//! - [`Poly1305Backend::Portable`] (`portable.rs`): radix 2^64, 64 x 64 -> 128-bit
 //!   products; used alone, and by every backend for short messages and the
 //!   tail of long ones.
-//! - [`Backend::Avx2`] (`avx2.rs`): radix 2^26, four blocks in parallel
+//! - [`Poly1305Backend::Avx2`] (`avx2.rs`): radix 2^26, four blocks in parallel
 //!   with the powers r^1..r^4 (and r^8, r^12, r^16 for four groups per
 //!   step).
-//! - [`Backend::Ifma`] (`ifma.rs`): radix 2^44 with AVX-512 IFMA
+//! - [`Poly1305Backend::Ifma`] (`ifma.rs`): radix 2^44 with AVX-512 IFMA
 //!   (`vpmadd52luq/huq`), eight blocks in parallel with r^1..r^8 (and r^16,
 //!   r^24, r^32 for several groups per step); medium inputs run the same
 //!   arithmetic on four lanes (r^1..r^4 only).
-//! - `Backend::Neon` (`neon.rs`, aarch64 only): the AVX2 arithmetic
+//! - `Poly1305Backend::Neon` (`neon.rs`, aarch64 only): the AVX2 arithmetic
 //!   (radix 2^26) on two NEON lanes with `UMULL/UMLAL`, r^1..r^4, from 256
 //!   bytes on; pinned only (llvm-mca's estimates point both ways, see
 //!   `neon.rs`).
@@ -119,18 +119,18 @@ macro_rules! poly1305_imps {
         impl Imp {
             /// The token of `b`; refused unless its table line's probe says
             /// this CPU can run it.
-            fn new(b: Backend) -> Result<Self> {
+            fn new(b: Poly1305Backend) -> Result<Self> {
                 if !b.is_available() {
                     return Err(b.unavailable());
                 }
                 match b {
-                    $( $(#[$cfg])* Backend::$variant =>
+                    $( $(#[$cfg])* Poly1305Backend::$variant =>
                         <$module::Imp as Poly1305Imp>::new().map(Imp::$variant).ok_or(b.unavailable()), )*
                 }
             }
 
-            fn backend(self) -> Backend {
-                match self { $( $(#[$cfg])* Imp::$variant(_) => Backend::$variant, )* }
+            fn backend(self) -> Poly1305Backend {
+                match self { $( $(#[$cfg])* Imp::$variant(_) => Poly1305Backend::$variant, )* }
             }
 
             #[inline(always)]
@@ -149,25 +149,25 @@ macro_rules! poly1305_imps {
 crate::registry::registry! {
     /// A Poly1305 implementation: the registry of `crate::registry`, fastest
     /// first, each line with the CPU-feature probe that makes it available.
-    /// A new key gets [`Backend::auto`]; each can be pinned by name.
+    /// A new key gets [`Poly1305Backend::auto`]; each can be pinned by name.
     ///
     /// ```
-    /// use galois_aead::poly1305::{Backend, Poly1305, Poly1305Aes};
+    /// use galois_aead::poly1305::{Poly1305Backend, Poly1305, Poly1305Aes};
     /// let key = [0u8; 32];
-    /// let want = Poly1305Aes::with_backend(&key, Backend::Portable)?.authenticate(&[1; 16], &[7; 3000])?;
-    /// for b in Backend::available() {
+    /// let want = Poly1305Aes::with_backend(&key, Poly1305Backend::Portable)?.authenticate(&[1; 16], &[7; 3000])?;
+    /// for b in Poly1305Backend::available() {
     ///     assert_eq!(Poly1305Aes::with_backend(&key, b)?.authenticate(&[1; 16], &[7; 3000])?, want);
     /// }
-    /// assert_eq!(Backend::available()[0], Backend::auto());
-    /// assert_eq!(Backend::Portable.name(), "portable");
+    /// assert_eq!(Poly1305Backend::available()[0], Poly1305Backend::auto());
+    /// assert_eq!(Poly1305Backend::Portable.name(), "portable");
     /// #[cfg(not(target_arch = "aarch64"))]
-    /// assert!(Backend::from_name("neon").is_err());
+    /// assert!(Poly1305Backend::from_name("neon").is_err());
     /// #[cfg(target_arch = "x86_64")]
-    /// assert_eq!(Poly1305::with_backend(&[0; 32], Backend::Ifma).is_ok(), Backend::Ifma.is_available());
+    /// assert_eq!(Poly1305::with_backend(&[0; 32], Poly1305Backend::Ifma).is_ok(), Poly1305Backend::Ifma.is_available());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum Backend;
-    path = "galois_aead::poly1305::Backend";
+    pub enum Poly1305Backend;
+    path = "galois_aead::poly1305::Poly1305Backend";
     portable = Portable;
     keys = poly1305_imps;
     #[cfg(target_arch = "x86_64")]
@@ -469,18 +469,18 @@ impl Poly1305Mac<Aes> {
     /// assert_eq!(Poly1305Aes::new(&[0u8; 16]).err(), Some(Error::InvalidKeyLength { got: 16 }));
     /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
-        Self::with_backend(key, Backend::auto())
+        Self::with_backend(key, Poly1305Backend::auto())
     }
 
     /// As [`Poly1305Mac::new`] with a pinned backend.
     ///
     /// ```
-    /// use galois_aead::poly1305::{Backend, Poly1305Aes};
-    /// let mac = Poly1305Aes::with_backend(&[0u8; 32], Backend::Portable)?;
-    /// assert_eq!(mac.backend(), Backend::Portable);
+    /// use galois_aead::poly1305::{Poly1305Backend, Poly1305Aes};
+    /// let mac = Poly1305Aes::with_backend(&[0u8; 32], Poly1305Backend::Portable)?;
+    /// assert_eq!(mac.backend(), Poly1305Backend::Portable);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self> {
+    pub fn with_backend(key: &[u8], backend: Poly1305Backend) -> Result<Self> {
         check_len(key.len(), 32, |got| Error::InvalidKeyLength { got })?;
         let r: &[u8; 16] = key[16..].try_into().unwrap();
         if !is_clamped(r) {
@@ -524,18 +524,18 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn with_cipher(cipher: C, r: &[u8]) -> Result<Self> {
-        Self::with_cipher_and_backend(cipher, r, Backend::auto())
+        Self::with_cipher_and_backend(cipher, r, Poly1305Backend::auto())
     }
 
     /// As [`Poly1305Mac::with_cipher`] with a pinned backend.
     ///
     /// ```
-    /// use galois_aead::{poly1305::{Backend, Poly1305Mac}, Aes};
-    /// let mac = Poly1305Mac::with_cipher_and_backend(Aes::new(&[1u8; 16])?, &[0u8; 16], Backend::Portable)?;
-    /// assert_eq!(mac.backend(), Backend::Portable);
+    /// use galois_aead::{poly1305::{Poly1305Backend, Poly1305Mac}, Aes};
+    /// let mac = Poly1305Mac::with_cipher_and_backend(Aes::new(&[1u8; 16])?, &[0u8; 16], Poly1305Backend::Portable)?;
+    /// assert_eq!(mac.backend(), Poly1305Backend::Portable);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn with_cipher_and_backend(cipher: C, r: &[u8], backend: Backend) -> Result<Self> {
+    pub fn with_cipher_and_backend(cipher: C, r: &[u8], backend: Poly1305Backend) -> Result<Self> {
         check_len(r.len(), 16, |got| Error::InvalidKeyLength { got })?;
         let r: &[u8; 16] = r.try_into().unwrap();
         if !is_clamped(r) {
@@ -553,10 +553,10 @@ impl<C: BlockCipher128> Poly1305Mac<C> {
     ///
     /// ```
     /// let mac = galois_aead::poly1305::Poly1305Aes::new(&[0u8; 32])?;
-    /// assert_eq!(mac.backend(), galois_aead::poly1305::Backend::auto());
+    /// assert_eq!(mac.backend(), galois_aead::poly1305::Poly1305Backend::auto());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn backend(&self) -> Backend {
+    pub fn backend(&self) -> Poly1305Backend {
         self.imp.backend()
     }
 
@@ -764,18 +764,18 @@ impl Poly1305 {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn new(key: &[u8]) -> Result<Self> {
-        Self::with_backend(key, Backend::auto())
+        Self::with_backend(key, Poly1305Backend::auto())
     }
 
     /// As [`Poly1305::new`] with a pinned backend.
     ///
     /// ```
-    /// use galois_aead::poly1305::{Backend, Poly1305};
-    /// let p = Poly1305::with_backend(&[1u8; 32], Backend::Portable)?;
-    /// assert_eq!(p.backend(), Backend::Portable);
+    /// use galois_aead::poly1305::{Poly1305Backend, Poly1305};
+    /// let p = Poly1305::with_backend(&[1u8; 32], Poly1305Backend::Portable)?;
+    /// assert_eq!(p.backend(), Poly1305Backend::Portable);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn with_backend(key: &[u8], backend: Backend) -> Result<Self> {
+    pub fn with_backend(key: &[u8], backend: Poly1305Backend) -> Result<Self> {
         let (k, s) = Self::split(key)?;
         let imp = Imp::new(backend)?;
         Ok(Poly1305 {
@@ -804,18 +804,18 @@ impl Poly1305 {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn mac(key: &[u8], msg: &[u8]) -> Result<[u8; 16]> {
-        Self::mac_with_backend(key, msg, Backend::auto())
+        Self::mac_with_backend(key, msg, Poly1305Backend::auto())
     }
 
     /// As [`Poly1305::mac`] with a pinned backend.
     ///
     /// ```
-    /// use galois_aead::poly1305::{Backend, Poly1305};
-    /// let a = Poly1305::mac_with_backend(&[3u8; 32], &[1; 5000], Backend::Portable)?;
+    /// use galois_aead::poly1305::{Poly1305Backend, Poly1305};
+    /// let a = Poly1305::mac_with_backend(&[3u8; 32], &[1; 5000], Poly1305Backend::Portable)?;
     /// assert_eq!(a, Poly1305::mac(&[3u8; 32], &[1; 5000])?);
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn mac_with_backend(key: &[u8], msg: &[u8], backend: Backend) -> Result<[u8; 16]> {
+    pub fn mac_with_backend(key: &[u8], msg: &[u8], backend: Poly1305Backend) -> Result<[u8; 16]> {
         let (mut k, s) = Self::split(key)?;
         let imp = Imp::new(backend)?;
         let h = poly_oneshot(imp, &k, msg);
@@ -830,7 +830,7 @@ impl Poly1305 {
     /// assert!(p.backend().is_available());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn backend(&self) -> Backend {
+    pub fn backend(&self) -> Poly1305Backend {
         self.st.imp.backend()
     }
 
@@ -925,10 +925,10 @@ mod registry_tests {
     #[test]
     fn unprobed_backends_are_unavailable() {
         let _hide = crate::detect::hidden::all();
-        assert_eq!(Backend::available(), [Backend::Portable]);
-        assert_eq!(Backend::auto(), Backend::Portable);
-        for &b in Backend::ALL {
-            assert_eq!(Imp::new(b).is_ok(), b == Backend::Portable, "{b}");
+        assert_eq!(Poly1305Backend::available(), [Poly1305Backend::Portable]);
+        assert_eq!(Poly1305Backend::auto(), Poly1305Backend::Portable);
+        for &b in Poly1305Backend::ALL {
+            assert_eq!(Imp::new(b).is_ok(), b == Poly1305Backend::Portable, "{b}");
         }
         assert!(Poly1305::new(&[1; 32]).is_ok());
     }
@@ -937,19 +937,19 @@ mod registry_tests {
     fn order_is_fastest_first_and_names_round_trip() {
         // Portable is the last line automatic selection may reach; only
         // aarch64's neon follows it (pinned by name only).
-        let p = Backend::ALL
+        let p = Poly1305Backend::ALL
             .iter()
-            .position(|&b| b == Backend::Portable)
+            .position(|&b| b == Poly1305Backend::Portable)
             .unwrap();
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        let pinned_only: &[Backend] = &[Backend::Neon];
+        let pinned_only: &[Poly1305Backend] = &[Poly1305Backend::Neon];
         #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
-        let pinned_only: &[Backend] = &[];
-        assert_eq!(&Backend::ALL[p + 1..], pinned_only);
-        assert_eq!(Backend::auto(), Backend::available()[0]);
-        for &b in Backend::ALL {
+        let pinned_only: &[Poly1305Backend] = &[];
+        assert_eq!(&Poly1305Backend::ALL[p + 1..], pinned_only);
+        assert_eq!(Poly1305Backend::auto(), Poly1305Backend::available()[0]);
+        for &b in Poly1305Backend::ALL {
             assert!(b.is_constant_time());
-            assert_eq!(Backend::from_name(b.name()), Ok(b));
+            assert_eq!(Poly1305Backend::from_name(b.name()), Ok(b));
         }
     }
 }

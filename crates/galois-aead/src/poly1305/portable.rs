@@ -3,7 +3,7 @@
 //!
 //! Every backend runs this code for short messages (no powers of r, so no
 //! per-key or per-message precomputation) and for the part of a long
-//! message the vector code leaves over; [`Backend::Portable`] runs it
+//! message the vector code leaves over; [`Poly1305Backend::Portable`] runs it
 //! alone.
 //!
 //! # Representation
@@ -42,7 +42,7 @@
 //! wrapping 128-bit addition. No branch or memory index depends on the key,
 //! the pad or the message bytes.
 //!
-//! [`Backend::Portable`]: super::Backend::Portable
+//! [`Poly1305Backend::Portable`]: super::Backend::Portable
 
 /// The clamped key in radix 2^64 with s1 = 5 r1 / 4.
 #[derive(Clone, Copy)]

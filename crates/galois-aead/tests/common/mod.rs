@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use galois_aead::gf64::Gf64Backend;
-use galois_aead::{poly1305, AesBackend, Backend, Options};
+use galois_aead::{poly1305, AesBackend, GhashBackend, Options};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -47,12 +47,16 @@ impl Family {
             all.iter().map(|&b| (name(b), ok(b))).collect()
         }
         match self {
-            Family::Ghash => of(Backend::ALL, Backend::name, Backend::is_available),
+            Family::Ghash => of(
+                GhashBackend::ALL,
+                GhashBackend::name,
+                GhashBackend::is_available,
+            ),
             Family::Aes => of(AesBackend::ALL, AesBackend::name, AesBackend::is_available),
             Family::Poly1305 => of(
-                poly1305::Backend::ALL,
-                poly1305::Backend::name,
-                poly1305::Backend::is_available,
+                poly1305::Poly1305Backend::ALL,
+                poly1305::Poly1305Backend::name,
+                poly1305::Poly1305Backend::is_available,
             ),
             Family::Gf64 => of(
                 Gf64Backend::ALL,
@@ -74,10 +78,10 @@ pub trait Listed: Copy + PartialEq + std::fmt::Debug {
     fn name(self) -> &'static str;
 }
 
-impl Listed for Backend {
+impl Listed for GhashBackend {
     const FAMILY: Family = Family::Ghash;
     fn name(self) -> &'static str {
-        Backend::name(self)
+        GhashBackend::name(self)
     }
 }
 impl Listed for AesBackend {
@@ -86,10 +90,10 @@ impl Listed for AesBackend {
         AesBackend::name(self)
     }
 }
-impl Listed for poly1305::Backend {
+impl Listed for poly1305::Poly1305Backend {
     const FAMILY: Family = Family::Poly1305;
     fn name(self) -> &'static str {
-        poly1305::Backend::name(self)
+        poly1305::Poly1305Backend::name(self)
     }
 }
 impl Listed for Gf64Backend {
@@ -198,8 +202,8 @@ static REGISTER_REPORT: extern "C" fn() = {
 };
 
 /// Every GHASH backend, by [`every`]'s rule.
-pub fn ghash_backends() -> Vec<Backend> {
-    every(Backend::ALL, |b| b.is_available())
+pub fn ghash_backends() -> Vec<GhashBackend> {
+    every(GhashBackend::ALL, |b| b.is_available())
 }
 
 /// Every AES backend, by [`every`]'s rule.

@@ -1,5 +1,5 @@
 use super::{CliError, CmdResult};
-use galois_aead::{AesGcm, Backend, Ghash, Options};
+use galois_aead::{AesGcm, Ghash, GhashBackend, Options};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -120,7 +120,7 @@ pub fn run(a: Args) -> CmdResult {
                 0x66u8, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b, 0x88, 0x4c, 0xfa, 0x59, 0xca,
                 0x34, 0x2b, 0x2e,
             ];
-            for b in Backend::available() {
+            for b in GhashBackend::available() {
                 let (key_bytes, shared) = b.storage();
                 let setup = median_ns(
                     || drop(black_box(Ghash::with_backend(black_box(&h), b).unwrap())),
@@ -149,7 +149,7 @@ pub fn run(a: Args) -> CmdResult {
                 "backend", "GB/s", "cycles/byte", "ns/call"
             );
             let mut buf = vec![0x5au8; a.size];
-            for b in Backend::available() {
+            for b in GhashBackend::available() {
                 let gcm = AesGcm::with_options(&[7u8; 16], Options::new().backend(b)).unwrap();
                 let iv = [1u8; 12];
                 let ns = median_ns(
@@ -178,7 +178,7 @@ pub fn run(a: Args) -> CmdResult {
         let gcm = a.what == "gcm";
         println!("\nthroughput by size (GB/s) for the plot:");
         let mut series = Vec::new();
-        for b in Backend::available() {
+        for b in GhashBackend::available() {
             let mut points = Vec::new();
             for &size in SIZES {
                 let mut buf = vec![0x5au8; size];

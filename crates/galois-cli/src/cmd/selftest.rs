@@ -1,5 +1,5 @@
 use super::{exit, CmdResult};
-use galois_aead::{AesGcm, Backend};
+use galois_aead::{AesGcm, GhashBackend};
 use galois_cli::kat::{VectorFile, AUTO};
 use std::process::ExitCode;
 
@@ -37,7 +37,7 @@ pub fn run() -> CmdResult {
     );
     println!(
         "GHASH backends available: {}",
-        Backend::available()
+        GhashBackend::available()
             .iter()
             .map(|b| b.name())
             .collect::<Vec<_>>()

@@ -1,7 +1,7 @@
 //! AES-GCM and AES-GMAC cases.
 
 use super::{Case, Outcome, AUTO};
-use galois_aead::{AesBackend, AesGcm, AesGmac, Backend, Options, ShortTag};
+use galois_aead::{AesBackend, AesGcm, AesGmac, GhashBackend, Options, ShortTag};
 use serde_json::Value;
 
 /// The name of the fully portable stack: the `aes` crate and `ctmul64`.
@@ -10,7 +10,7 @@ pub(crate) const PORTABLE: &str = "portable";
 /// Every GHASH backend this CPU has (AES auto-selected), then the portable
 /// stack.
 pub(crate) fn implementations() -> Vec<String> {
-    let mut v: Vec<String> = Backend::available()
+    let mut v: Vec<String> = GhashBackend::available()
         .iter()
         .map(|b| b.name().to_string())
         .collect();
@@ -24,8 +24,8 @@ pub(crate) fn pin(imp: &str, opts: Options) -> Result<Options, String> {
         AUTO => opts,
         PORTABLE => opts
             .aes_backend(AesBackend::Portable)
-            .backend(Backend::Ctmul64),
-        name => opts.backend(Backend::from_name(name).map_err(|e| format!("{name}: {e}"))?),
+            .backend(GhashBackend::Ctmul64),
+        name => opts.backend(GhashBackend::from_name(name).map_err(|e| format!("{name}: {e}"))?),
     })
 }
 

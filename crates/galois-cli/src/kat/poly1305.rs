@@ -6,22 +6,22 @@
 //! r || s, r clamped by the MAC, no nonce.
 
 use super::{Case, Outcome, AUTO};
-use galois_aead::poly1305::{chunk_values, Backend, Poly1305, Poly1305Aes};
+use galois_aead::poly1305::{chunk_values, Poly1305, Poly1305Aes, Poly1305Backend};
 use galois_aead::{Aes, BlockCipher128, Error};
 use serde_json::Value;
 
 /// The Poly1305 backends this CPU has, fastest first.
 pub(crate) fn implementations() -> Vec<String> {
-    Backend::available()
+    Poly1305Backend::available()
         .iter()
         .map(|b| b.name().to_string())
         .collect()
 }
 
-fn backend(imp: &str) -> Result<Backend, String> {
+fn backend(imp: &str) -> Result<Poly1305Backend, String> {
     match imp {
-        AUTO => Ok(galois_aead::poly1305::Backend::auto()),
-        name => Backend::from_name(name).map_err(|e| format!("{name}: {e}")),
+        AUTO => Ok(galois_aead::poly1305::Poly1305Backend::auto()),
+        name => Poly1305Backend::from_name(name).map_err(|e| format!("{name}: {e}")),
     }
 }
 
@@ -64,7 +64,7 @@ pub(crate) fn run_case(
     }
 }
 
-fn run_aes(case: &Value, b: Backend) -> Result<Outcome, String> {
+fn run_aes(case: &Value, b: Poly1305Backend) -> Result<Outcome, String> {
     let c = Case(case);
     let valid = c.valid()?;
     let nonce = c.hex("nonce")?;
@@ -187,7 +187,7 @@ fn run_aes(case: &Value, b: Backend) -> Result<Outcome, String> {
     Ok(Outcome::Pass)
 }
 
-fn run_onetime(case: &Value, b: Backend) -> Result<Outcome, String> {
+fn run_onetime(case: &Value, b: Poly1305Backend) -> Result<Outcome, String> {
     let c = Case(case);
     let valid = c.valid()?;
     let key = c.hex("key")?;
@@ -260,7 +260,7 @@ mod tests {
         let imps = f.implementations();
         assert_eq!(
             imps.len(),
-            galois_aead::poly1305::Backend::available().len()
+            galois_aead::poly1305::Poly1305Backend::available().len()
         );
         imps.iter()
             .map(|imp| f.run_case(&f.tests()[0], imp))

@@ -4,15 +4,23 @@
 
 use super::gcm::PORTABLE;
 use super::{Case, Outcome, AUTO};
-use galois_aead::{AesBackend, AesGcmSiv, Backend};
+use galois_aead::{AesBackend, AesGcmSiv, GhashBackend};
 use serde_json::Value;
 
 /// The AES-GCM-SIV key for implementation `imp`.
 fn build(key: &[u8], imp: &str) -> galois_aead::Result<AesGcmSiv> {
     match imp {
         AUTO => AesGcmSiv::new(key),
-        PORTABLE => AesGcmSiv::with_backends(key, Backend::Ctmul64, Some(AesBackend::Portable)),
-        name => AesGcmSiv::with_backends(key, Backend::from_name(name)?, None),
+        PORTABLE => AesGcmSiv::with_options(
+            key,
+            galois_aead::Options::new()
+                .backend(GhashBackend::Ctmul64)
+                .aes_backend(AesBackend::Portable),
+        ),
+        name => AesGcmSiv::with_options(
+            key,
+            galois_aead::Options::new().backend(GhashBackend::from_name(name)?),
+        ),
     }
 }
 

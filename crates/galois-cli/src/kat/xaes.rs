@@ -6,14 +6,22 @@
 
 use super::gcm::PORTABLE;
 use super::{Case, Outcome, AUTO};
-use galois_aead::{AesBackend, AesGcm, Backend, XAes256Gcm};
+use galois_aead::{AesBackend, AesGcm, GhashBackend, XAes256Gcm};
 use serde_json::Value;
 
 fn build(key: &[u8], imp: &str) -> galois_aead::Result<XAes256Gcm> {
     match imp {
         AUTO => XAes256Gcm::new(key),
-        PORTABLE => XAes256Gcm::with_backends(key, Backend::Ctmul64, Some(AesBackend::Portable)),
-        name => XAes256Gcm::with_backends(key, Backend::from_name(name)?, None),
+        PORTABLE => XAes256Gcm::with_options(
+            key,
+            galois_aead::Options::new()
+                .backend(GhashBackend::Ctmul64)
+                .aes_backend(AesBackend::Portable),
+        ),
+        name => XAes256Gcm::with_options(
+            key,
+            galois_aead::Options::new().backend(GhashBackend::from_name(name)?),
+        ),
     }
 }
 

@@ -75,14 +75,14 @@ impl Isa {
     /// backend's CPU features, which include those of the kernel named
     /// here for it.
     #[inline(always)]
-    fn for_backend(b: crate::Backend) -> Option<Isa> {
+    fn for_backend(b: crate::GhashBackend) -> Option<Isa> {
         match b {
             #[cfg(target_arch = "x86_64")]
-            crate::Backend::AesniClmul => Some(Isa::Xmm),
+            crate::GhashBackend::AesniClmul => Some(Isa::Xmm),
             #[cfg(target_arch = "x86_64")]
-            crate::Backend::VaesAvx2 => Some(Isa::Ymm),
+            crate::GhashBackend::VaesAvx2 => Some(Isa::Ymm),
             #[cfg(target_arch = "x86_64")]
-            crate::Backend::VaesAvx512 => Some(Isa::Zmm),
+            crate::GhashBackend::VaesAvx512 => Some(Isa::Zmm),
             _ => None,
         }
     }
@@ -92,7 +92,7 @@ impl Isa {
 /// is as many powers of H as a key made for one message needs for it
 /// (`gf128::MessageKey`): a batch's worth where the width's own loop
 /// reduces every batch (`AesLanes::OWN_BATCHES`), else no limit.
-pub(crate) fn lean_powers(backend: crate::Backend) -> usize {
+pub(crate) fn lean_powers(backend: crate::GhashBackend) -> usize {
     match Isa::for_backend(backend) {
         #[cfg(target_arch = "x86_64")]
         Some(Isa::Ymm) if <core::arch::x86_64::__m256i as aes_lanes::AesLanes>::OWN_BATCHES => {

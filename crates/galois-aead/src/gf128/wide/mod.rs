@@ -41,7 +41,7 @@ pub(crate) use powers::{
     lean_fill_for, At, FullTable, LeanTable, LowTable, Powers, LOW_POWERS, MAX_BATCH,
 };
 
-use super::Backend;
+use super::GhashBackend;
 
 /// Wipes a per-message table with the widest vector stores the CPU has
 /// (whichever backend filled it).
@@ -80,13 +80,13 @@ pub(crate) fn wipe_lean(t: &mut LeanTable) {
 #[derive(Clone, Copy)]
 pub(crate) struct WideKey<'a> {
     pw: Powers<'a>,
-    backend: Backend,
+    backend: GhashBackend,
 }
 
 impl<'a> WideKey<'a> {
     /// Only for a `Key` (or `Lean`) of `backend` (see the type's doc).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(in crate::gf128) fn new(pw: Powers<'a>, backend: Backend) -> Self {
+    pub(in crate::gf128) fn new(pw: Powers<'a>, backend: GhashBackend) -> Self {
         WideKey { pw, backend }
     }
 
@@ -96,7 +96,7 @@ impl<'a> WideKey<'a> {
     }
 
     /// The backend whose CPU features were detected for this key.
-    pub(crate) fn backend(&self) -> Backend {
+    pub(crate) fn backend(&self) -> GhashBackend {
         self.backend
     }
 }
@@ -115,7 +115,7 @@ macro_rules! wide_backend {
         backend: $backend:expr $(,)?
     ) => {
         use super::wide::{self, Powers, WideKey};
-        use super::GhashBackend;
+        use super::GhashImpl;
         use core::arch::x86_64::*;
         use zeroize::Zeroize;
 
@@ -213,7 +213,7 @@ macro_rules! wide_backend {
             }
         }
 
-        impl GhashBackend for Key {
+        impl GhashImpl for Key {
             /// The low table, and the full one once a long message needed it.
             const KEY_BYTES: usize =
                 core::mem::size_of::<wide::LowTable>() + core::mem::size_of::<wide::FullTable>();

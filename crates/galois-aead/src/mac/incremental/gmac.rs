@@ -86,7 +86,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     ///
     /// ```
     /// use galois_aead::{mac::incremental::IncrementalGmac, AesGcm};
-    /// let gcm = AesGcm::with_tag_len(&[1u8; 16], 12)?;
+    /// let gcm = galois_aead::Options::new().tag_len(12).and_then(|o| AesGcm::with_options(&[1u8; 16], o))?;
     /// let mut mac = IncrementalGmac::new(gcm, b"msg")?;
     /// assert_eq!(mac.tag(&[0; 12])?.as_bytes().len(), 12);
     /// # Ok::<(), galois_aead::Error>(())
