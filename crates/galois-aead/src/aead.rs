@@ -703,7 +703,7 @@ macro_rules! aead_init_methods {
         /// The key on the fastest constant-time backends with 16-byte tags
         /// ([`AeadInit::new`](crate::AeadInit::new)).
         ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nassert_eq!(a.tag_len(), 16);\nassert!(", $ty, "::new(&[0u8; 7]).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nassert_eq!(galois_aead::Aead::tag_len(&a), 16);\nassert!(", $ty, "::new(&[0u8; 7]).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
         pub fn new(key: &[u8]) -> $crate::Result<Self> {
             <Self as $crate::AeadInit>::new(key)
         }
@@ -872,7 +872,7 @@ pub(crate) use aead_methods;
 /// in constant time.
 ///
 /// ```
-/// let gcm = galois_aead::galois_aead::Options::new().tag_len(12).and_then(|o| AesGcm::with_options(&[1u8; 16], o))?;
+/// let gcm = galois_aead::Options::new().tag_len(12).and_then(|o| galois_aead::AesGcm::with_options(&[1u8; 16], o))?;
 /// let t = gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?;
 /// assert_eq!(t.as_bytes().len(), 12);
 /// assert_eq!(t, gcm.seal_in_place_detached(&[0; 12], b"", &mut [])?);

@@ -265,12 +265,11 @@ impl XAes256Gcm {
     ) -> Result<MessageGcm<'s>> {
         let backend = self.backend();
         #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = self.aes.as_aesni().filter(|_| {
-            matches!(
-                backend,
-                GhashBackend::VaesAvx512 | GhashBackend::VaesAvx2 | GhashBackend::AesniClmul
-            )
-        }) {
+        if let Some(ni) = self
+            .aes
+            .as_aesni()
+            .filter(|_| crate::gcm::kernels::has_kernel(backend))
+        {
             let n: &[u8; 12] = nonce[..12].try_into().expect("a checked 24-byte nonce");
             let (aes, h) = ni.derive256_in(&self.mbase, n, &mut slot.ni);
             slot.ni_set = true;

@@ -100,7 +100,10 @@ fn backend_names_roundtrip() {
     for b in Poly1305Backend::ALL {
         assert_eq!(Poly1305Backend::from_name(b.name()).unwrap(), *b);
     }
-    assert_eq!(Poly1305Backend::from_name("nope"), Err(Error::UnknownBackend));
+    assert_eq!(
+        Poly1305Backend::from_name("nope"),
+        Err(Error::UnknownBackend)
+    );
     assert_eq!(Poly1305Backend::available(), backends());
     #[cfg(target_arch = "x86_64")]
     assert_eq!(

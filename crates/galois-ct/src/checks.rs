@@ -171,7 +171,7 @@ pub fn run(target: &str, op: &str) -> Result<(), String> {
         ["ghash", b] => ghash(GhashBackend::from_name(b).map_err(|e| e.to_string())?),
         ["gcm", b, a] => {
             let b = GhashBackend::from_name(b).map_err(|e| e.to_string())?;
-            let a = AesBackend::from_name(a).ok_or("unknown AES backend")?;
+            let a = AesBackend::from_name(a).map_err(|e| e.to_string())?;
             gcm(b, a, op)?
         }
         ["poly1305-aes", b] => poly_aes(

@@ -203,6 +203,16 @@ fn expand192(key: &[u8; 24], out: &mut [[u8; 16]; 13]) {
     w.zeroize();
 }
 
+/// This backend's key, as the AES table holds it.
+pub(crate) type Key = Box<AesNi>;
+/// The names of its AES-128, -192 and -256 keys.
+pub(crate) const NAMES: [&str; 3] = ["aes-128/aesni", "aes-192/aesni", "aes-256/aesni"];
+
+/// Expands a key (the table's builder); `None` if the CPU lacks AES-NI.
+pub(crate) fn key(key: &[u8]) -> Option<Key> {
+    AesNi::new_boxed(key)
+}
+
 impl AesNi {
     /// Expands a 16-, 24- or 32-byte key in a box (the schedule expanded
     /// where it stays); `None` if the CPU lacks AES-NI.
@@ -322,6 +332,10 @@ impl AesNi {
     }
 
     /// The round keys, for the stitched GCM kernels.
+    pub(crate) fn round_keys(&self) -> Option<&AesRoundKeys> {
+        Some(self.keys())
+    }
+
     pub(crate) fn keys(&self) -> &AesRoundKeys {
         &self.keys
     }

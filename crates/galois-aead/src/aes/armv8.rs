@@ -39,6 +39,16 @@ unsafe fn sub_word(w: u32) -> u32 {
     vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vaeseq_u8(v, vdupq_n_u8(0))))
 }
 
+/// This backend's key, as the AES table holds it.
+pub(crate) type Key = Box<Armv8>;
+/// The names of its AES-128, -192 and -256 keys.
+pub(crate) const NAMES: [&str; 3] = ["aes-128/armv8", "aes-192/armv8", "aes-256/armv8"];
+
+/// Expands a key (the table's builder); `None` if the CPU lacks AES.
+pub(crate) fn key(key: &[u8]) -> Option<Key> {
+    Armv8::new(key).map(Box::new)
+}
+
 impl Armv8 {
     /// Expands a 16-, 24- or 32-byte key; `None` if the CPU lacks AES.
     pub(crate) fn new(key: &[u8]) -> Option<Self> {
@@ -90,6 +100,10 @@ impl Armv8 {
     }
 
     /// The round keys, for the stitched GCM kernels.
+    pub(crate) fn round_keys(&self) -> Option<&AesRoundKeys> {
+        Some(self.keys())
+    }
+
     pub(crate) fn keys(&self) -> &AesRoundKeys {
         &self.keys
     }

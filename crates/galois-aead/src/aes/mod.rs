@@ -13,117 +13,84 @@ mod portable;
 use crate::block::{Block, BlockCipher128};
 use crate::error::{Error, Result};
 
-/// Which AES implementation a key uses.
-///
-/// ```
-/// use galois_aead::{Aes, AesBackend};
-/// let b = AesBackend::auto();
-/// assert!(b.is_available());
-/// assert_eq!(Aes::new(&[0u8; 16])?.backend(), b);
-/// # Ok::<(), galois_aead::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AesBackend {
-    /// Our AES-NI code (x86-64 with the `aes` feature; the variant does not
-    /// exist on other targets).
-    #[cfg(target_arch = "x86_64")]
-    AesNi,
-    /// Our ARMv8 AES code (`AESE`/`AESMC`; aarch64 only).
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Armv8,
-    /// The `aes` crate: bitsliced (fixsliced) constant-time software on CPUs
-    /// without AES instructions; where the CPU has them (AES-NI, ARMv8 AES)
-    /// the crate detects and uses them.
-    Portable,
+/// The AES family's key: one variant per line of the table below, each
+/// holding its module's `Key` (boxed: a schedule is up to 241 bytes, the `aes`
+/// crate's about a kilobyte, which every move of an [`Aes`] and of the GCM
+/// keys holding one would copy), with the dispatch every call goes through.
+macro_rules! aes_keys {
+    ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
+        enum Imp {
+            $( $(#[$cfg])* $variant($module::Key), )*
+        }
+
+        impl Imp {
+            /// `key` of a length AES takes; refuses a backend whose table
+            /// probe says no.
+            fn new(key: &[u8], b: AesBackend) -> Result<Imp> {
+                if !b.is_available() {
+                    return Err(b.unavailable());
+                }
+                match b {
+                    $( $(#[$cfg])* AesBackend::$variant => $module::key(key).map(Imp::$variant).ok_or(b.unavailable()), )*
+                }
+            }
+
+            fn backend(&self) -> AesBackend {
+                match self { $( $(#[$cfg])* Imp::$variant(_) => AesBackend::$variant, )* }
+            }
+
+            fn key_len(&self) -> usize {
+                match self { $( $(#[$cfg])* Imp::$variant(k) => k.key_len(), )* }
+            }
+
+            fn name(&self) -> &'static str {
+                let i = (self.key_len() - 16) / 8;
+                match self { $( $(#[$cfg])* Imp::$variant(_) => $module::NAMES[i], )* }
+            }
+
+            #[inline]
+            fn encrypt_block(&self, block: &mut Block) {
+                match self { $( $(#[$cfg])* Imp::$variant(k) => k.encrypt_block(block), )* }
+            }
+
+            #[inline]
+            fn encrypt_blocks(&self, blocks: &mut [Block]) {
+                match self { $( $(#[$cfg])* Imp::$variant(k) => k.encrypt_blocks(blocks), )* }
+            }
+
+            #[inline]
+            fn round_keys(&self) -> Option<&crate::block::round_keys::AesRoundKeys> {
+                match self { $( $(#[$cfg])* Imp::$variant(k) => k.round_keys(), )* }
+            }
+        }
+    };
 }
 
-impl AesBackend {
-    /// Every AES backend, in order of preference.
-    pub const ALL: &'static [AesBackend] = &[
-        #[cfg(target_arch = "x86_64")]
-        AesBackend::AesNi,
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        AesBackend::Armv8,
-        AesBackend::Portable,
-    ];
-
-    /// The backend's name, as the CLI spells it.
+crate::registry::registry! {
+    /// Which AES implementation a key uses: the AES family's table in the
+    /// registry of `crate::registry`, fastest first.
     ///
     /// ```
-    /// #[cfg(target_arch = "x86_64")]
-    /// assert_eq!(galois_aead::AesBackend::AesNi.name(), "aesni");
-    /// assert_eq!(galois_aead::AesBackend::Portable.name(), "portable");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            AesBackend::AesNi => "aesni",
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            AesBackend::Armv8 => "armv8",
-            AesBackend::Portable => "portable",
-        }
-    }
-
-    /// Parses a name given by [`AesBackend::name`].
-    ///
-    /// ```
-    /// use galois_aead::AesBackend;
-    /// assert_eq!(AesBackend::from_name("portable"), Some(AesBackend::Portable));
-    /// assert_eq!(AesBackend::from_name("des"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|b| b.name() == name)
-    }
-
-    /// Whether this CPU can run the backend.
-    ///
-    /// ```
-    /// use galois_aead::AesBackend;
-    /// assert!(AesBackend::Portable.is_available());
-    /// #[cfg(target_arch = "x86_64")]
-    /// assert_eq!(AesBackend::AesNi.is_available(), galois_aead::detect::has_aesni());
-    /// ```
-    pub fn is_available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            AesBackend::AesNi => crate::detect::has_aesni(),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            AesBackend::Armv8 => crate::detect::has_aes_armv8(),
-            AesBackend::Portable => true,
-        }
-    }
-
-    /// The AES implementation a new key gets: the first of [`AesBackend::ALL`]
-    /// this CPU can run.
-    ///
-    /// ```
-    /// use galois_aead::{AesBackend, AesGcm};
+    /// use galois_aead::{Aes, AesBackend};
     /// let b = AesBackend::auto();
-    /// assert_eq!(AesGcm::new(&[0u8; 16])?.aes_backend(), b);
+    /// assert!(b.is_available());
+    /// assert_eq!(Aes::new(&[0u8; 16])?.backend(), b);
+    /// assert_eq!(AesBackend::from_name("portable")?, AesBackend::Portable);
+    /// assert!(AesBackend::from_name("des").is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub fn auto() -> AesBackend {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|b| b.is_available())
-            .unwrap_or(AesBackend::Portable)
-    }
-}
-
-/// Every variant boxed: a schedule is up to 241 bytes (the `aes` crate's
-/// key about a kilobyte), which every move of an [`Aes`] and of the GCM
-/// keys holding one copied: six copies in building a GCM key, more than
-/// the allocation costs.
-enum Imp {
+    pub enum AesBackend;
+    path = "galois_aead::AesBackend";
+    portable = Portable;
+    keys = aes_keys;
     #[cfg(target_arch = "x86_64")]
-    Ni(Box<aesni::AesNi>),
+    AesNi => aesni, "aesni", ct = true, detect = crate::detect::has_aesni,
+        "Our AES-NI code (x86-64 with the `aes` feature).";
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Armv8(Box<armv8::Armv8>),
-    /// Boxed inside, per key size: the `aes` crate's key (fixsliced and
-    /// AES-NI schedules together) is about a kilobyte, which every move of
-    /// an [`Aes`] (and of the GCM keys holding one) would copy.
-    Portable(portable::Portable),
+    Armv8 => armv8, "armv8", ct = true, detect = crate::detect::has_aes_armv8,
+        "Our ARMv8 AES code (`AESE`/`AESMC`; aarch64 only).";
+    Portable => portable, "portable", ct = true, detect = crate::detect::always,
+        "The `aes` crate: fixsliced constant-time software without AES instructions; where the CPU has them the crate detects and uses them.";
 }
 
 /// An expanded AES key (128, 192 or 256 bits), zeroized on drop.
@@ -173,19 +140,9 @@ impl Aes {
         if !matches!(key.len(), 16 | 24 | 32) {
             return Err(Error::InvalidKeyLength { got: key.len() });
         }
-        let imp = match backend {
-            #[cfg(target_arch = "x86_64")]
-            AesBackend::AesNi => Imp::Ni(
-                aesni::AesNi::new_boxed(key)
-                    .ok_or(Error::BackendUnavailable { backend: "aesni" })?,
-            ),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            AesBackend::Armv8 => Imp::Armv8(Box::new(
-                armv8::Armv8::new(key).ok_or(Error::BackendUnavailable { backend: "armv8" })?,
-            )),
-            AesBackend::Portable => Imp::Portable(portable::Portable::new(key)),
-        };
-        Ok(Aes { imp })
+        Ok(Aes {
+            imp: Imp::new(key, backend)?,
+        })
     }
 
     /// The AES-NI key, if that is the backend.
@@ -193,7 +150,7 @@ impl Aes {
     #[inline]
     pub(crate) fn as_aesni(&self) -> Option<&aesni::AesNi> {
         match &self.imp {
-            Imp::Ni(k) => Some(&**k),
+            Imp::AesNi(k) => Some(&**k),
             #[allow(unreachable_patterns)]
             _ => None,
         }
@@ -208,13 +165,7 @@ impl Aes {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn backend(&self) -> AesBackend {
-        match self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Imp::Ni(_) => AesBackend::AesNi,
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Imp::Armv8(_) => AesBackend::Armv8,
-            Imp::Portable(_) => AesBackend::Portable,
-        }
+        self.imp.backend()
     }
 
     /// The key length in bytes (16, 24 or 32).
@@ -224,13 +175,7 @@ impl Aes {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn key_len(&self) -> usize {
-        match &self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Imp::Ni(k) => k.key_len(),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Imp::Armv8(k) => k.key_len(),
-            Imp::Portable(k) => k.key_len(),
-        }
+        self.imp.key_len()
     }
 }
 
@@ -248,57 +193,23 @@ const _: () = {
 impl BlockCipher128 for Aes {
     #[inline]
     fn encrypt_block(&self, block: &mut Block) {
-        match &self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Imp::Ni(k) => k.encrypt_block(block),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Imp::Armv8(k) => k.encrypt_block(block),
-            Imp::Portable(k) => k.encrypt_block(block),
-        }
+        self.imp.encrypt_block(block)
     }
 
     #[inline]
     fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        match &self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Imp::Ni(k) => k.encrypt_blocks(blocks),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Imp::Armv8(k) => k.encrypt_blocks(blocks),
-            Imp::Portable(k) => k.encrypt_blocks(blocks),
-        }
+        self.imp.encrypt_blocks(blocks)
     }
 
     fn aesni_round_keys(
         &self,
         _: crate::block::sealed::Token,
     ) -> Option<&crate::block::round_keys::AesRoundKeys> {
-        match &self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Imp::Ni(k) => Some(k.keys()),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Imp::Armv8(k) => Some(k.keys()),
-            Imp::Portable(_) => None,
-        }
+        self.imp.round_keys()
     }
 
     fn name(&self) -> &'static str {
-        match (self.key_len(), self.backend()) {
-            #[cfg(target_arch = "x86_64")]
-            (16, AesBackend::AesNi) => "aes-128/aesni",
-            #[cfg(target_arch = "x86_64")]
-            (24, AesBackend::AesNi) => "aes-192/aesni",
-            #[cfg(target_arch = "x86_64")]
-            (_, AesBackend::AesNi) => "aes-256/aesni",
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            (16, AesBackend::Armv8) => "aes-128/armv8",
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            (24, AesBackend::Armv8) => "aes-192/armv8",
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            (_, AesBackend::Armv8) => "aes-256/armv8",
-            (16, AesBackend::Portable) => "aes-128/portable",
-            (24, AesBackend::Portable) => "aes-192/portable",
-            (_, AesBackend::Portable) => "aes-256/portable",
-        }
+        self.imp.name()
     }
 }
 

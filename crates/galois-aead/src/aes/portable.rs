@@ -4,10 +4,20 @@
 use crate::block::Block;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 
+/// This backend's key, as the AES table holds it (boxed inside).
+pub(crate) type Key = Portable;
+/// The names of its AES-128, -192 and -256 keys.
+pub(crate) const NAMES: [&str; 3] = ["aes-128/portable", "aes-192/portable", "aes-256/portable"];
+
+/// Expands a key of 16, 24 or 32 bytes (checked by the caller).
+pub(crate) fn key(key: &[u8]) -> Option<Key> {
+    Some(Portable::new(key))
+}
+
 /// Each size in a box of its own size: a box of the enum would hold a
 /// shorter key's schedule plus bytes after it that the move copied in from
 /// the stack, which no wipe covers (tests/security.rs saw them freed).
-pub(super) enum Portable {
+pub(crate) enum Portable {
     A128(Box<aes::Aes128>),
     A192(Box<aes::Aes192>),
     A256(Box<aes::Aes256>),
@@ -45,6 +55,10 @@ impl Portable {
             Portable::A192(_) => 24,
             Portable::A256(_) => 32,
         }
+    }
+
+    pub(super) fn round_keys(&self) -> Option<&crate::block::round_keys::AesRoundKeys> {
+        None
     }
 
     pub(super) fn encrypt_block(&self, block: &mut Block) {

@@ -322,11 +322,11 @@ impl AesGcmSiv {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     fn short_ni(&self) -> Option<&crate::aes::aesni::AesNi> {
-        match self.backend_for(0) {
-            GhashBackend::VaesAvx512 | GhashBackend::VaesAvx2 | GhashBackend::AesniClmul => {
-                self.kgk.as_aesni()
-            }
-            _ => None,
+        // The PCLMULQDQ backends are those with a stitched kernel.
+        if crate::gcm::kernels::has_kernel(self.backend_for(0)) {
+            self.kgk.as_aesni()
+        } else {
+            None
         }
     }
 

@@ -49,43 +49,116 @@ type KernelPowers<'a> = crate::gf128::wide::Powers<'a>;
 type KernelPowers<'a> = &'a crate::gf128::pmull::Powers;
 use crate::gf128::GhashKey;
 
-/// The instruction sets with a stitched kernel. Empty on targets without
-/// one, so every match on it is exhaustive there with no arm.
-#[derive(Clone, Copy)]
-enum Isa {
-    /// AES-NI + PCLMULQDQ, 128-bit vectors.
-    #[cfg(target_arch = "x86_64")]
-    Xmm,
-    /// VAES + VPCLMULQDQ, 256-bit vectors.
-    #[cfg(target_arch = "x86_64")]
-    Ymm,
-    /// VAES + VPCLMULQDQ, 512-bit vectors.
-    #[cfg(target_arch = "x86_64")]
-    Zmm,
-    /// AESE/AESMC + PMULL (aarch64), 8 blocks per batch.
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Pmull,
-    /// The same with EOR3 (FEAT_SHA3).
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    PmullEor3,
+/// The stitched kernels' table: a line per kernel, naming the module whose
+/// `seal`, `open` and `seal_batch` it runs (one signature for all) and the
+/// GHASH backend whose keys take it. A key of that backend proves the
+/// kernel's CPU features (see `gf128::wide::WideKey` and `gf128::pmull`),
+/// which is what makes the calls below sound. Adding a kernel: its module
+/// and a line here (and its backend's line in the GHASH table).
+macro_rules! kernels {
+    ($(
+        $(#[$cfg:meta])*
+        $isa:ident => $($m:ident)::+, backend = $backend:ident, $doc:literal;
+    )*) => {
+        /// The instruction sets with a stitched kernel. Empty on targets
+        /// without one, so every match on it is exhaustive there with no arm.
+        #[derive(Clone, Copy)]
+        enum Isa {
+            $( #[doc = $doc] $(#[$cfg])* $isa, )*
+        }
+
+        impl Isa {
+            /// The kernel of a GHASH backend, if it has one.
+            #[inline(always)]
+            fn for_backend(b: crate::GhashBackend) -> Option<Isa> {
+                match b {
+                    $( $(#[$cfg])* crate::GhashBackend::$backend => Some(Isa::$isa), )*
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
+            /// # Safety
+            /// The CPU has the kernel's features (a key of its backend
+            /// proves them; an `AesRoundKeys` proves hardware AES); `src`,
+            /// if any, is no longer than `buf`.
+            #[allow(clippy::too_many_arguments)]
+            #[inline(always)]
+            unsafe fn seal(
+                self,
+                pw: &KernelPowers<'_>,
+                rk: &AesRoundKeys,
+                y0: &[u8; 16],
+                y0_public: bool,
+                aad: &[u8],
+                src: Option<&[u8]>,
+                buf: &mut [u8],
+            ) -> u128 {
+                let _ = (pw, rk, y0, y0_public, aad, &src, &buf);
+                match self {
+                    // SAFETY: the caller's contract is each kernel's.
+                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::seal(pw, rk, y0, y0_public, aad, src, buf) }, )*
+                }
+            }
+
+            /// # Safety
+            /// As for [`Isa::seal`], with `src` as long as `buf`.
+            #[allow(clippy::too_many_arguments)]
+            #[inline(always)]
+            unsafe fn open(
+                self,
+                pw: &KernelPowers<'_>,
+                rk: &AesRoundKeys,
+                y0: &[u8; 16],
+                y0_public: bool,
+                aad: &[u8],
+                src: Option<&[u8]>,
+                buf: &mut [u8],
+            ) -> u128 {
+                let _ = (pw, rk, y0, y0_public, aad, &src, &buf);
+                match self {
+                    // SAFETY: the caller's contract is each kernel's.
+                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::open(pw, rk, y0, y0_public, aad, src, buf) }, )*
+                }
+            }
+
+            /// # Safety
+            /// As for [`Isa::seal`], with a tag slot per packet.
+            #[inline(always)]
+            unsafe fn seal_batch(
+                self,
+                pw: &KernelPowers<'_>,
+                rk: &AesRoundKeys,
+                packets: &mut [BatchPacket<'_>],
+                tags: &mut [u128],
+            ) {
+                let _ = (pw, rk, &packets, &tags);
+                match self {
+                    // SAFETY: the caller's contract is each kernel's.
+                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::seal_batch(pw, rk, packets, tags) }, )*
+                }
+            }
+        }
+    };
 }
 
-impl Isa {
-    /// The kernel for a wide GHASH backend. A `WideKey` proves its
-    /// backend's CPU features, which include those of the kernel named
-    /// here for it.
-    #[inline(always)]
-    fn for_backend(b: crate::GhashBackend) -> Option<Isa> {
-        match b {
-            #[cfg(target_arch = "x86_64")]
-            crate::GhashBackend::AesniClmul => Some(Isa::Xmm),
-            #[cfg(target_arch = "x86_64")]
-            crate::GhashBackend::VaesAvx2 => Some(Isa::Ymm),
-            #[cfg(target_arch = "x86_64")]
-            crate::GhashBackend::VaesAvx512 => Some(Isa::Zmm),
-            _ => None,
-        }
-    }
+kernels! {
+    #[cfg(target_arch = "x86_64")]
+    Zmm => x86::zmm, backend = VaesAvx512, "VAES + VPCLMULQDQ, 512-bit vectors.";
+    #[cfg(target_arch = "x86_64")]
+    Ymm => x86::ymm, backend = VaesAvx2, "VAES + VPCLMULQDQ, 256-bit vectors.";
+    #[cfg(target_arch = "x86_64")]
+    Xmm => x86::xmm, backend = AesniClmul, "AES-NI + PCLMULQDQ, 128-bit vectors.";
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    PmullEor3 => pmull_aes::eor3_kernel, backend = PmullEor3, "AESE/AESMC + PMULL with EOR3 (FEAT_SHA3), 8 blocks per batch.";
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Pmull => pmull_aes::plain_kernel, backend = Pmull, "AESE/AESMC + PMULL (aarch64), 8 blocks per batch.";
+}
+
+/// Whether GHASH `backend` has a stitched kernel (its keys run AES-GCM
+/// through one).
+pub(crate) fn has_kernel(backend: crate::GhashBackend) -> bool {
+    Isa::for_backend(backend).is_some()
 }
 
 /// The most blocks a reduction of `backend`'s stitched kernel spans, which
@@ -123,9 +196,9 @@ impl<'a> Kernel<'a> {
         {
             // No wide (x86) backend exists on aarch64.
             debug_assert!(ghash.wide(len).is_none());
-            ghash.pmull().map(|(pw, eor3)| Kernel {
-                pw,
-                isa: if eor3 { Isa::PmullEor3 } else { Isa::Pmull },
+            Some(Kernel {
+                pw: ghash.pmull()?.0,
+                isa: Isa::for_backend(ghash.backend())?,
             })
         }
         #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
@@ -173,28 +246,11 @@ impl<'a> Kernel<'a> {
             }
             s => s,
         };
-        let pw = &self.pw;
-        match self.isa {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the features of the width were proven for this key (see
-            // `isa`), AES-NI by the existence of an AesRoundKeys
-            // (aes::aesni::AesNi::new_boxed, derive256_in); src is no
-            // longer than buf (asserted).
-            Isa::Xmm => unsafe { x86::xmm::seal(pw, rk, y0, y0_public, aad, src, buf) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as for the first arm.
-            Isa::Ymm => unsafe { x86::ymm::seal(pw, rk, y0, y0_public, aad, src, buf) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as for the first arm.
-            Isa::Zmm => unsafe { x86::zmm::seal(pw, rk, y0, y0_public, aad, src, buf) },
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            // SAFETY: a pmull key proved PMULL (see `isa`), an AesRoundKeys
-            // FEAT_AES (aes::armv8::Armv8::new is its only builder here).
-            Isa::Pmull => unsafe { pmull_aes::seal(pw, false, rk, y0, aad, src, buf) },
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            // SAFETY: as for the Pmull arm, and a pmull_eor3 key proved SHA3.
-            Isa::PmullEor3 => unsafe { pmull_aes::seal(pw, true, rk, y0, aad, src, buf) },
-        }
+        // SAFETY: the features of the kernel were proven for this key (see
+        // `isa`), hardware AES by the existence of an AesRoundKeys
+        // (aes::aesni::AesNi::new_boxed, derive256_in; aes::armv8::Armv8::new
+        // on aarch64); src is no longer than buf (asserted).
+        unsafe { self.isa.seal(&self.pw, rk, y0, y0_public, aad, src, buf) }
     }
 
     /// Decrypts `src` into `buf` (or `buf` in place); the caller compares
@@ -213,24 +269,8 @@ impl<'a> Kernel<'a> {
             src.is_none_or(|s| s.len() == buf.len()),
             "src and buf differ in length"
         );
-        let pw = &self.pw;
-        match self.isa {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `seal`.
-            Isa::Xmm => unsafe { x86::xmm::open(pw, rk, y0, y0_public, aad, src, buf) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as for the first arm.
-            Isa::Ymm => unsafe { x86::ymm::open(pw, rk, y0, y0_public, aad, src, buf) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as for the first arm.
-            Isa::Zmm => unsafe { x86::zmm::open(pw, rk, y0, y0_public, aad, src, buf) },
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            // SAFETY: as in `seal`.
-            Isa::Pmull => unsafe { pmull_aes::open(pw, false, rk, y0, aad, src, buf) },
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            // SAFETY: as in `seal`.
-            Isa::PmullEor3 => unsafe { pmull_aes::open(pw, true, rk, y0, aad, src, buf) },
-        }
+        // SAFETY: as in `seal`; src is as long as buf (asserted).
+        unsafe { self.isa.open(&self.pw, rk, y0, y0_public, aad, src, buf) }
     }
 
     /// Encrypts many packets (12-byte nonces) in place, writing each full
@@ -243,24 +283,30 @@ impl<'a> Kernel<'a> {
         tags: &mut [u128],
     ) {
         assert_eq!(packets.len(), tags.len(), "one tag per packet");
-        let pw = &self.pw;
-        match self.isa {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the features as in `seal`; tags has a slot per packet
-            // (asserted).
-            Isa::Xmm => unsafe { x86::xmm::seal_batch(pw, rk, packets, tags) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as for the first arm.
-            Isa::Ymm => unsafe { x86::ymm::seal_batch(pw, rk, packets, tags) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as for the first arm.
-            Isa::Zmm => unsafe { x86::zmm::seal_batch(pw, rk, packets, tags) },
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            // SAFETY: as in `seal`.
-            Isa::Pmull => unsafe { pmull_aes::seal_batch(pw, false, rk, packets, tags) },
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            // SAFETY: as in `seal`.
-            Isa::PmullEor3 => unsafe { pmull_aes::seal_batch(pw, true, rk, packets, tags) },
+        // SAFETY: as in `seal`; tags has a slot per packet (asserted).
+        unsafe { self.isa.seal_batch(&self.pw, rk, packets, tags) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GhashBackend;
+
+    /// The kernels' table against the GHASH table and its keys: a backend
+    /// has a kernel exactly when its keys give one, and only constant-time
+    /// backends have one.
+    #[test]
+    fn kernel_table_agrees_with_the_ghash_table() {
+        for &b in GhashBackend::ALL {
+            if has_kernel(b) {
+                assert!(b.is_constant_time(), "{b}");
+            }
+            if !b.is_available() {
+                continue;
+            }
+            let key = GhashKey::new(0x1234_5678_9abc_def0_u128 << 3, b).unwrap();
+            assert_eq!(Kernel::for_ghash(&key, 4096).is_some(), has_kernel(b), "{b}");
         }
     }
 }

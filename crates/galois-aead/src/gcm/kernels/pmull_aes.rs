@@ -847,3 +847,67 @@ pub(crate) unsafe fn seal_batch(
         *t = unsafe { seal(pw, eor3, rk, &y0, p.aad, None, p.data) };
     }
 }
+
+/// The two kernels with the x86 kernels' signature, for the table of
+/// `gcm::kernels` (`y0_public` is not needed here).
+macro_rules! kernel_module {
+    ($name:ident, $eor3:literal, $doc:literal) => {
+        #[doc = $doc]
+        pub(super) mod $name {
+            use super::{AesRoundKeys, Powers};
+
+            /// # Safety
+            /// As for [`super::seal`].
+            pub(in crate::gcm::kernels) unsafe fn seal(
+                pw: &&Powers,
+                rk: &AesRoundKeys,
+                y0: &[u8; 16],
+                _y0_public: bool,
+                aad: &[u8],
+                src: Option<&[u8]>,
+                buf: &mut [u8],
+            ) -> u128 {
+                // SAFETY: the caller's contract.
+                unsafe { super::seal(pw, $eor3, rk, y0, aad, src, buf) }
+            }
+
+            /// # Safety
+            /// As for [`super::open`].
+            pub(in crate::gcm::kernels) unsafe fn open(
+                pw: &&Powers,
+                rk: &AesRoundKeys,
+                y0: &[u8; 16],
+                _y0_public: bool,
+                aad: &[u8],
+                src: Option<&[u8]>,
+                buf: &mut [u8],
+            ) -> u128 {
+                // SAFETY: the caller's contract.
+                unsafe { super::open(pw, $eor3, rk, y0, aad, src, buf) }
+            }
+
+            /// # Safety
+            /// As for [`super::seal_batch`].
+            pub(in crate::gcm::kernels) unsafe fn seal_batch(
+                pw: &&Powers,
+                rk: &AesRoundKeys,
+                packets: &mut [crate::gcm::BatchPacket<'_>],
+                tags: &mut [u128],
+            ) {
+                // SAFETY: the caller's contract.
+                unsafe { super::seal_batch(pw, $eor3, rk, packets, tags) }
+            }
+        }
+    };
+}
+
+kernel_module!(
+    plain_kernel,
+    false,
+    "The NEON + PMULL kernel (backend `pmull`)."
+);
+kernel_module!(
+    eor3_kernel,
+    true,
+    "The same with EOR3 (backend `pmull_eor3`)."
+);
