@@ -221,10 +221,8 @@ impl Options {
                 option: "refuse_zero_h",
             });
         }
-        if let Some(b) = self.backend {
-            if !b.is_available() {
-                return Err(Error::BackendUnavailable { backend: b.name() });
-            }
+        if let Some(b) = self.backend.filter(|b| !b.is_available()) {
+            return Err(Error::BackendUnavailable { backend: b.name() });
         }
         Ok((self.backend, self.aes))
     }
