@@ -7,7 +7,7 @@
 # every vector file through `galois kat --all-backends`. aarch64 runs twice:
 # `-cpu max` (AES, PMULL, SHA3: every suite) and `-cpu cortex-a72` (AES, PMULL,
 # no SHA3: selftest, kat and GHASH), both with the armv8 AES and the stitched
-# AES-GCM kernels (gcm/kernels/pmull_aes.rs).
+# AES-GCM kernels (gcm/kernels/aarch64/pmull_aes.rs).
 # Emulated time means nothing: no timing here.
 #
 # Usage: bash scripts/cross.sh [aarch64|s390x ...]   (default: both)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# llvm-mca estimate (not a measurement) of the 8-block GHASH loop of gf128/pmull.rs:
+# llvm-mca estimate (not a measurement) of the 8-block GHASH loop of gf128/aarch64/pmull.rs:
 # build first with
 #   RUSTFLAGS="--cfg galois_cross" cargo +nightly build --release -Zbuild-std \
 #     --target aarch64-unknown-linux-gnu -p galois-aead
@@ -56,7 +56,7 @@ done
 
 # Poly1305 (issue 17): the portable radix-2^64 loop (as inlined into
 # Poly1305::mac_with_backend, 1 block per iteration) and the NEON loop of
-# poly1305/neon.rs (blocks_neon, 4 blocks per iteration).
+# poly1305/aarch64/neon.rs (blocks_neon, 4 blocks per iteration).
 loop_of() { # symbol-regex out: the first backward branch's loop in that function
   "$OBJDUMP" -d --no-show-raw-insn "$R" 2>/dev/null |
     awk -v re="$1" '$0 ~ "^[0-9a-f]+ <.*"re {p=1; next} p && /^[0-9a-f]+ </ {exit} p' > "$T/fn.s"
@@ -85,7 +85,7 @@ mca() { # name file blocks-per-iteration
 loop_of 'Poly130516mac_with_backend>' "$T/p1305-portable.s" && mca poly1305-port "$T/p1305-portable.s" 1
 loop_of '4neon11blocks_neon' "$T/p1305-neon.s" && mca poly1305-neon "$T/p1305-neon.s" 4
 
-# Stitched AES-128-GCM (gcm/kernels/pmull_aes.rs): the loop holding both
+# Stitched AES-128-GCM (gcm/kernels/aarch64/pmull_aes.rs): the loop holding both
 # AESE and PMULL (8 blocks per iteration), beside the pipe bound of its AES
 # and PMULL instructions on each model (llvm-mca's per-instruction
 # reciprocal throughputs; see docs/speed.md for how the bound is formed).

@@ -4,8 +4,10 @@
 //! ARMv8 AES path (`armv8.rs`), for the same reason.
 
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/aesni.rs"]
 pub(crate) mod aesni;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[path = "aarch64/armv8.rs"]
 pub(crate) mod armv8;
 
 mod portable;

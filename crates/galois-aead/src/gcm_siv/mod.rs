@@ -37,6 +37,7 @@ use crate::gf128::{GhashBackend, MessageKey, MessageTable};
 use zeroize::Zeroize;
 
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/aesni.rs"]
 mod aesni;
 
 /// Longest plaintext RFC 8452 allows (P_MAX = 2^36 bytes).
@@ -79,9 +80,9 @@ pub struct AesGcmSiv {
 /// The per-nonce keys, lent by [`AesGcmSiv::with_keys`], which builds
 /// them in its own frame and wipes them: the encryption key's schedule and
 /// the POLYVAL key prepared for the GHASH backend.
-struct MessageKeys<'a> {
+struct MessageKeys<'a, 't> {
     enc: Enc<'a>,
-    hash: &'a MessageKey<'a>,
+    hash: &'a MessageKey<'t>,
 }
 
 /// The message-encryption key: our AES-NI schedule and counter-mode
@@ -267,7 +268,7 @@ impl AesGcmSiv {
         &self,
         nonce: &[u8],
         len: usize,
-        f: impl FnOnce(&MessageKeys<'_>) -> R,
+        f: impl FnOnce(&MessageKeys<'_, '_>) -> R,
     ) -> Result<R> {
         let n = 2 + self.kgk.key_len() / 8;
         // Eight blocks, not four or six: AES-NI interleaves eight at once,

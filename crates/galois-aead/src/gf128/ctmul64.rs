@@ -85,6 +85,8 @@ pub(crate) struct Key {
 }
 
 impl GhashImpl for Key {
+    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+
     const KEY_BYTES: usize = 16;
 
     fn new(h: u128) -> Option<Self> {

@@ -7,10 +7,9 @@
 //! the message does not need.
 //! Other backends use their ordinary key. Wiped on drop.
 
+#[cfg(target_arch = "x86_64")]
 use super::wide::WideKey;
-use super::{GhashBackend, GhashKey};
-use crate::error::Result;
-use zeroize::Zeroize;
+use super::GhashImpl;
 
 /// Room for a message key's powers, on the caller's stack: left
 /// uninitialized until a key takes it (built and returned whole, its 2 KiB
@@ -47,7 +46,7 @@ impl MessageTable {
     /// The table, empty (a table used before is wiped first).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn empty(&mut self) -> &mut super::wide::LeanTable {
+    pub(crate) fn empty(&mut self) -> &mut super::wide::LeanTable {
         if self.init {
             // SAFETY: `init` says the table was set up by `init_empty`.
             let t = unsafe { self.t.assume_init_mut() };
@@ -71,123 +70,58 @@ impl Drop for MessageTable {
     }
 }
 
-pub(crate) enum MessageKey<'t> {
-    #[cfg(target_arch = "x86_64")]
-    VaesAvx512(super::vaes_avx512::Lean<'t>),
-    #[cfg(target_arch = "x86_64")]
-    VaesAvx2(super::vaes_avx2::Lean<'t>),
-    #[cfg(target_arch = "x86_64")]
-    AesniClmul(super::aesni_clmul::Lean<'t>),
-    /// Boxed: a `GhashKey` is as large as its largest variant.
-    Other(Box<GhashKey>, core::marker::PhantomData<&'t MessageTable>),
-}
-
-impl Drop for MessageKey<'_> {
-    #[allow(irrefutable_let_patterns)]
-    fn drop(&mut self) {
-        // The lean tables wipe themselves.
-        if let MessageKey::Other(k, _) = self {
-            k.zeroize();
-        }
-    }
-}
-
-impl<'t> MessageKey<'t> {
-    /// The key for H on `backend`, for a message of `len` bytes (AAD and
-    /// text; it only decides how many powers are worth computing), its
-    /// powers in `table` (one per key). `most`: the most blocks a
-    /// reduction of its user spans (a stitched kernel's groups), 0 if it
-    /// is only hashed with (its groups are then the hashing loop's).
-    #[inline]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn new(
-        table: &'t mut MessageTable,
-        h: u128,
-        backend: GhashBackend,
-        len: usize,
-        most: usize,
-    ) -> Result<Self> {
-        let unavailable = crate::error::Error::BackendUnavailable {
-            backend: backend.name(),
-        };
-        let _ = (len, most, &table);
-        Ok(match backend {
-            #[cfg(target_arch = "x86_64")]
-            GhashBackend::VaesAvx512 => MessageKey::VaesAvx512(
-                super::vaes_avx512::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
-            ),
-            #[cfg(target_arch = "x86_64")]
-            GhashBackend::VaesAvx2 => MessageKey::VaesAvx2(
-                super::vaes_avx2::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
-            ),
-            #[cfg(target_arch = "x86_64")]
-            GhashBackend::AesniClmul => MessageKey::AesniClmul(
-                super::aesni_clmul::Lean::new(table.empty(), h, len, most).ok_or(unavailable)?,
-            ),
-            b => MessageKey::Other(Box::new(GhashKey::new(h, b)?), core::marker::PhantomData),
-        })
-    }
+/// What a backend's key for one message does (`GhashImpl::Message`);
+/// `MessageKey` dispatches to it.
+pub(crate) trait MessageImpl<'t>: Sized {
+    /// The key for H and a message of `len` bytes, its powers (if any) in
+    /// `table`, for a user whose reductions span at most `most` blocks;
+    /// `None` if the CPU lacks the backend's features.
+    fn new(table: &'t mut MessageTable, h: u128, len: usize, most: usize) -> Option<Self>;
 
     /// x * H.
-    #[inline]
-    pub(crate) fn mul_h(&self, x: u128) -> u128 {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx512(k) => k.mul_h(x),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx2(k) => k.mul_h(x),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::AesniClmul(k) => k.mul_h(x),
-            MessageKey::Other(k, _) => k.mul_h(x),
-        }
-    }
+    fn mul_h(&self, x: u128) -> u128;
 
     /// Absorbs whole blocks: y <- (y xor B_i) * H for each.
-    #[inline]
-    pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
-        debug_assert_eq!(blocks.len() % 16, 0);
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx512(k) => k.update_blocks(y, blocks),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx2(k) => k.update_blocks(y, blocks),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::AesniClmul(k) => k.update_blocks(y, blocks),
-            MessageKey::Other(k, _) => k.update_blocks(y, blocks),
-        }
+    fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128;
+
+    /// The same of blocks in POLYVAL's byte order, where the backend loads
+    /// them as they are; `None`: the caller reverses a copy.
+    fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> Option<u128> {
+        let _ = (y, blocks);
+        None
     }
 
-    /// [`MessageKey::update_blocks`] of blocks each byte-reversed
-    /// (POLYVAL's order), on the wide backends, which load them as they
-    /// are; `None` on the others (the caller reverses a copy).
+    /// The powers for the stitched kernels, on the wide backends.
+    #[cfg(target_arch = "x86_64")]
+    fn wide(&self) -> Option<WideKey<'t>> {
+        None
+    }
+}
+
+/// The message key of a backend without a lean form: its ordinary key,
+/// boxed, wiped on drop.
+pub(crate) struct OwnKey<'t, K: GhashImpl>(Box<K>, core::marker::PhantomData<&'t MessageTable>);
+
+impl<K: GhashImpl> Drop for OwnKey<'_, K> {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl<'t, K: GhashImpl> MessageImpl<'t> for OwnKey<'t, K> {
     #[inline]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> Option<u128> {
-        debug_assert_eq!(blocks.len() % 16, 0);
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx512(k) => Some(k.update_polyval_blocks(y, blocks)),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx2(k) => Some(k.update_polyval_blocks(y, blocks)),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::AesniClmul(k) => Some(k.update_polyval_blocks(y, blocks)),
-            MessageKey::Other(..) => None,
-        }
+    fn new(table: &'t mut MessageTable, h: u128, len: usize, most: usize) -> Option<Self> {
+        let _ = (table, len, most);
+        Some(OwnKey(Box::new(K::new(h)?), core::marker::PhantomData))
     }
 
-    /// The powers of a wide backend's key, for the stitched AES-GCM
-    /// kernels (the other backends: `None`).
     #[inline]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) fn wide(&self) -> Option<WideKey<'t>> {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx512(k) => Some(k.wide()),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::VaesAvx2(k) => Some(k.wide()),
-            #[cfg(target_arch = "x86_64")]
-            MessageKey::AesniClmul(k) => Some(k.wide()),
-            MessageKey::Other(..) => None,
-        }
+    fn mul_h(&self, x: u128) -> u128 {
+        self.0.mul_h(x)
+    }
+
+    #[inline]
+    fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+        self.0.update_blocks(y, blocks)
     }
 }

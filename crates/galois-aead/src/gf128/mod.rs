@@ -45,14 +45,18 @@ use zeroize::Zeroize;
 // The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
 // the edition-2021 rule (no inner `unsafe` blocks).
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/aesni_clmul.rs"]
 mod aesni_clmul;
 mod bitserial;
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/clmul.rs"]
 mod clmul;
 mod ctmul64;
 mod message;
-pub(crate) use message::{MessageKey, MessageTable};
+use message::MessageImpl;
+pub(crate) use message::MessageTable;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[path = "aarch64/pmull.rs"]
 pub(crate) mod pmull;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 use pmull::pmull_eor3;
@@ -61,9 +65,13 @@ mod shoup8_vartime;
 mod table4_vartime;
 mod table8_vartime;
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/vaes_avx2.rs"]
 mod vaes_avx2;
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/vaes_avx512.rs"]
 mod vaes_avx512;
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/wide/mod.rs"]
 pub(crate) mod wide;
 
 pub(crate) use bitserial::mul as mul_reference;
@@ -100,6 +108,10 @@ pub(crate) trait GhashImpl: Zeroize + Sized {
     /// Key-independent storage in bytes (for example Shoup's table R).
     const SHARED_BYTES: usize = 0;
 
+    /// The key this backend makes for one message (`MessageKey`): a lean
+    /// one on the stack for the wide backends, else `message::OwnKey`.
+    type Message<'t>: message::MessageImpl<'t>;
+
     /// Prepares the multiplier for H; `None` if the CPU lacks the backend's
     /// features.
     fn new(h: u128) -> Option<Self>;
@@ -110,6 +122,7 @@ pub(crate) trait GhashImpl: Zeroize + Sized {
     /// The powers of H of a wide (vector) backend for a message of `len`
     /// bytes, which the AEAD layer's stitched AES-GCM kernels take; `None`
     /// for the others.
+    #[cfg(target_arch = "x86_64")]
     fn wide(&self, len: usize) -> Option<wide::WideKey<'_>> {
         let _ = len;
         None
@@ -146,6 +159,69 @@ macro_rules! gf128_keys {
             }
         }
 
+        /// H prepared for one message on one backend (see `message`):
+        /// each backend's `GhashImpl::Message`, wiped on drop.
+        pub(crate) enum MessageKey<'t> {
+            $( $(#[$cfg])* $variant(<$module::Key as GhashImpl>::Message<'t>), )*
+        }
+
+        impl<'t> MessageKey<'t> {
+            /// The key for H on `backend`, for a message of `len` bytes
+            /// (AAD and text; it only decides how many powers are worth
+            /// computing), its powers in `table` (one per key). `most`: the
+            /// most blocks a reduction of its user spans (a stitched
+            /// kernel's groups), 0 if it is only hashed with.
+            #[inline]
+            pub(crate) fn new(
+                table: &'t mut MessageTable,
+                h: u128,
+                backend: GhashBackend,
+                len: usize,
+                most: usize,
+            ) -> Result<Self> {
+                let unavailable = Error::BackendUnavailable { backend: backend.name() };
+                if !backend.is_available() {
+                    return Err(unavailable);
+                }
+                match backend {
+                    $( $(#[$cfg])* GhashBackend::$variant =>
+                        <<$module::Key as GhashImpl>::Message<'t> as MessageImpl<'t>>::new(table, h, len, most)
+                            .map(MessageKey::$variant)
+                            .ok_or(unavailable), )*
+                }
+            }
+
+            /// x * H.
+            #[inline]
+            pub(crate) fn mul_h(&self, x: u128) -> u128 {
+                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.mul_h(x), )* }
+            }
+
+            /// Absorbs whole blocks: y <- (y xor B_i) * H for each.
+            #[inline]
+            pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+                debug_assert_eq!(blocks.len() % 16, 0);
+                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.update_blocks(y, blocks), )* }
+            }
+
+            /// [`MessageKey::update_blocks`] of blocks each byte-reversed
+            /// (POLYVAL's order), on the backends that load them as they
+            /// are; `None` on the others (the caller reverses a copy).
+            #[inline]
+            pub(crate) fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> Option<u128> {
+                debug_assert_eq!(blocks.len() % 16, 0);
+                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.update_polyval_blocks(y, blocks), )* }
+            }
+
+            /// The powers of a wide backend's key, for the stitched AES-GCM
+            /// kernels (the other backends: `None`).
+            #[cfg(target_arch = "x86_64")]
+            #[inline]
+            pub(crate) fn wide(&self) -> Option<wide::WideKey<'t>> {
+                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.wide(), )* }
+            }
+        }
+
         /// H prepared for one backend, chosen once at key setup.
         #[derive(Zeroize)]
         pub(crate) enum GhashKey {
@@ -176,6 +252,7 @@ macro_rules! gf128_keys {
             }
 
             #[inline(always)]
+#[cfg(target_arch = "x86_64")]
             pub(crate) fn wide(&self, len: usize) -> Option<wide::WideKey<'_>> {
                 match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.wide(len), )* }
             }

@@ -19,6 +19,8 @@ pub(crate) struct Key {
 }
 
 impl GhashImpl for Key {
+    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+
     const KEY_BYTES: usize = 16 * 16;
     const SHARED_BYTES: usize = 16 * 2;
 

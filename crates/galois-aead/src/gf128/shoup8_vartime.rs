@@ -24,6 +24,8 @@ pub(crate) struct Key {
 }
 
 impl GhashImpl for Key {
+    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+
     const KEY_BYTES: usize = 256 * 16;
     const SHARED_BYTES: usize = 256 * 2;
 

@@ -19,6 +19,7 @@ use zeroize::Zeroize;
 
 mod bitserial;
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/clmul.rs"]
 mod clmul;
 mod ctmul;
 

@@ -60,10 +60,13 @@ use crate::Aes;
 use zeroize::{Zeroize, Zeroizing};
 
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/avx2.rs"]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/ifma.rs"]
 mod ifma;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[path = "aarch64/neon.rs"]
 mod neon;
 pub mod nonce;
 mod portable;

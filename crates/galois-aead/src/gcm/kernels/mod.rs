@@ -5,7 +5,8 @@
 //! in the `gf128` module doc). This is the AEAD layer: it imports the field
 //! layer (`gf128::wide`) and the cipher's round keys, never the reverse.
 //!
-//! One file per job, generic over the vector (`aes_lanes::AesLanes`):
+//! The x86-64 kernels are in `x86_64/`, one file per job, generic over the
+//! vector (`aes_lanes::AesLanes`), compiled only for x86-64:
 //! - `tuning.rs`: the Zen 4 tuning numbers, each with its measurement;
 //! - `aes_lanes.rs`: the AES rounds, counter addition and scheduling fence
 //!   on a vector, and the round keys;
@@ -17,36 +18,55 @@
 //!   points with their target features;
 //! - `ymm_asm.rs`: the 256-bit loop over whole batches in assembly (16
 //!   registers are too few for LLVM's allocation of the generic one);
-//! - `pmull_aes.rs` (aarch64): AESE/AESMC with the PMULL GHASH of
+//!
+//! The aarch64 kernel is `aarch64/pmull_aes.rs`: AESE/AESMC with the PMULL GHASH of
 //!   `gf128::pmull`, written for that field code (8 blocks per batch), for
 //!   the `pmull` and `pmull_eor3` keys.
 //!
-//! [`Kernel`] picks the entry points for the backend a key's GHASH has.
+//! The `kernels!` table below lists them; [`Kernel`] picks the entry points
+//! for the backend a key's GHASH has.
 
-#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/aes_lanes.rs"]
 mod aes_lanes;
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/counters.rs"]
 mod counters;
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/multibuffer.rs"]
 mod multibuffer;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[path = "aarch64/pmull_aes.rs"]
 mod pmull_aes;
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/stitched.rs"]
 mod stitched;
+#[cfg(target_arch = "x86_64")]
+#[path = "x86_64/tuning.rs"]
 mod tuning;
 #[cfg(target_arch = "x86_64")]
+#[path = "x86_64/x86.rs"]
 mod x86;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
+#[path = "x86_64/ymm_asm.rs"]
 mod ymm_asm;
 
 use crate::block::round_keys::AesRoundKeys;
 use crate::gcm::BatchPacket;
-#[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+#[cfg(target_arch = "x86_64")]
 use crate::gf128::wide::WideKey;
 /// The powers of H a kernel takes: a view of a wide key's table, or the
 /// PMULL ones on aarch64.
-#[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+#[cfg(target_arch = "x86_64")]
 type KernelPowers<'a> = crate::gf128::wide::Powers<'a>;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 type KernelPowers<'a> = &'a crate::gf128::pmull::Powers;
+/// No kernel exists on other targets.
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+)))]
+type KernelPowers<'a> = core::marker::PhantomData<&'a ()>;
 use crate::gf128::GhashKey;
 
 /// The stitched kernels' table: a line per kernel, naming the module whose
@@ -69,6 +89,7 @@ macro_rules! kernels {
 
         impl Isa {
             /// The kernel of a GHASH backend, if it has one.
+            #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
             #[inline(always)]
             fn for_backend(b: crate::GhashBackend) -> Option<Isa> {
                 match b {
@@ -157,6 +178,7 @@ kernels! {
 
 /// Whether GHASH `backend` has a stitched kernel (its keys run AES-GCM
 /// through one).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn has_kernel(backend: crate::GhashBackend) -> bool {
     Isa::for_backend(backend).is_some()
 }
@@ -165,6 +187,7 @@ pub(crate) fn has_kernel(backend: crate::GhashBackend) -> bool {
 /// is as many powers of H as a key made for one message needs for it
 /// (`gf128::MessageKey`): a batch's worth where the width's own loop
 /// reduces every batch (`AesLanes::OWN_BATCHES`), else no limit.
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn lean_powers(backend: crate::GhashBackend) -> usize {
     match Isa::for_backend(backend) {
         #[cfg(target_arch = "x86_64")]
@@ -194,22 +217,30 @@ impl<'a> Kernel<'a> {
         // A pmull key proves PMULL (and a pmull_eor3 key SHA3 too).
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         {
-            // No wide (x86) backend exists on aarch64.
-            debug_assert!(ghash.wide(len).is_none());
+            let _ = len;
             Some(Kernel {
                 pw: ghash.pmull()?.0,
                 isa: Isa::for_backend(ghash.backend())?,
             })
         }
-        #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+        #[cfg(target_arch = "x86_64")]
         {
             Self::for_wide(ghash.wide(len)?)
+        }
+        // No kernel on other targets.
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "aarch64", target_endian = "little")
+        )))]
+        {
+            let _ = (ghash, len);
+            None
         }
     }
 
     /// The stitched kernel for a wide key's powers (a GCM key's, or one
     /// message's: `gf128::MessageKey`).
-    #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) fn for_wide(wide: WideKey<'a>) -> Option<Self> {
         Some(Kernel {
@@ -306,7 +337,11 @@ mod tests {
                 continue;
             }
             let key = GhashKey::new(0x1234_5678_9abc_def0_u128 << 3, b).unwrap();
-            assert_eq!(Kernel::for_ghash(&key, 4096).is_some(), has_kernel(b), "{b}");
+            assert_eq!(
+                Kernel::for_ghash(&key, 4096).is_some(),
+                has_kernel(b),
+                "{b}"
+            );
         }
     }
 }

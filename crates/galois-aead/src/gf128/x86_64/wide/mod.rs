@@ -25,8 +25,6 @@
 //! The stitched AES-GCM kernels built on this live in the AEAD layer
 //! (`gcm::kernels`); they reach a key's powers through [`WideKey`].
 
-#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-
 mod ghash;
 mod lanes;
 mod powers;
@@ -214,6 +212,8 @@ macro_rules! wide_backend {
         }
 
         impl GhashImpl for Key {
+            type Message<'t> = Lean<'t>;
+
             /// The low table, and the full one once a long message needed it.
             const KEY_BYTES: usize =
                 core::mem::size_of::<wide::LowTable>() + core::mem::size_of::<wide::FullTable>();
@@ -253,14 +253,10 @@ macro_rules! wide_backend {
             t: &'t wide::LeanTable,
         }
 
-        impl<'t> Lean<'t> {
-            /// The key for H and a message of `len` bytes, in `t` (a table
-            /// with no powers yet), for a user whose reductions span at most
-            /// `most` blocks (`lean_fill_for`); `None` if the CPU lacks the
-            /// backend's features.
+        impl<'t> crate::gf128::message::MessageImpl<'t> for Lean<'t> {
             #[inline]
-            pub(crate) fn new(
-                t: &'t mut wide::LeanTable,
+            fn new(
+                table: &'t mut crate::gf128::MessageTable,
                 h: u128,
                 len: usize,
                 most: usize,
@@ -268,6 +264,7 @@ macro_rules! wide_backend {
                 if !$detect() {
                     return None;
                 }
+                let t = table.empty();
                 let fill = wide::lean_fill_for(len, <$v as wide::Lanes>::L, most);
                 // SAFETY: $detect proved the features `lean_fill` enables.
                 unsafe { lean_fill(t, h, fill) };
@@ -275,28 +272,27 @@ macro_rules! wide_backend {
             }
 
             #[inline]
-            pub(crate) fn mul_h(&self, x: u128) -> u128 {
+            fn mul_h(&self, x: u128) -> u128 {
                 // SAFETY: a Lean exists only where $detect succeeded (new).
                 unsafe { ghash(&self.t.view(), 0, &x.to_be_bytes()) }
             }
 
             #[inline]
-            pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+            fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
                 // SAFETY: as in mul_h.
                 unsafe { ghash(&self.t.view(), y, blocks) }
             }
 
-            /// [`Lean::update_blocks`] of blocks in POLYVAL's byte order.
             #[inline]
-            pub(crate) fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
+            fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> Option<u128> {
                 // SAFETY: as in mul_h.
-                unsafe { polyval(&self.t.view(), y, blocks) }
+                Some(unsafe { polyval(&self.t.view(), y, blocks) })
             }
 
             #[inline]
-            pub(crate) fn wide(&self) -> WideKey<'t> {
+            fn wide(&self) -> Option<WideKey<'t>> {
                 // A Lean of this backend: its features were detected (new).
-                WideKey::new(self.t.view(), $backend)
+                Some(WideKey::new(self.t.view(), $backend))
             }
         }
 

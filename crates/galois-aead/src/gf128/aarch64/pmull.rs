@@ -154,7 +154,7 @@ macro_rules! absorb8 {
 }
 
 /// `n` = 1..=7 blocks at `blocks` absorbed into `yv` with one reduction.
-// The stitched AES-GCM kernels (gcm/kernels/pmull_aes.rs) interleave these
+// The stitched AES-GCM kernels (gcm/kernels/aarch64/pmull_aes.rs) interleave these
 // with AES rounds.
 pub(crate) use {absorb8, block_products, pair, reduce};
 
@@ -251,6 +251,8 @@ impl Powers {
 pub(crate) struct Key(pub(crate) Box<Powers>);
 
 impl GhashImpl for Key {
+    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+
     const KEY_BYTES: usize = 2 * N * 16;
 
     fn new(h: u128) -> Option<Self> {
@@ -286,6 +288,8 @@ pub(crate) mod pmull_eor3 {
     pub(crate) struct Key(pub(crate) Box<Powers>);
 
     impl GhashImpl for Key {
+        type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+
         const KEY_BYTES: usize = 2 * N * 16;
 
         fn new(h: u128) -> Option<Self> {

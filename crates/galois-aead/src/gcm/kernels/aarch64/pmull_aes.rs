@@ -12,7 +12,7 @@
 //! previous batch's ciphertext while it encrypts the next batch's counters
 //! (its own ciphertext is not ready yet); opening hashes the batch it
 //! decrypts, read before it is overwritten. The GHASH arithmetic is the
-//! 8-block aggregated Karatsuba of `gf128/pmull.rs` (one reduction per
+//! 8-block aggregated Karatsuba of `gf128/aarch64/pmull.rs` (one reduction per
 //! batch); after round 2k+1 (k = 0..3) one pair of blocks is multiplied in,
 //! the reduction follows the last round. The AES chain (eight independent
 //! blocks, `AESE`+`AESMC` fused on most cores) and the GHASH chain share
@@ -329,14 +329,14 @@ macro_rules! pair_asm {
 ///   left the store buffer: a 16-byte load from a pending 4-byte store is
 ///   in general not forwarded);
 /// - a hashed block is taken as r = REV64(block) = [x.hi, x.lo] (x the
-///   byte-reversed block, the field element of `gf128/pmull.rs`), so with
+///   byte-reversed block, the field element of `gf128/aarch64/pmull.rs`), so with
 ///   the swapped power sw = [h.hi, h.lo], x.lo h.lo = `PMULL2`(r, sw) and
 ///   x.hi h.hi = `PMULL`(r, sw); the Karatsuba middle operands of two
 ///   blocks come from one `TRN1`, `TRN2`, `EOR` as
 ///   [ra.lo ^ ra.hi, rb.lo ^ rb.hi], multiplied by the precomputed
 ///   h.lo ^ h.hi of the two powers (lane 0 by `PMULL`, lane 1 by `PMULL2`);
 ///   the accumulator is kept as [Y.hi, Y.lo] and XORed into r of block 0;
-/// - the Montgomery reduction of `gf128/pmull.rs` rearranged so that the
+/// - the Montgomery reduction of `gf128/aarch64/pmull.rs` rearranged so that the
 ///   Karatsuba middle term is never split into words: with
 ///   z = mid ^ lo ^ hi ^ T (T = lo.lo K) and w = lo ^ [z.hi, z.lo], the
 ///   reduced product is hi ^ w ^ w.hi K. (w.hi is the word d1 ^ T.lo that

@@ -114,6 +114,8 @@ impl Key {
 }
 
 impl GhashImpl for Key {
+    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+
     const KEY_BYTES: usize = N * 16 + N * 8;
 
     fn new(h: u128) -> Option<Self> {
