@@ -200,6 +200,34 @@ pub(crate) unsafe fn oneshot<A: AeadInit>(
     }
 }
 
+/// An `extern "C"` seal or open into a caller buffer: the parameters before
+/// the buffers (`$b`), then the output, message, associated data and nonce
+/// (gathered into the [`Io`] named `$io`), then those after (`$a`); `$body`
+/// uses them.
+macro_rules! io_fn {
+    ($(#[$m:meta])* $f:ident($($b:ident: $bt:ty),*; $io:ident; $($a:ident: $at:ty),*) $body:block) => {
+        $(#[$m])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $f(
+            $($b: $bt,)*
+            out: *mut u8,
+            out_cap: usize,
+            out_len: *mut usize,
+            in_: *const u8,
+            in_len: usize,
+            ad: *const u8,
+            ad_len: usize,
+            nonce: *const u8,
+            nonce_len: usize,
+            $($a: $at,)*
+        ) -> c_int {
+            let $io = $crate::aead::Io { out, out_cap, out_len, in_, in_len, ad, ad_len, nonce, nonce_len };
+            $body
+        }
+    };
+}
+pub(crate) use io_fn;
+
 /// `galois_<name>_keygen` for the AEAD `$aead`.
 macro_rules! aead_keygen {
     ($aead:ty => $keygen:ident) => {
@@ -225,28 +253,16 @@ macro_rules! aead_oneshot {
         aead_keygen!($aead => $keygen);
     };
     (@one $aead:ty, $f:ident, $open:expr, $doc:literal) => {
-        #[doc = $doc]
-        /// On any error `out[0..out_cap)` is zeroed.
-        ///
-        /// # Safety
-        /// Pointers and lengths as galois.h documents them.
-        #[no_mangle]
-        pub unsafe extern "C" fn $f(
-            out: *mut u8,
-            out_cap: usize,
-            out_len: *mut usize,
-            in_: *const u8,
-            in_len: usize,
-            ad: *const u8,
-            ad_len: usize,
-            nonce: *const u8,
-            nonce_len: usize,
-            key: *const u8,
-            key_len: usize,
-        ) -> c_int {
-            let io = Io { out, out_cap, out_len, in_, in_len, ad, ad_len, nonce, nonce_len };
-            // SAFETY: the caller's contract, passed on.
-            unsafe { oneshot::<$aead>(io, key, key_len, $open) }
+        io_fn! {
+            #[doc = $doc]
+            /// On any error `out[0..out_cap)` is zeroed.
+            ///
+            /// # Safety
+            /// Pointers and lengths as galois.h documents them.
+            $f(; io; key: *const u8, key_len: usize) {
+                // SAFETY: the caller's contract, passed on.
+                unsafe { oneshot::<$aead>(io, key, key_len, $open) }
+            }
         }
     };
 }

@@ -124,65 +124,23 @@ unsafe fn gcm_appended(state: *const c_void, io: Io, open: bool) -> c_int {
     }
 }
 
-/// Encrypts `in` into `out` as ciphertext || tag (`in_len + taglen` bytes).
-/// On any error `out[0..out_cap)` is zeroed ([`wipe_output`]).
-#[no_mangle]
-pub unsafe extern "C" fn galois_aesgcm_seal(
-    state: *const c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-    ad: *const u8,
-    ad_len: usize,
-    nonce: *const u8,
-    nonce_len: usize,
-) -> c_int {
-    let io = Io {
-        out,
-        out_cap,
-        out_len,
-        in_,
-        in_len,
-        ad,
-        ad_len,
-        nonce,
-        nonce_len,
-    };
-    // SAFETY: the caller's contract, passed on.
-    unsafe { gcm_appended(state, io, false) }
+io_fn! {
+    /// Encrypts `in` into `out` as ciphertext || tag (`in_len + taglen` bytes).
+    /// On any error `out[0..out_cap)` is zeroed ([`wipe_output`]).
+    galois_aesgcm_seal(state: *const c_void; io;) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { gcm_appended(state, io, false) }
+    }
 }
 
-/// Verifies and decrypts ciphertext || tag from `in` into `out`
-/// (`in_len - taglen` bytes). `out` is written only once the tag verified;
-/// on any error `out[0..out_cap)` is zeroed.
-#[no_mangle]
-pub unsafe extern "C" fn galois_aesgcm_open(
-    state: *const c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-    ad: *const u8,
-    ad_len: usize,
-    nonce: *const u8,
-    nonce_len: usize,
-) -> c_int {
-    let io = Io {
-        out,
-        out_cap,
-        out_len,
-        in_,
-        in_len,
-        ad,
-        ad_len,
-        nonce,
-        nonce_len,
-    };
-    // SAFETY: the caller's contract, passed on.
-    unsafe { gcm_appended(state, io, true) }
+io_fn! {
+    /// Verifies and decrypts ciphertext || tag from `in` into `out`
+    /// (`in_len - taglen` bytes). `out` is written only once the tag verified;
+    /// on any error `out[0..out_cap)` is zeroed.
+    galois_aesgcm_open(state: *const c_void; io;) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { gcm_appended(state, io, true) }
+    }
 }
 
 /// Encrypts `in_len` bytes from `in` into `out` (same length; may be the
@@ -284,8 +242,5 @@ aead_keygen!(AesGcm => galois_aesgcm_keygen);
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_wipe(state: *mut c_void) -> c_int {
     // SAFETY: a state (contract); the body does not panic but is guarded.
-    guard(|| match unsafe { state_wipe(state, Kind::Gcm) } {
-        GALOIS_OK => Ok(()),
-        e => Err(e),
-    })
+    unsafe { wipe_guarded(state, Kind::Gcm) }
 }

@@ -167,8 +167,12 @@ pub(crate) fn into_call(
 pub(crate) trait HasAead {
     type Inner: AeadInit;
     fn inner(&self) -> &Self::Inner;
-    /// The nonce (by default exactly `NONCE_LEN` bytes), data and
-    /// associated data of a call, as the methods take them.
+    /// The nonce of a call: by default exactly `NONCE_LEN` bytes.
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+        exact_nonce(nonce, Self::Inner::NONCE_LEN)
+    }
+    /// The nonce, data and associated data of a call, as the methods take
+    /// them.
     #[allow(clippy::type_complexity)]
     fn args<'py>(
         &self,
@@ -177,7 +181,7 @@ pub(crate) trait HasAead {
         associated_data: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(In<'py>, In<'py>, In<'py>)> {
         Ok((
-            exact_nonce(nonce, Self::Inner::NONCE_LEN)?,
+            self.nonce(nonce)?,
             input(data, "data")?,
             input_opt(associated_data, "associated_data")?,
         ))

@@ -239,18 +239,8 @@ impl HasAead for PyAesGcm {
         &self.gcm
     }
 
-    /// The nonce (8..128 bytes unless ``any_nonce_length``), data and
-    /// associated data of a one-shot call.
-    fn args<'py>(
-        &self,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<(In<'py>, In<'py>, In<'py>)> {
-        Ok((
-            nonce_arg(nonce, self.any_nonce)?,
-            input(data, "data")?,
-            input_opt(associated_data, "associated_data")?,
-        ))
+    /// 8..128 bytes unless ``any_nonce_length``.
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+        nonce_arg(nonce, self.any_nonce)
     }
 }

@@ -151,6 +151,62 @@ pub(crate) fn chunked_key_check(k: &In<'_>) -> PyResult<()> {
     Ok(())
 }
 
+/// A chunked call's key (16 or 32 bytes) and context, read once.
+fn key_and_context<'py>(
+    key: &Bound<'py, PyAny>,
+    context: &Bound<'py, PyAny>,
+) -> PyResult<(In<'py>, In<'py>)> {
+    let k = input(key, "key")?;
+    chunked_key_check(&k)?;
+    Ok((k, input(context, "context")?))
+}
+
+/// `chunked::seal` or `chunked::open`: key, context, data to result.
+type WholeFn = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, Error>;
+/// `chunked::seal_stream` or `chunked::open_stream` between two files.
+type StreamFn = fn(&[u8], &[u8], &mut PyFile, &mut PyFile) -> Result<u64, StreamError>;
+
+/// Runs a whole-message function of the library (`chunked::seal` or
+/// `chunked::open`) without the GIL and returns its result as bytes; the
+/// Rust copy is wiped.
+fn whole_message<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    context: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    f: WholeFn,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (k, c) = key_and_context(key, context)?;
+    let d = input(data, "data")?;
+    let (k, c, d) = (k.for_detach(), c.for_detach(), d.for_detach());
+    let v = Zeroizing::new(
+        py.detach(move || f(k.as_slice(), c.as_slice(), d.as_slice()))
+            .map_err(chunked_crypto_err)?,
+    );
+    Ok(PyBytes::new(py, &v))
+}
+
+/// Runs a streaming function of the library (`chunked::seal_stream` or
+/// `chunked::open_stream`) from the file object `src` to `dst` without the
+/// GIL; a Python exception of either file is raised as is.
+fn between_files(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    context: &Bound<'_, PyAny>,
+    src: &Bound<'_, PyAny>,
+    dst: &Bound<'_, PyAny>,
+    f: StreamFn,
+) -> PyResult<u64> {
+    let (k, c) = key_and_context(key, context)?;
+    let (k, c) = (Zeroizing::new(k.as_slice().to_vec()), c.as_slice().to_vec());
+    let (mut r, mut w) = (PyFile::new(src), PyFile::new(dst));
+    let res = py.detach(|| f(&k, &c, &mut r, &mut w));
+    res.map_err(|e| {
+        let rs = r.pyerr.lock().map(|g| g.is_some()).unwrap_or(false);
+        chunked_err(e, Some(if rs { &r.pyerr } else { &w.pyerr }))
+    })
+}
+
 /// Seals ``data`` as one C2SP chunked-encryption message (header, 16 KiB
 /// chunks, the short final chunk) under a 16- or 32-byte key and
 /// ``context`` (bytes, may be empty). Returns the sealed bytes.
@@ -162,15 +218,7 @@ pub(crate) fn chunked_seal<'py>(
     context: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
-    let d = input(data, "data")?;
-    let (k, c, d) = (k.for_detach(), c.for_detach(), d.for_detach());
-    let v = py
-        .detach(move || chunked::seal(k.as_slice(), c.as_slice(), d.as_slice()))
-        .map_err(chunked_crypto_err)?;
-    Ok(PyBytes::new(py, &v))
+    whole_message(py, key, context, data, chunked::seal)
 }
 
 /// Opens a whole sealed message: returns the plaintext, or raises
@@ -184,16 +232,7 @@ pub(crate) fn chunked_open<'py>(
     context: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
-    let d = input(data, "data")?;
-    let (k, c, d) = (k.for_detach(), c.for_detach(), d.for_detach());
-    let v = Zeroizing::new(
-        py.detach(move || chunked::open(k.as_slice(), c.as_slice(), d.as_slice()))
-            .map_err(chunked_crypto_err)?,
-    );
-    Ok(PyBytes::new(py, &v))
+    whole_message(py, key, context, data, chunked::open)
 }
 
 /// Seals everything read from the file object ``src`` (``read(n)``) into
@@ -207,16 +246,7 @@ pub(crate) fn chunked_seal_stream(
     src: &Bound<'_, PyAny>,
     dst: &Bound<'_, PyAny>,
 ) -> PyResult<u64> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
-    let (k, c) = (Zeroizing::new(k.as_slice().to_vec()), c.as_slice().to_vec());
-    let (mut r, mut w) = (PyFile::new(src), PyFile::new(dst));
-    let res = py.detach(|| chunked::seal_stream(&k, &c, &mut r, &mut w));
-    res.map_err(|e| {
-        let rs = r.pyerr.lock().map(|g| g.is_some()).unwrap_or(false);
-        chunked_err(e, Some(if rs { &r.pyerr } else { &w.pyerr }))
-    })
+    between_files(py, key, context, src, dst, chunked::seal_stream)
 }
 
 /// Opens a sealed message from ``src`` into ``dst``, writing each chunk
@@ -231,16 +261,7 @@ pub(crate) fn chunked_open_stream(
     src: &Bound<'_, PyAny>,
     dst: &Bound<'_, PyAny>,
 ) -> PyResult<u64> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
-    let (k, c) = (Zeroizing::new(k.as_slice().to_vec()), c.as_slice().to_vec());
-    let (mut r, mut w) = (PyFile::new(src), PyFile::new(dst));
-    let res = py.detach(|| chunked::open_stream(&k, &c, &mut r, &mut w));
-    res.map_err(|e| {
-        let rs = r.pyerr.lock().map(|g| g.is_some()).unwrap_or(false);
-        chunked_err(e, Some(if rs { &r.pyerr } else { &w.pyerr }))
-    })
+    between_files(py, key, context, src, dst, chunked::open_stream)
 }
 
 /// The state of a chunked reader or opener: the object, or the error that
@@ -250,6 +271,18 @@ pub(crate) enum Chk<T> {
     /// The error that ended it: one of galois's, or `None` for MemoryError.
     Failed(Option<Exc>, String),
     Closed,
+}
+
+impl<T> Chk<T> {
+    /// The live object, or the error that ended it raised again, or
+    /// ValueError once closed.
+    pub(crate) fn live(&mut self) -> PyResult<&mut T> {
+        match self {
+            Chk::Live(x) => Ok(x),
+            Chk::Failed(k, m) => Err(chunked_again(*k, m)),
+            Chk::Closed => Err(PyValueError::new_err("I/O operation on closed file.")),
+        }
+    }
 }
 
 pub(crate) fn chunked_again(kind: Option<Exc>, msg: &str) -> PyErr {
@@ -327,9 +360,7 @@ pub(crate) fn open_file<T>(
     file: &Bound<'_, PyAny>,
     open: impl FnOnce(&[u8], &[u8], PyFile) -> Result<T, StreamError>,
 ) -> PyResult<(Mutex<Chk<T>>, ErrSlot)> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
+    let (k, c) = key_and_context(key, context)?;
     let f = PyFile::new(file);
     let file_err = Arc::clone(&f.pyerr);
     match open(k.as_slice(), c.as_slice(), f) {
@@ -357,11 +388,7 @@ impl ChunkedReader {
         f: impl FnOnce(&mut RandomAccess<PyFile>) -> std::io::Result<R>,
     ) -> PyResult<R> {
         let mut g = lock(&self.st, "ChunkedReader")?;
-        let ra = match &mut *g {
-            Chk::Live(ra) => ra,
-            Chk::Failed(k, m) => return Err(chunked_again(*k, m)),
-            Chk::Closed => return Err(PyValueError::new_err("I/O operation on closed file.")),
-        };
+        let ra = g.live()?;
         match f(ra) {
             Ok(v) => Ok(v),
             Err(e) => {
@@ -481,11 +508,7 @@ impl ChunkedOpener {
     #[pyo3(signature = (n = -1), text_signature = "($self, n=-1)")]
     pub(crate) fn read<'py>(&self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyBytes>> {
         let mut g = lock(&self.st, "ChunkedOpener")?;
-        let o = match &mut *g {
-            Chk::Live(o) => o,
-            Chk::Failed(k, m) => return Err(chunked_again(*k, m)),
-            Chk::Closed => return Err(PyValueError::new_err("I/O operation on closed file.")),
-        };
+        let o = g.live()?;
         match read_bounded(o, n) {
             Ok(out) => Ok(PyBytes::new(py, &out)),
             Err(Bounded::NoMemory) => {

@@ -50,6 +50,39 @@ pub(crate) fn check_room(out: &Out, need: usize) -> PyResult<()> {
     Ok(())
 }
 
+/// The live context of an on-line GCM call, while associated data may
+/// still come (before the first update).
+fn before_update<T>(ctx: Option<&mut T>, updated: bool) -> PyResult<&mut T> {
+    let ctx = ctx.ok_or_else(finalized)?;
+    if updated {
+        return Err(raise(
+            Exc::AlreadyUpdated,
+            "Update has been called on this context.",
+        ));
+    }
+    Ok(ctx)
+}
+
+/// `finalized=` of a context's repr: `?` while another thread holds it.
+pub(crate) fn finalized_text(finalized: Option<bool>) -> &'static str {
+    match finalized {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "?",
+    }
+}
+
+/// The repr of an on-line GCM context (`finalized` is `None` while another
+/// thread holds it).
+fn context_repr(class: &str, key: &AesGcm, finalized: Option<bool>) -> String {
+    let fin = finalized_text(finalized);
+    format!(
+        "galois_aead.{class}(AES-{}, tag_length={}, finalized={fin})",
+        key.cipher().key_len() * 8,
+        key.tag_len()
+    )
+}
+
 pub(crate) type OnlineEnc = galois_aead::gcm::online::Encryptor<'static, Aes>;
 pub(crate) type OnlineDec = galois_aead::gcm::online::Decryptor<'static, Aes>;
 
@@ -86,14 +119,9 @@ impl GcmEncryptor {
         let d = input(data, "data")?;
         let mut g = lock(&self.st, "GCMEncryptor")?;
         let updated = g.updated;
-        let enc = g.enc.as_mut().ok_or_else(finalized)?;
-        if updated {
-            return Err(raise(
-                Exc::AlreadyUpdated,
-                "Update has been called on this context.",
-            ));
-        }
-        enc.aad(d.as_slice()).map_err(err)
+        before_update(g.enc.as_mut(), updated)?
+            .aad(d.as_slice())
+            .map_err(err)
     }
 
     /// Encrypts a piece of data and returns its ciphertext (same length).
@@ -137,10 +165,9 @@ impl GcmEncryptor {
         data: &Bound<'_, PyAny>,
         buf: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
-        let out = output(buf)?;
-        let r = (|| {
+        into_call(py, buf, |out| {
             let d = input(data, "data")?;
-            check_room(&out, d.len())?;
+            check_room(out, d.len())?;
             let mut g = lock(&self.st, "GCMEncryptor")?;
             let st = &mut *g;
             let enc = st.enc.as_mut().ok_or_else(finalized)?;
@@ -160,11 +187,7 @@ impl GcmEncryptor {
             .map_err(err)?;
             out.fill_prefix(py, &scratch);
             Ok(d.len())
-        })();
-        if r.is_err() {
-            out.wipe(py);
-        }
-        r
+        })
     }
 
     /// Ends the encryption; returns ``b""`` (GCM has no final block). The
@@ -190,21 +213,8 @@ impl GcmEncryptor {
     }
 
     pub(crate) fn __repr__(&self) -> String {
-        let fin = match self.st.try_lock() {
-            Ok(g) => {
-                if g.enc.is_none() {
-                    "True"
-                } else {
-                    "False"
-                }
-            }
-            Err(_) => "?",
-        };
-        format!(
-            "galois_aead.GCMEncryptor(AES-{}, tag_length={}, finalized={fin})",
-            self.key.cipher().key_len() * 8,
-            self.key.tag_len()
-        )
+        let fin = self.st.try_lock().ok().map(|g| g.enc.is_none());
+        context_repr("GCMEncryptor", &self.key, fin)
     }
 }
 
@@ -287,13 +297,7 @@ impl GcmDecryptor {
         let st = &mut *g;
         let dec = st.dec.as_mut().ok_or_else(finalized)?;
         st.updated = true;
-        if d.len() >= GIL_RELEASE_BYTES {
-            let dd = d.for_detach();
-            py.detach(move || dec.update(dd.as_slice()))
-        } else {
-            dec.update(d.as_slice())
-        }
-        .map_err(err)
+        run_maybe_detached(py, d.len() >= GIL_RELEASE_BYTES, [d], |[d]| dec.update(d)).map_err(err)
     }
 }
 
@@ -305,14 +309,9 @@ impl GcmDecryptor {
         let d = input(data, "data")?;
         let mut g = lock(&self.st, "GCMDecryptor")?;
         let updated = g.updated;
-        let dec = g.dec.as_mut().ok_or_else(finalized)?;
-        if updated {
-            return Err(raise(
-                Exc::AlreadyUpdated,
-                "Update has been called on this context.",
-            ));
-        }
-        dec.aad(d.as_slice()).map_err(err)
+        before_update(g.dec.as_mut(), updated)?
+            .aad(d.as_slice())
+            .map_err(err)
     }
 
     /// Takes a piece of ciphertext, kept until the tag is checked; returns
@@ -337,17 +336,12 @@ impl GcmDecryptor {
         data: &Bound<'_, PyAny>,
         buf: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
-        let out = output(buf)?;
-        let r = (|| {
+        into_call(py, buf, |out| {
             let d = input(data, "data")?;
-            check_room(&out, d.len())?;
+            check_room(out, d.len())?;
             self.take_update(py, &d)?;
             Ok(0)
-        })();
-        if r.is_err() {
-            out.wipe(py);
-        }
-        r
+        })
     }
 
     /// Verifies ``tag`` and returns the whole plaintext, or raises
@@ -368,20 +362,7 @@ impl GcmDecryptor {
     }
 
     pub(crate) fn __repr__(&self) -> String {
-        let fin = match self.st.try_lock() {
-            Ok(g) => {
-                if g.dec.is_none() {
-                    "True"
-                } else {
-                    "False"
-                }
-            }
-            Err(_) => "?",
-        };
-        format!(
-            "galois_aead.GCMDecryptor(AES-{}, tag_length={}, finalized={fin})",
-            self.key.cipher().key_len() * 8,
-            self.key.tag_len()
-        )
+        let fin = self.st.try_lock().ok().map(|g| g.dec.is_none());
+        context_repr("GCMDecryptor", &self.key, fin)
     }
 }

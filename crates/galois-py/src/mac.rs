@@ -73,14 +73,10 @@ impl PyGmac {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let n = nonce_arg(nonce, self.any_nonce)?;
         let d = input(data, "data")?;
-        let tag = if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d) = (n.for_detach(), d.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
-        } else {
-            self.mac.authenticate(n.as_slice(), d.as_slice())
-        }
-        .map_err(err)?;
+        let m = &*self.mac;
+        let big = d.len() >= GIL_RELEASE_BYTES;
+        let tag =
+            run_maybe_detached(py, big, [&n, &d], |[n, d]| m.authenticate(n, d)).map_err(err)?;
         Ok(PyBytes::new(py, tag.as_bytes()))
     }
 
@@ -99,20 +95,27 @@ impl PyGmac {
         if t.len() != self.mac.gcm().tag_len() {
             return Err(invalid_signature());
         }
-        if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
-        } else {
-            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
-        }
-        .map_err(mac_err)
+        let m = &*self.mac;
+        let big = d.len() >= GIL_RELEASE_BYTES;
+        run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| m.verify(n, d, t)).map_err(mac_err)
     }
 }
 
 // ---------------------------------------------------------------------------
 // Poly1305-AES
 // ---------------------------------------------------------------------------
+
+/// A Poly1305-AES nonce: exactly 16 bytes.
+fn poly1305_aes_nonce<'py>(nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+    let n = input(nonce, "nonce")?;
+    if n.len() != 16 {
+        return Err(PyValueError::new_err(format!(
+            "nonce must be 16 bytes, got {}",
+            n.len()
+        )));
+    }
+    Ok(n)
+}
 
 /// Poly1305-AES (Bernstein 2005): a 32-byte key k || r (r clamped), 16-byte
 /// nonces, 16-byte tags. Never reuse a nonce with one key.
@@ -160,22 +163,12 @@ impl PyPoly1305Aes {
         nonce: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = input(nonce, "nonce")?;
+        let n = poly1305_aes_nonce(nonce)?;
         let d = input(data, "data")?;
-        if n.len() != 16 {
-            return Err(PyValueError::new_err(format!(
-                "nonce must be 16 bytes, got {}",
-                n.len()
-            )));
-        }
-        let tag = if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d) = (n.for_detach(), d.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
-        } else {
-            self.mac.authenticate(n.as_slice(), d.as_slice())
-        }
-        .map_err(err)?;
+        let m = &*self.mac;
+        let big = d.len() >= GIL_RELEASE_BYTES;
+        let tag =
+            run_maybe_detached(py, big, [&n, &d], |[n, d]| m.authenticate(n, d)).map_err(err)?;
         Ok(PyBytes::new(py, &tag))
     }
 
@@ -187,26 +180,15 @@ impl PyPoly1305Aes {
         data: &Bound<'_, PyAny>,
         tag: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let n = input(nonce, "nonce")?;
+        let n = poly1305_aes_nonce(nonce)?;
         let d = input(data, "data")?;
         let t = input(tag, "tag")?;
-        if n.len() != 16 {
-            return Err(PyValueError::new_err(format!(
-                "nonce must be 16 bytes, got {}",
-                n.len()
-            )));
-        }
         if t.len() != 16 {
             return Err(invalid_signature());
         }
-        if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
-        } else {
-            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
-        }
-        .map_err(mac_err)
+        let m = &*self.mac;
+        let big = d.len() >= GIL_RELEASE_BYTES;
+        run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| m.verify(n, d, t)).map_err(mac_err)
     }
 }
 
@@ -253,16 +235,7 @@ impl PyPoly1305 {
     }
 
     pub(crate) fn __repr__(&self) -> String {
-        let fin = match self.st.try_lock() {
-            Ok(g) => {
-                if g.is_none() {
-                    "True"
-                } else {
-                    "False"
-                }
-            }
-            Err(_) => "?",
-        };
+        let fin = finalized_text(self.st.try_lock().ok().map(|g| g.is_none()));
         format!("galois_aead.Poly1305(finalized={fin})")
     }
 
@@ -271,14 +244,7 @@ impl PyPoly1305 {
         let d = input(data, "data")?;
         let mut g = lock(&self.st, "Poly1305")?;
         let p = g.as_mut().ok_or_else(finalized)?;
-        if d.len() >= GIL_RELEASE_BYTES {
-            let dd = d.for_detach();
-            py.detach(move || {
-                p.update(dd.as_slice());
-            });
-        } else {
-            p.update(d.as_slice());
-        }
+        run_maybe_detached(py, d.len() >= GIL_RELEASE_BYTES, [&d], |[d]| p.update(d));
         Ok(())
     }
 
@@ -308,13 +274,8 @@ impl PyPoly1305 {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let k = onetime_key(key)?;
         let d = input(data, "data")?;
-        let t = if d.len() >= GIL_RELEASE_BYTES {
-            let (kk, dd) = (k.for_detach(), d.for_detach());
-            py.detach(move || Poly1305::mac(kk.as_slice(), dd.as_slice()))
-        } else {
-            Poly1305::mac(k.as_slice(), d.as_slice())
-        }
-        .map_err(err)?;
+        let big = d.len() >= GIL_RELEASE_BYTES;
+        let t = run_maybe_detached(py, big, [&k, &d], |[k, d]| Poly1305::mac(k, d)).map_err(err)?;
         Ok(PyBytes::new(py, &t))
     }
 
