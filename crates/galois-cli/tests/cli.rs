@@ -1,55 +1,35 @@
 //! The real `galois` binary: keys, seal/open round trips, and every kind
 //! of bad input failing with its documented exit code and no output file.
 
+mod common;
+
+use common::*;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn galois() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_galois"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("galois-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&std::ffi::OsStr]) -> Output {
-    galois().args(args).output().unwrap()
-}
+use std::path::Path;
+use std::process::{Output, Stdio};
 
 fn os<P: AsRef<std::ffi::OsStr> + ?Sized>(p: &P) -> &std::ffi::OsStr {
     p.as_ref()
 }
 
-fn keygen(dir: &Path, name: &str, alg: &str) -> PathBuf {
-    let k = dir.join(name);
-    let o = run(&[os("keygen"), os("--algorithm"), os(alg), os("-o"), os(&k)]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    k
+/// `galois CMD --key K EXTRA... -o OUT IN`.
+fn key_io(cmd: &str, k: &Path, extra: &[&str], out: &Path, input: &Path) -> Output {
+    let mut args = vec![os(cmd), os("--key"), os(k)];
+    args.extend(extra.iter().map(os));
+    args.extend([os("-o"), os(out), os(input)]);
+    run(&args)
 }
 
-fn pseudo_random(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
-fn only_files(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+/// `galois verify --key K --tag TAG MSG`.
+fn verify(k: &Path, tag: &str, msg: &Path) -> Output {
+    run(&[
+        os("verify"),
+        os("--key"),
+        os(k),
+        os("--tag"),
+        os(tag),
+        os(msg),
+    ])
 }
 
 #[test]
@@ -87,24 +67,10 @@ fn round_trips_empty_small_and_100_mb() {
             d.join(format!("b{i}")),
         );
         std::fs::write(&pin, &data).unwrap();
-        let o = run(&[
-            os("seal"),
-            os("--key"),
-            os(&k),
-            os("-o"),
-            os(&sealed),
-            os(&pin),
-        ]);
+        let o = key_io("seal", &k, &[], &sealed, &pin);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(std::fs::metadata(&sealed).unwrap().len() > n as u64);
-        let o = run(&[
-            os("open"),
-            os("--key"),
-            os(&k),
-            os("-o"),
-            os(&back),
-            os(&sealed),
-        ]);
+        let o = key_io("open", &k, &[], &back, &sealed);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(std::fs::read(&back).unwrap() == data, "size {n}");
         for p in [&pin, &sealed, &back] {
@@ -150,18 +116,13 @@ fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
     let pin = d.join("plain");
     std::fs::write(&pin, &data).unwrap();
     let sealed = d.join("sealed");
-    let o = run(&[
-        os("seal"),
-        os("--key"),
-        os(&k),
-        os("--format"),
-        os("stream"),
-        os("--segment-size"),
-        os("4096"),
-        os("-o"),
-        os(&sealed),
-        os(&pin),
-    ]);
+    let o = key_io(
+        "seal",
+        &k,
+        &["--format", "stream", "--segment-size", "4096"],
+        &sealed,
+        &pin,
+    );
     assert!(o.status.success());
     let good = std::fs::read(&sealed).unwrap();
     let header = 50;
@@ -211,14 +172,7 @@ fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
         let input = d.join("input");
         std::fs::write(&input, &bytes).unwrap();
         let out = d.join("out");
-        let o = run(&[
-            os("open"),
-            os("--key"),
-            os(&k),
-            os("-o"),
-            os(&out),
-            os(&input),
-        ]);
+        let o = key_io("open", &k, &[], &out, &input);
         assert_eq!(
             o.status.code(),
             Some(code),
@@ -232,51 +186,23 @@ fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
         );
         assert!(!out.exists(), "{what}: output file left behind");
         assert!(
-            !only_files(&d).iter().any(|f| f.contains("galois-tmp")),
+            !names(&d).iter().any(|f| f.contains("galois-tmp")),
             "{what}: temp file left behind"
         );
     }
     let out = d.join("out");
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&k2),
-        os("-o"),
-        os(&out),
-        os(&sealed),
-    ]);
+    let o = key_io("open", &k2, &[], &out, &sealed);
     assert_eq!(o.status.code(), Some(1), "wrong key");
     assert!(!out.exists());
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&kp),
-        os("-o"),
-        os(&out),
-        os(&sealed),
-    ]);
+    let o = key_io("open", &kp, &[], &out, &sealed);
     assert_eq!(
         o.status.code(),
         Some(4),
         "a MAC key is not an encryption key"
     );
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&pin),
-        os("-o"),
-        os(&out),
-        os(&sealed),
-    ]);
+    let o = key_io("open", &pin, &[], &out, &sealed);
     assert_eq!(o.status.code(), Some(4), "not a key file");
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&k),
-        os("-o"),
-        os(&out),
-        os(&d.join("missing")),
-    ]);
+    let o = key_io("open", &k, &[], &out, &d.join("missing"));
     assert_eq!(o.status.code(), Some(3), "missing input");
     assert!(!out.exists());
 }
@@ -291,36 +217,15 @@ fn mac_and_verify_for_both_macs() {
         let o = run(&[os("mac"), os("--key"), os(&k), os(&msg)]);
         assert!(o.status.success());
         let tag = String::from_utf8(o.stdout).unwrap().trim().to_string();
-        let o = run(&[
-            os("verify"),
-            os("--key"),
-            os(&k),
-            os("--tag"),
-            os(&tag),
-            os(&msg),
-        ]);
+        let o = verify(&k, &tag, &msg);
         assert!(o.status.success(), "{alg}");
         let mut other = std::fs::read(&msg).unwrap();
         other[0] ^= 1;
         let m2 = d.join("msg2");
         std::fs::write(&m2, &other).unwrap();
-        let o = run(&[
-            os("verify"),
-            os("--key"),
-            os(&k),
-            os("--tag"),
-            os(&tag),
-            os(&m2),
-        ]);
+        let o = verify(&k, &tag, &m2);
         assert_eq!(o.status.code(), Some(1), "{alg}: tampered message");
-        let o = run(&[
-            os("verify"),
-            os("--key"),
-            os(&k),
-            os("--tag"),
-            os("zz:00"),
-            os(&msg),
-        ]);
+        let o = verify(&k, "zz:00", &msg);
         assert_eq!(o.status.code(), Some(2), "{alg}: malformed tag");
     }
 }
@@ -332,20 +237,20 @@ fn associated_data_must_match() {
     let pin = d.join("plain");
     std::fs::write(&pin, pseudo_random(3 * 4096 + 7, 11)).unwrap();
     let sealed = d.join("sealed");
-    let o = run(&[
-        os("seal"),
-        os("--key"),
-        os(&k),
-        os("--aad"),
-        os("file=report.pdf"),
-        os("--format"),
-        os("stream"),
-        os("--segment-size"),
-        os("4096"),
-        os("-o"),
-        os(&sealed),
-        os(&pin),
-    ]);
+    let o = key_io(
+        "seal",
+        &k,
+        &[
+            "--aad",
+            "file=report.pdf",
+            "--format",
+            "stream",
+            "--segment-size",
+            "4096",
+        ],
+        &sealed,
+        &pin,
+    );
     assert!(o.status.success());
     let out = d.join("out");
     for (aad, code) in [
@@ -373,16 +278,7 @@ fn associated_data_must_match() {
     let cut = d.join("cut");
     std::fs::write(&cut, &bytes[..50 + 2 * (4096 + 16)]).unwrap();
     std::fs::remove_file(&out).unwrap();
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&k),
-        os("--aad"),
-        os("file=report.pdf"),
-        os("-o"),
-        os(&out),
-        os(&cut),
-    ]);
+    let o = key_io("open", &k, &["--aad", "file=report.pdf"], &out, &cut);
     assert_eq!(
         o.status.code(),
         Some(5),

@@ -7,69 +7,19 @@
 
 #![cfg(unix)]
 
+mod common;
+
+use common::*;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_galois")
-}
-
-fn galois() -> Command {
-    Command::new(bin())
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("galois-hard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
-    galois().args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn keygen(dir: &Path, name: &str, alg: &str) -> PathBuf {
-    let k = dir.join(name);
-    let o = run(&[
-        OsStr::new("keygen"),
-        OsStr::new("--algorithm"),
-        OsStr::new(alg),
-        OsStr::new("-o"),
-        k.as_os_str(),
-    ]);
-    assert!(o.status.success(), "{}", err(&o));
-    k
-}
-
-fn pseudo_random(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 fn mode(p: &Path) -> u32 {
