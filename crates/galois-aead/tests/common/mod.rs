@@ -238,3 +238,35 @@ pub fn implementations() -> Vec<Options> {
     );
     v
 }
+
+/// AES-GCM-SIV and XAES-256-GCM: their constructor pinning a GHASH backend
+/// and an AES implementation, called in this one place by the suites.
+pub trait Pinned: galois_aead::AeadInit {
+    fn pinned(key: &[u8], ghash: Backend, aes: Option<AesBackend>) -> Self;
+}
+
+macro_rules! pinned {
+    ($($t:ident),*) => {$(
+        impl Pinned for galois_aead::$t {
+            fn pinned(key: &[u8], ghash: Backend, aes: Option<AesBackend>) -> Self {
+                galois_aead::$t::with_backends(key, ghash, aes).unwrap()
+            }
+        }
+    )*};
+}
+pinned!(AesGcmSiv, XAes256Gcm);
+
+/// Every implementation of `A` a test must run: each GHASH backend (AES
+/// auto-selected), each AES backend (over ctmul64), then the automatic
+/// choice.
+pub fn pinned_implementations<A: Pinned>(key: &[u8]) -> Vec<A> {
+    let mut v: Vec<A> = ghash_backends()
+        .into_iter()
+        .map(|b| A::pinned(key, b, None))
+        .collect();
+    for a in aes_backends() {
+        v.push(A::pinned(key, Backend::Ctmul64, Some(a)));
+    }
+    v.push(A::new(key).unwrap());
+    v
+}
