@@ -210,15 +210,10 @@ macro_rules! io_fn {
         #[no_mangle]
         pub unsafe extern "C" fn $f(
             $($b: $bt,)*
-            out: *mut u8,
-            out_cap: usize,
-            out_len: *mut usize,
-            in_: *const u8,
-            in_len: usize,
-            ad: *const u8,
-            ad_len: usize,
-            nonce: *const u8,
-            nonce_len: usize,
+            out: *mut u8, out_cap: usize, out_len: *mut usize,
+            in_: *const u8, in_len: usize,
+            ad: *const u8, ad_len: usize,
+            nonce: *const u8, nonce_len: usize,
             $($a: $at,)*
         ) -> c_int {
             let $io = $crate::aead::Io { out, out_cap, out_len, in_, in_len, ad, ad_len, nonce, nonce_len };

@@ -72,24 +72,34 @@ pub unsafe extern "C" fn galois_aesgcm_init(
     unsafe { galois_aesgcm_init_ex(state, key, key_len, 16, 0) }
 }
 
-/// AES-GCM key setup with a chosen tag length (16, 12..15 or 8 or 4 with
-/// 12-byte nonces only; any of 4..16 with any nonce under
+/// `$f(state, key, key_len, tag_len, flags)`: key setup of a `$t` state
+/// (`$kind`) with a chosen tag length (16, 12..15 or 8 or 4 with 12-byte
+/// nonces only; any of 4..16 with any nonce under
 /// [`GALOIS_FLAG_PERMISSIVE`]).
-#[no_mangle]
-pub unsafe extern "C" fn galois_aesgcm_init_ex(
-    state: *mut c_void,
-    key: *const u8,
-    key_len: usize,
-    tag_len: usize,
-    flags: c_uint,
-) -> c_int {
-    // SAFETY: the caller passes a state of galois_aesgcm_statebytes() bytes.
-    unsafe {
-        init_state(state, Kind::Gcm, || {
-            let key = input(key, key_len)?;
-            AesGcm::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
-        })
-    }
+macro_rules! gcm_init_ex {
+    ($(#[$m:meta])* $t:ident, $kind:expr => $f:ident) => {
+        $(#[$m])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $f(
+            state: *mut c_void, key: *const u8, key_len: usize, tag_len: usize, flags: c_uint,
+        ) -> c_int {
+            // SAFETY: the caller passes a state of the type's statebytes() bytes.
+            unsafe {
+                init_state(state, $kind, || {
+                    let key = input(key, key_len)?;
+                    $t::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
+                })
+            }
+        }
+    };
+}
+pub(crate) use gcm_init_ex;
+
+gcm_init_ex! {
+    /// AES-GCM key setup with a chosen tag length (16, 12..15 or 8 or 4 with
+    /// 12-byte nonces only; any of 4..16 with any nonce under
+    /// [`GALOIS_FLAG_PERMISSIVE`]).
+    AesGcm, Kind::Gcm => galois_aesgcm_init_ex
 }
 
 /// The tag length of an initialized AES-GCM state (positive), or an error code.
@@ -143,6 +153,27 @@ io_fn! {
     }
 }
 
+/// The state, nonce and associated data of a detached call, once the tag
+/// length is the state's.
+///
+/// # Safety
+/// Pointers, lengths and the state as galois.h documents them.
+unsafe fn detached_args<'a>(
+    state: *const c_void,
+    tag_len: usize,
+    nonce: Range,
+    ad: Range,
+) -> Result<(&'a AesGcm, &'a [u8], &'a [u8]), c_int> {
+    // SAFETY (all blocks): the caller's contract, passed on.
+    let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
+    if tag_len != g.tag_len() {
+        return Err(GALOIS_ERR_TAG_LENGTH);
+    }
+    Ok((g, unsafe { input(nonce.0, nonce.1)? }, unsafe {
+        input(ad.0, ad.1)?
+    }))
+}
+
 /// Encrypts `in_len` bytes from `in` into `out` (same length; may be the
 /// same pointer) and writes the tag (`tag_len` must equal the state's tag
 /// length) to `tag`. On any error `out[0..in_len)` and `tag[0..tag_len)`
@@ -163,12 +194,8 @@ pub unsafe extern "C" fn galois_aesgcm_seal_detached(
     let st = state_range(state, Kind::Gcm);
     let r = guard(|| {
         // SAFETY (all blocks below): as in galois_aesgcm_seal.
-        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
-        if tag_len != g.tag_len() {
-            return Err(GALOIS_ERR_TAG_LENGTH);
-        }
-        let nonce_s = unsafe { input(nonce, nonce_len)? };
-        let ad_s = unsafe { input(ad, ad_len)? };
+        let (g, nonce_s, ad_s) =
+            unsafe { detached_args(state, tag_len, (nonce, nonce_len), (ad, ad_len))? };
         let fixed = [st, (ad, ad_len), (nonce, nonce_len)];
         no_overlap(out, in_len, &fixed)?;
         no_overlap(tag, tag_len, &fixed)?;
@@ -209,12 +236,8 @@ pub unsafe extern "C" fn galois_aesgcm_open_detached(
     let st = state_range(state, Kind::Gcm);
     let r = guard(|| {
         // SAFETY (all blocks below): as in galois_aesgcm_seal.
-        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
-        if tag_len != g.tag_len() {
-            return Err(GALOIS_ERR_TAG_LENGTH);
-        }
-        let nonce_s = unsafe { input(nonce, nonce_len)? };
-        let ad_s = unsafe { input(ad, ad_len)? };
+        let (g, nonce_s, ad_s) =
+            unsafe { detached_args(state, tag_len, (nonce, nonce_len), (ad, ad_len))? };
         let mut tag_b = [0u8; 16];
         tag_b[..tag_len].copy_from_slice(unsafe { input(tag, tag_len)? });
         no_overlap(

@@ -62,13 +62,8 @@ macro_rules! mac_fns {
         $(#[$am])*
         #[no_mangle]
         pub unsafe extern "C" fn $auth(
-            state: *const c_void,
-            tag: *mut u8,
-            tag_len: usize,
-            nonce: *const u8,
-            nonce_len: usize,
-            msg: *const u8,
-            msg_len: usize,
+            state: *const c_void, tag: *mut u8, tag_len: usize,
+            nonce: *const u8, nonce_len: usize, msg: *const u8, msg_len: usize,
         ) -> c_int {
             let st = state_range(state, <$t>::KIND);
             let r = guard(|| {
@@ -90,13 +85,7 @@ macro_rules! mac_fns {
         $(#[$vm])*
         #[no_mangle]
         pub unsafe extern "C" fn $verify(
-            state: *const c_void,
-            tag: *const u8,
-            tag_len: usize,
-            nonce: *const u8,
-            nonce_len: usize,
-            msg: *const u8,
-            msg_len: usize,
+            state: *const c_void, tag: *const u8, tag_len: usize, nonce: *const u8, nonce_len: usize, msg: *const u8, msg_len: usize,
         ) -> c_int {
             guard(|| {
                 // SAFETY (all blocks): as in galois_aesgcm_seal.
@@ -134,22 +123,9 @@ pub unsafe extern "C" fn galois_gmac_init(
     unsafe { galois_gmac_init_ex(state, key, key_len, 16, 0) }
 }
 
-/// AES-GMAC key setup with a chosen tag length (as `galois_aesgcm_init_ex`).
-#[no_mangle]
-pub unsafe extern "C" fn galois_gmac_init_ex(
-    state: *mut c_void,
-    key: *const u8,
-    key_len: usize,
-    tag_len: usize,
-    flags: c_uint,
-) -> c_int {
-    // SAFETY: the caller passes a state of galois_gmac_statebytes() bytes.
-    unsafe {
-        init_state(state, Kind::Gmac, || {
-            let key = input(key, key_len)?;
-            AesGmac::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
-        })
-    }
+gcm_init_ex! {
+    /// AES-GMAC key setup with a chosen tag length (as `galois_aesgcm_init_ex`).
+    AesGmac, Kind::Gmac => galois_gmac_init_ex
 }
 
 mac_fns! {

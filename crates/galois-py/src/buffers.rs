@@ -235,6 +235,24 @@ pub(crate) fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<In<'py
     Ok(In::Buf(buf))
 }
 
+/// As [`input`], of exactly `len` bytes: otherwise ValueError
+/// "`what` must be `len` bytes`detail`, got N".
+pub(crate) fn input_of_len<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    len: usize,
+    detail: &str,
+) -> PyResult<In<'py>> {
+    let b = input(obj, what)?;
+    if b.len() != len {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be {len} bytes{detail}, got {}",
+            b.len()
+        )));
+    }
+    Ok(b)
+}
+
 /// As [`input`], with `None` read as empty.
 pub(crate) fn input_opt<'py>(obj: Option<&Bound<'py, PyAny>>, what: &str) -> PyResult<In<'py>> {
     match obj {

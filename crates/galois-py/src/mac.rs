@@ -3,6 +3,70 @@
 use crate::*;
 
 // ---------------------------------------------------------------------------
+// The keyed MAC classes (GMAC, Poly1305AES): authenticate and verify once
+// ---------------------------------------------------------------------------
+
+/// GMAC and Poly1305AES, seen alike by their authenticate and verify.
+pub(crate) trait MacClass {
+    type Mac: Sync;
+    fn mac(&self) -> &Self::Mac;
+    /// The nonce argument, checked as the class takes it.
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>>;
+    /// The tag length verify takes (any other: ``InvalidSignature``).
+    fn tag_len(&self) -> usize;
+    fn tag(m: &Self::Mac, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error>;
+    fn check(m: &Self::Mac, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error>;
+}
+
+/// The `#[pymethods]` of a [`MacClass`]: its own methods, then
+/// ``authenticate`` and ``verify`` (without the GIL for long data). One
+/// block per class (a second one would need pyo3's multiple-pymethods
+/// feature).
+macro_rules! mac_class {
+    ($class:ident; $(#[$am:meta])* authenticate; $(#[$vm:meta])* verify; { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            $($own)*
+
+            $(#[$am])*
+            pub(crate) fn authenticate<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: &Bound<'py, PyAny>,
+                data: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                let n = self.nonce(nonce)?;
+                let d = input(data, "data")?;
+                let m = self.mac();
+                let big = d.len() >= GIL_RELEASE_BYTES;
+                let tag = run_maybe_detached(py, big, [&n, &d], |[n, d]| Self::tag(m, n, d));
+                Ok(PyBytes::new(py, &tag.map_err(err)?))
+            }
+
+            $(#[$vm])*
+            pub(crate) fn verify(
+                &self,
+                py: Python<'_>,
+                nonce: &Bound<'_, PyAny>,
+                data: &Bound<'_, PyAny>,
+                tag: &Bound<'_, PyAny>,
+            ) -> PyResult<()> {
+                let n = self.nonce(nonce)?;
+                let d = input(data, "data")?;
+                let t = input(tag, "tag")?;
+                if t.len() != MacClass::tag_len(self) {
+                    return Err(invalid_signature());
+                }
+                let m = self.mac();
+                let big = d.len() >= GIL_RELEASE_BYTES;
+                run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| Self::check(m, n, d, t))
+                    .map_err(mac_err)
+            }
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
 // GMAC
 // ---------------------------------------------------------------------------
 
@@ -22,82 +86,72 @@ pub(crate) struct PyGmac {
     pub(crate) any_nonce: bool,
 }
 
-#[pymethods]
-impl PyGmac {
-    #[new]
-    #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
-    pub(crate) fn new(
-        key: &Bound<'_, PyAny>,
-        tag_length: usize,
-        permissive: bool,
-        any_nonce_length: bool,
-    ) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        let opts = gcm_options(tag_length, permissive)?;
-        let mac = AesGmac::with_options(k.as_slice(), opts).map_err(err)?;
-        Ok(PyGmac {
-            mac: Arc::new(mac),
-            any_nonce: any_nonce_length,
-        })
+impl MacClass for PyGmac {
+    type Mac = AesGmac;
+    fn mac(&self) -> &AesGmac {
+        &self.mac
     }
-
-    /// A random key of ``bit_length`` bits (128, 192 or 256).
-    #[staticmethod]
-    pub(crate) fn generate_key(
-        py: Python<'_>,
-        bit_length: &Bound<'_, PyAny>,
-    ) -> PyResult<Py<PyBytes>> {
-        generate_key::<AesGcm>(py, Some(bit_length))
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+        nonce_arg(nonce, self.any_nonce)
     }
-
-    /// The tag length in bytes.
-    #[getter]
-    pub(crate) fn tag_length(&self) -> usize {
+    fn tag_len(&self) -> usize {
         self.mac.gcm().tag_len()
     }
-
-    pub(crate) fn __repr__(&self) -> String {
-        format!(
-            "galois_aead.GMAC(AES-{}, tag_length={})",
-            self.mac.gcm().cipher().key_len() * 8,
-            self.mac.gcm().tag_len()
-        )
+    fn tag(m: &AesGmac, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(m.authenticate(nonce, data)?.as_bytes().to_vec())
     }
+    fn check(m: &AesGmac, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
+        m.verify(nonce, data, tag)
+    }
+}
 
+mac_class! {
+    PyGmac;
     /// The tag of ``data`` under ``nonce``.
-    pub(crate) fn authenticate<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = nonce_arg(nonce, self.any_nonce)?;
-        let d = input(data, "data")?;
-        let m = &*self.mac;
-        let big = d.len() >= GIL_RELEASE_BYTES;
-        let tag =
-            run_maybe_detached(py, big, [&n, &d], |[n, d]| m.authenticate(n, d)).map_err(err)?;
-        Ok(PyBytes::new(py, tag.as_bytes()))
-    }
-
+    authenticate;
     /// Returns None if ``tag`` is the tag of ``data`` under ``nonce``, else
     /// raises ``galois_aead.InvalidSignature`` (also for a tag of the wrong length).
-    pub(crate) fn verify(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        tag: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let n = nonce_arg(nonce, self.any_nonce)?;
-        let d = input(data, "data")?;
-        let t = input(tag, "tag")?;
-        if t.len() != self.mac.gcm().tag_len() {
-            return Err(invalid_signature());
+    verify;
+    {
+        #[new]
+        #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
+        pub(crate) fn new(
+            key: &Bound<'_, PyAny>,
+            tag_length: usize,
+            permissive: bool,
+            any_nonce_length: bool,
+        ) -> PyResult<Self> {
+            let k = input(key, "key")?;
+            let opts = gcm_options(tag_length, permissive)?;
+            let mac = AesGmac::with_options(k.as_slice(), opts).map_err(err)?;
+            Ok(PyGmac {
+                mac: Arc::new(mac),
+                any_nonce: any_nonce_length,
+            })
         }
-        let m = &*self.mac;
-        let big = d.len() >= GIL_RELEASE_BYTES;
-        run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| m.verify(n, d, t)).map_err(mac_err)
+
+        /// A random key of ``bit_length`` bits (128, 192 or 256).
+        #[staticmethod]
+        pub(crate) fn generate_key(
+            py: Python<'_>,
+            bit_length: &Bound<'_, PyAny>,
+        ) -> PyResult<Py<PyBytes>> {
+            generate_key::<AesGcm>(py, Some(bit_length))
+        }
+
+        /// The tag length in bytes.
+        #[getter]
+        pub(crate) fn tag_length(&self) -> usize {
+            self.mac.gcm().tag_len()
+        }
+
+        pub(crate) fn __repr__(&self) -> String {
+            format!(
+                "galois_aead.GMAC(AES-{}, tag_length={})",
+                self.mac.gcm().cipher().key_len() * 8,
+                self.mac.gcm().tag_len()
+            )
+        }
     }
 }
 
@@ -107,14 +161,7 @@ impl PyGmac {
 
 /// A Poly1305-AES nonce: exactly 16 bytes.
 fn poly1305_aes_nonce<'py>(nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
-    let n = input(nonce, "nonce")?;
-    if n.len() != 16 {
-        return Err(PyValueError::new_err(format!(
-            "nonce must be 16 bytes, got {}",
-            n.len()
-        )));
-    }
-    Ok(n)
+    input_of_len(nonce, "nonce", 16, "")
 }
 
 /// Poly1305-AES (Bernstein 2005): a 32-byte key k || r (r clamped), 16-byte
@@ -130,65 +177,49 @@ pub(crate) struct PyPoly1305Aes {
     pub(crate) mac: Arc<Poly1305Aes>,
 }
 
-#[pymethods]
-impl PyPoly1305Aes {
-    #[new]
-    pub(crate) fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        if k.len() != 32 {
-            return Err(PyValueError::new_err(format!(
-                "key must be 32 bytes (16-byte AES key k, then r), got {}",
-                k.len()
-            )));
-        }
-        let mac = Poly1305Aes::new(k.as_slice()).map_err(err)?;
-        Ok(PyPoly1305Aes { mac: Arc::new(mac) })
+impl MacClass for PyPoly1305Aes {
+    type Mac = Poly1305Aes;
+    fn mac(&self) -> &Poly1305Aes {
+        &self.mac
     }
-
-    pub(crate) fn __repr__(&self) -> &'static str {
-        "galois_aead.Poly1305AES(AES-128)"
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+        poly1305_aes_nonce(nonce)
     }
-
-    /// A random 32-byte key k || r with r clamped.
-    #[staticmethod]
-    pub(crate) fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
-        let k = Poly1305Aes::generate_key().map_err(err)?;
-        Ok(PyBytes::new(py, &k[..]))
+    fn tag_len(&self) -> usize {
+        16
     }
+    fn tag(m: &Poly1305Aes, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(m.authenticate(nonce, data)?.to_vec())
+    }
+    fn check(m: &Poly1305Aes, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
+        m.verify(nonce, data, tag)
+    }
+}
 
+mac_class! {
+    PyPoly1305Aes;
     /// The 16-byte tag of ``data`` under the 16-byte ``nonce``.
-    pub(crate) fn authenticate<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = poly1305_aes_nonce(nonce)?;
-        let d = input(data, "data")?;
-        let m = &*self.mac;
-        let big = d.len() >= GIL_RELEASE_BYTES;
-        let tag =
-            run_maybe_detached(py, big, [&n, &d], |[n, d]| m.authenticate(n, d)).map_err(err)?;
-        Ok(PyBytes::new(py, &tag))
-    }
-
+    authenticate;
     /// Returns None if ``tag`` verifies, else raises ``galois_aead.InvalidSignature``.
-    pub(crate) fn verify(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        tag: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let n = poly1305_aes_nonce(nonce)?;
-        let d = input(data, "data")?;
-        let t = input(tag, "tag")?;
-        if t.len() != 16 {
-            return Err(invalid_signature());
+    verify;
+    {
+        #[new]
+        pub(crate) fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+            let k = input_of_len(key, "key", 32, " (16-byte AES key k, then r)")?;
+            let mac = Poly1305Aes::new(k.as_slice()).map_err(err)?;
+            Ok(PyPoly1305Aes { mac: Arc::new(mac) })
         }
-        let m = &*self.mac;
-        let big = d.len() >= GIL_RELEASE_BYTES;
-        run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| m.verify(n, d, t)).map_err(mac_err)
+
+        pub(crate) fn __repr__(&self) -> &'static str {
+            "galois_aead.Poly1305AES(AES-128)"
+        }
+
+        /// A random 32-byte key k || r with r clamped.
+        #[staticmethod]
+        pub(crate) fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+            let k = Poly1305Aes::generate_key().map_err(err)?;
+            Ok(PyBytes::new(py, &k[..]))
+        }
     }
 }
 
@@ -197,14 +228,7 @@ impl PyPoly1305Aes {
 // ---------------------------------------------------------------------------
 
 pub(crate) fn onetime_key<'py>(key: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
-    let k = input(key, "key")?;
-    if k.len() != 32 {
-        return Err(PyValueError::new_err(format!(
-            "key must be 32 bytes (r || s), got {}",
-            k.len()
-        )));
-    }
-    Ok(k)
+    input_of_len(key, "key", 32, " (r || s)")
 }
 
 /// The one-time Poly1305 of RFC 8439 with the API of cryptography's
