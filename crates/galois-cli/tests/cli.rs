@@ -12,24 +12,9 @@ fn os<P: AsRef<std::ffi::OsStr> + ?Sized>(p: &P) -> &std::ffi::OsStr {
     p.as_ref()
 }
 
-/// `galois CMD --key K EXTRA... -o OUT IN`.
-fn key_io(cmd: &str, k: &Path, extra: &[&str], out: &Path, input: &Path) -> Output {
-    let mut args = vec![os(cmd), os("--key"), os(k)];
-    args.extend(extra.iter().map(os));
-    args.extend([os("-o"), os(out), os(input)]);
-    run(&args)
-}
-
 /// `galois verify --key K --tag TAG MSG`.
 fn verify(k: &Path, tag: &str, msg: &Path) -> Output {
-    run(&[
-        os("verify"),
-        os("--key"),
-        os(k),
-        os("--tag"),
-        os(tag),
-        os(msg),
-    ])
+    galois_run!("verify", "--key", k, "--tag", tag, msg)
 }
 
 #[test]
@@ -45,7 +30,7 @@ fn key_files_are_private_and_never_overwritten() {
                 0o600
             );
         }
-        let o = run(&[os("keygen"), os("--algorithm"), os(alg), os("-o"), os(&k)]);
+        let o = galois_run!("keygen", "--algorithm", alg, "-o", &k);
         assert_eq!(o.status.code(), Some(3), "overwrite must be refused");
     }
     let a = std::fs::read_to_string(d.join("aes-256-gcm")).unwrap();
@@ -54,8 +39,7 @@ fn key_files_are_private_and_never_overwritten() {
 
 #[test]
 fn round_trips_empty_small_and_100_mb() {
-    let d = tmpdir("rt");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("rt", "aes-256-gcm");
     for (i, n) in [0usize, 1, 15, 16, 17, 65535, 65536, 65537, 100 << 20]
         .into_iter()
         .enumerate()
@@ -81,17 +65,10 @@ fn round_trips_empty_small_and_100_mb() {
 
 #[test]
 fn stdin_to_stdout_round_trip() {
-    let d = tmpdir("stdio");
-    let k = keygen(&d, "k", "aes-128-gcm");
+    let (_d, k) = dir_with_key("stdio", "aes-128-gcm");
     let data = pseudo_random(300_000, 9);
     let pipe = |args: &[&std::ffi::OsStr], input: &[u8]| {
-        let mut c = galois()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut c = spawn_piped(args, Stdio::piped());
         let mut sin = c.stdin.take().unwrap();
         let input = input.to_vec();
         let w = std::thread::spawn(move || sin.write_all(&input));
@@ -108,8 +85,7 @@ fn stdin_to_stdout_round_trip() {
 
 #[test]
 fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
-    let d = tmpdir("bad");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("bad", "aes-256-gcm");
     let k2 = keygen(&d, "k2", "aes-256-gcm");
     let kp = keygen(&d, "kp", "poly1305-aes");
     let data = pseudo_random(5 * 4096 + 100, 3);
@@ -214,7 +190,7 @@ fn mac_and_verify_for_both_macs() {
     std::fs::write(&msg, pseudo_random(10_000, 5)).unwrap();
     for alg in ["aes-128-gcm", "aes-256-gcm", "poly1305-aes"] {
         let k = keygen(&d, alg, alg);
-        let o = run(&[os("mac"), os("--key"), os(&k), os(&msg)]);
+        let o = galois_run!("mac", "--key", &k, &msg);
         assert!(o.status.success());
         let tag = String::from_utf8(o.stdout).unwrap().trim().to_string();
         let o = verify(&k, &tag, &msg);
@@ -232,8 +208,7 @@ fn mac_and_verify_for_both_macs() {
 
 #[test]
 fn associated_data_must_match() {
-    let d = tmpdir("aad");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("aad", "aes-256-gcm");
     let pin = d.join("plain");
     std::fs::write(&pin, pseudo_random(3 * 4096 + 7, 11)).unwrap();
     let sealed = d.join("sealed");
@@ -292,13 +267,7 @@ fn associated_data_must_match() {
 fn bench_writes_a_plot_with_a_line_per_backend() {
     let d = tmpdir("plot");
     let svg = d.join("ghash.svg");
-    let o = run(&[
-        os("bench"),
-        os("ghash"),
-        os("--quick"),
-        os("--plot"),
-        os(&svg),
-    ]);
+    let o = galois_run!("bench", "ghash", "--quick", "--plot", &svg);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"));

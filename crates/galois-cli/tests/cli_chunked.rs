@@ -19,11 +19,7 @@ fn data(n: usize, seed: u8) -> Vec<u8> {
 /// A key file from `galois keygen`, and its key bytes.
 fn keygen(dir: &Path, alg: &str) -> (PathBuf, Vec<u8>) {
     let k = dir.join(format!("{alg}.key"));
-    let o = galois()
-        .args(["keygen", "--algorithm", alg, "-o"])
-        .arg(&k)
-        .output()
-        .unwrap();
+    let o = galois_run!("keygen", "--algorithm", alg, "-o", &k);
     assert!(o.status.success(), "{}", err(&o));
     let text = std::fs::read_to_string(&k).unwrap();
     let hex_key = text.split_whitespace().nth(2).unwrap();

@@ -122,12 +122,7 @@ macro_rules! online_ctx {
             }
 
             $(#[$im])*
-            pub(crate) fn update_into(
-                &self,
-                py: Python<'_>,
-                data: &Bound<'_, PyAny>,
-                buf: &Bound<'_, PyAny>,
-            ) -> PyResult<usize> {
+            pub(crate) fn update_into(&self, py: Python<'_>, data: &Bound<'_, PyAny>, buf: &Bound<'_, PyAny>) -> PyResult<usize> {
                 into_call(py, buf, |out| {
                     let d = input(data, "data")?;
                     check_room(out, d.len())?;

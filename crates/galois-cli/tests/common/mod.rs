@@ -27,6 +27,26 @@ pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
     galois().args(args).stdin(Stdio::null()).output().unwrap()
 }
 
+/// `galois ARGS` with no standard input; each argument is anything that
+/// is an `OsStr` (strings, paths).
+macro_rules! galois_run {
+    ($($a:expr),* $(,)?) => {
+        $crate::common::run(&[$(AsRef::<std::ffi::OsStr>::as_ref(&$a)),*])
+    };
+}
+pub(crate) use galois_run;
+
+/// `galois ARGS` started with `stdin`, its output and errors piped.
+pub fn spawn_piped<S: AsRef<OsStr>>(args: &[S], stdin: Stdio) -> std::process::Child {
+    galois()
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 pub fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -43,6 +63,21 @@ pub fn keygen(dir: &Path, name: &str, alg: &str) -> PathBuf {
     ]);
     assert!(o.status.success(), "{}", err(&o));
     k
+}
+
+/// `galois CMD --key K EXTRA... -o OUT IN`.
+pub fn key_io(cmd: &str, k: &Path, extra: &[&str], out: &Path, input: &Path) -> Output {
+    let mut args = vec![OsStr::new(cmd), OsStr::new("--key"), k.as_os_str()];
+    args.extend(extra.iter().map(OsStr::new));
+    args.extend([OsStr::new("-o"), out.as_os_str(), input.as_os_str()]);
+    run(&args)
+}
+
+/// A fresh directory for test `name` holding a key file `k` of `alg`.
+pub fn dir_with_key(name: &str, alg: &str) -> (PathBuf, PathBuf) {
+    let d = tmpdir(name);
+    let k = keygen(&d, "k", alg);
+    (d, k)
 }
 
 /// `n` bytes of a xorshift stream from `seed`.
