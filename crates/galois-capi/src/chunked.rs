@@ -113,10 +113,7 @@ unsafe fn whole_message(
             (io.key, io.key_len),
             (io.ctx, io.ctx_len),
         ];
-        unsafe { set_out_len(io.out_len, need, &call)? };
-        if io.out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
+        unsafe { need_out(io.out_len, io.out_cap, need, &call)? };
         no_overlap(io.out, need, &call[1..])?;
         let k = unsafe { input(io.key, io.key_len)? };
         chunked_key(k)?;
@@ -332,10 +329,7 @@ pub(crate) unsafe fn stream_call<T: Push>(
                 }
             },
         };
-        unsafe { set_out_len(out_len, need, &call)? };
-        if out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
+        unsafe { need_out(out_len, out_cap, need, &call)? };
         no_overlap(out, need, &call[1..])?;
         let o = unsafe { output(out, need)? };
         let res = match input_ {
