@@ -17,7 +17,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use common::{pattern, pki, KeyKind};
+use common::{pattern, pki, sha256, KeyKind};
 use rustls::{AlertDescription, CipherSuite, ClientConfig, ClientConnection, Error, RootCertStore};
 
 /// Files shared by the tests: the CA, both server identities, the body.
@@ -46,12 +46,6 @@ fn files() -> &'static Files {
             body: Arc::new(body),
         }
     })
-}
-
-fn sha256(d: &[u8]) -> Vec<u8> {
-    aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, d)
-        .as_ref()
-        .to_vec()
 }
 
 fn is_tls13(s: CipherSuite) -> bool {
