@@ -270,3 +270,12 @@ pub fn pinned_implementations<A: Pinned>(key: &[u8]) -> Vec<A> {
     v.push(A::new(key).unwrap());
     v
 }
+
+/// `r`, a constructor's result for an `n`-byte key, is the key-length error.
+#[track_caller]
+pub fn refuses_key_len<T>(n: usize, r: Result<T, galois_aead::Error>) {
+    assert_eq!(
+        r.err(),
+        Some(galois_aead::Error::InvalidKeyLength { got: n })
+    );
+}
