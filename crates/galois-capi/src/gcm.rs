@@ -153,25 +153,35 @@ io_fn! {
     }
 }
 
-/// The state, nonce and associated data of a detached call, once the tag
-/// length is the state's.
+/// The frame of a detached call on an AES-GCM state: the state, nonce and
+/// associated data (once `tag_len` is the state's tag length) handed to
+/// `body` with the state's range, under [`guard`]; on any error the
+/// buffers of `wipe` are zeroed (unless they overlap the state).
 ///
 /// # Safety
-/// Pointers, lengths and the state as galois.h documents them.
-unsafe fn detached_args<'a>(
+/// Pointers, lengths and the state as galois.h documents them; each of
+/// `wipe` is NULL or writable for its length.
+unsafe fn detached_call(
     state: *const c_void,
     tag_len: usize,
     nonce: Range,
     ad: Range,
-) -> Result<(&'a AesGcm, &'a [u8], &'a [u8]), c_int> {
-    // SAFETY (all blocks): the caller's contract, passed on.
-    let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
-    if tag_len != g.tag_len() {
-        return Err(GALOIS_ERR_TAG_LENGTH);
-    }
-    Ok((g, unsafe { input(nonce.0, nonce.1)? }, unsafe {
-        input(ad.0, ad.1)?
-    }))
+    wipe: &[(*mut u8, usize)],
+    body: impl FnOnce(&AesGcm, &[u8], &[u8], Range) -> Result<(), c_int>,
+) -> c_int {
+    let st = state_range(state, Kind::Gcm);
+    let r = guard(|| {
+        // SAFETY (all blocks): the caller's contract, passed on.
+        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
+        if tag_len != g.tag_len() {
+            return Err(GALOIS_ERR_TAG_LENGTH);
+        }
+        let nonce_s = unsafe { input(nonce.0, nonce.1)? };
+        let ad_s = unsafe { input(ad.0, ad.1)? };
+        body(g, nonce_s, ad_s, st)
+    });
+    // SAFETY: as the caller promises for `wipe`.
+    unsafe { zero_if_failed(r, wipe, Some(st)) }
 }
 
 /// Encrypts `in_len` bytes from `in` into `out` (same length; may be the
@@ -191,30 +201,30 @@ pub unsafe extern "C" fn galois_aesgcm_seal_detached(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    let st = state_range(state, Kind::Gcm);
-    let r = guard(|| {
-        // SAFETY (all blocks below): as in galois_aesgcm_seal.
-        let (g, nonce_s, ad_s) =
-            unsafe { detached_args(state, tag_len, (nonce, nonce_len), (ad, ad_len))? };
-        let fixed = [st, (ad, ad_len), (nonce, nonce_len)];
-        no_overlap(out, in_len, &fixed)?;
-        no_overlap(tag, tag_len, &fixed)?;
-        no_overlap(tag, tag_len, &[(in_, in_len), (out, in_len)])?;
-        if !in_place(in_, out, in_len) {
-            no_overlap(out, in_len, &[(in_, in_len)])?;
-        }
-        check_message(in_len)?;
-        let tag_s = unsafe { output(tag, tag_len)? };
-        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
-        let t = g
-            .seal_in_place_detached(nonce_s, ad_s, s.bytes())
-            .map_err(code)?;
-        unsafe { output(out, in_len)? }.copy_from_slice(s.bytes());
-        tag_s.copy_from_slice(t.as_bytes());
-        Ok(())
-    });
-    // SAFETY: out has in_len and tag tag_len bytes (contract).
-    unsafe { zero_if_failed(r, &[(out, in_len), (tag, tag_len)], Some(st)) }
+    let (n, a) = ((nonce, nonce_len), (ad, ad_len));
+    let wipe = [(out, in_len), (tag, tag_len)];
+    // SAFETY (all blocks): as in galois_aesgcm_seal; out has in_len and tag
+    // tag_len bytes (contract).
+    unsafe {
+        detached_call(state, tag_len, n, a, &wipe, |g, nonce_s, ad_s, st| {
+            let fixed = [st, a, n];
+            no_overlap(out, in_len, &fixed)?;
+            no_overlap(tag, tag_len, &fixed)?;
+            no_overlap(tag, tag_len, &[(in_, in_len), (out, in_len)])?;
+            if !in_place(in_, out, in_len) {
+                no_overlap(out, in_len, &[(in_, in_len)])?;
+            }
+            check_message(in_len)?;
+            let tag_s = output(tag, tag_len)?;
+            let mut s = Scratch::copy_of(input(in_, in_len)?)?;
+            let t = g
+                .seal_in_place_detached(nonce_s, ad_s, s.bytes())
+                .map_err(code)?;
+            output(out, in_len)?.copy_from_slice(s.bytes());
+            tag_s.copy_from_slice(t.as_bytes());
+            Ok(())
+        })
+    }
 }
 
 /// Verifies `tag` and decrypts `in_len` bytes from `in` into `out` (same
@@ -233,30 +243,32 @@ pub unsafe extern "C" fn galois_aesgcm_open_detached(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    let st = state_range(state, Kind::Gcm);
-    let r = guard(|| {
-        // SAFETY (all blocks below): as in galois_aesgcm_seal.
-        let (g, nonce_s, ad_s) =
-            unsafe { detached_args(state, tag_len, (nonce, nonce_len), (ad, ad_len))? };
-        let mut tag_b = [0u8; 16];
-        tag_b[..tag_len].copy_from_slice(unsafe { input(tag, tag_len)? });
-        no_overlap(
-            out,
-            in_len,
-            &[st, (ad, ad_len), (nonce, nonce_len), (tag, tag_len)],
-        )?;
-        if !in_place(in_, out, in_len) {
-            no_overlap(out, in_len, &[(in_, in_len)])?;
-        }
-        check_message(in_len)?;
-        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
-        g.open_in_place_detached(nonce_s, ad_s, s.bytes(), &tag_b[..tag_len])
-            .map_err(code)?;
-        unsafe { output(out, in_len)? }.copy_from_slice(s.bytes());
-        Ok(())
-    });
-    // SAFETY: out has in_len bytes (contract).
-    unsafe { zero_if_failed(r, &[(out, in_len)], Some(st)) }
+    let (n, a) = ((nonce, nonce_len), (ad, ad_len));
+    // SAFETY (all blocks): as in galois_aesgcm_seal; out has in_len bytes
+    // (contract).
+    unsafe {
+        detached_call(
+            state,
+            tag_len,
+            n,
+            a,
+            &[(out, in_len)],
+            |g, nonce_s, ad_s, st| {
+                let mut tag_b = [0u8; 16];
+                tag_b[..tag_len].copy_from_slice(input(tag, tag_len)?);
+                no_overlap(out, in_len, &[st, a, n, (tag, tag_len)])?;
+                if !in_place(in_, out, in_len) {
+                    no_overlap(out, in_len, &[(in_, in_len)])?;
+                }
+                check_message(in_len)?;
+                let mut s = Scratch::copy_of(input(in_, in_len)?)?;
+                g.open_in_place_detached(nonce_s, ad_s, s.bytes(), &tag_b[..tag_len])
+                    .map_err(code)?;
+                output(out, in_len)?.copy_from_slice(s.bytes());
+                Ok(())
+            },
+        )
+    }
 }
 
 aead_keygen!(AesGcm => galois_aesgcm_keygen);
