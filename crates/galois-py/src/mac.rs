@@ -8,22 +8,62 @@ use crate::*;
 
 /// GMAC and Poly1305AES, seen alike by their authenticate and verify.
 pub(crate) trait MacClass {
-    type Mac: Sync;
+    type Mac: LibMac;
     fn mac(&self) -> &Self::Mac;
     /// The nonce argument, checked as the class takes it.
     fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>>;
     /// The tag length verify takes (any other: ``InvalidSignature``).
     fn tag_len(&self) -> usize;
-    fn tag(m: &Self::Mac, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error>;
-    fn check(m: &Self::Mac, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error>;
 }
+
+/// The library MACs behind the classes: a tag as bytes, and verification.
+pub(crate) trait LibMac: Sync {
+    fn tag_bytes(&self, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error>;
+    fn check(&self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error>;
+}
+
+/// [`LibMac`] for each library MAC `$t`, whose tag `$tag` is as bytes `$bytes`.
+macro_rules! lib_mac {
+    ($($t:ty => |$tag:ident| $bytes:expr),*) => {$(
+        impl LibMac for $t {
+            fn tag_bytes(&self, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
+                let $tag = self.authenticate(nonce, data)?;
+                Ok($bytes)
+            }
+            fn check(&self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
+                self.verify(nonce, data, tag)
+            }
+        }
+    )*};
+}
+lib_mac!(AesGmac => |t| t.as_bytes().to_vec(), Poly1305Aes => |t| t.to_vec());
 
 /// The `#[pymethods]` of a [`MacClass`]: its own methods, then
 /// ``authenticate`` and ``verify`` (without the GIL for long data). One
 /// block per class (a second one would need pyo3's multiple-pymethods
 /// feature).
 macro_rules! mac_class {
-    ($class:ident; $(#[$am:meta])* authenticate; $(#[$vm:meta])* verify; { $($own:tt)* }) => {
+    (
+        $class:ident($mac:ty), |$s:ident, $n:ident| nonce = $nonce:expr, tag_len = $tl:expr;
+        $(#[$am:meta])* authenticate; $(#[$vm:meta])* verify; { $($own:tt)* }
+    ) => {
+        impl MacClass for $class {
+            type Mac = $mac;
+            fn mac(&self) -> &$mac {
+                &self.mac
+            }
+            #[allow(unused_variables)]
+            fn nonce<'py>(&self, $n: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+                let $s = self;
+                $nonce
+            }
+            #[allow(unused_variables)]
+            fn tag_len(&self) -> usize {
+                let $s = self;
+                $tl
+            }
+        }
+
         #[pymethods]
         impl $class {
             $($own)*
@@ -39,7 +79,7 @@ macro_rules! mac_class {
                 let d = input(data, "data")?;
                 let m = self.mac();
                 let big = d.len() >= GIL_RELEASE_BYTES;
-                let tag = run_maybe_detached(py, big, [&n, &d], |[n, d]| Self::tag(m, n, d));
+                let tag = run_maybe_detached(py, big, [&n, &d], |[n, d]| m.tag_bytes(n, d));
                 Ok(PyBytes::new(py, &tag.map_err(err)?))
             }
 
@@ -59,7 +99,7 @@ macro_rules! mac_class {
                 }
                 let m = self.mac();
                 let big = d.len() >= GIL_RELEASE_BYTES;
-                run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| Self::check(m, n, d, t))
+                run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| m.check(n, d, t))
                     .map_err(mac_err)
             }
         }
@@ -86,27 +126,8 @@ pub(crate) struct PyGmac {
     pub(crate) any_nonce: bool,
 }
 
-impl MacClass for PyGmac {
-    type Mac = AesGmac;
-    fn mac(&self) -> &AesGmac {
-        &self.mac
-    }
-    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
-        nonce_arg(nonce, self.any_nonce)
-    }
-    fn tag_len(&self) -> usize {
-        self.mac.gcm().tag_len()
-    }
-    fn tag(m: &AesGmac, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(m.authenticate(nonce, data)?.as_bytes().to_vec())
-    }
-    fn check(m: &AesGmac, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
-        m.verify(nonce, data, tag)
-    }
-}
-
 mac_class! {
-    PyGmac;
+    PyGmac(AesGmac), |s, n| nonce = nonce_arg(n, s.any_nonce), tag_len = s.mac.gcm().tag_len();
     /// The tag of ``data`` under ``nonce``.
     authenticate;
     /// Returns None if ``tag`` is the tag of ``data`` under ``nonce``, else
@@ -115,15 +136,8 @@ mac_class! {
     {
         #[new]
         #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
-        pub(crate) fn new(
-            key: &Bound<'_, PyAny>,
-            tag_length: usize,
-            permissive: bool,
-            any_nonce_length: bool,
-        ) -> PyResult<Self> {
-            let k = input(key, "key")?;
-            let opts = gcm_options(tag_length, permissive)?;
-            let mac = AesGmac::with_options(k.as_slice(), opts).map_err(err)?;
+        pub(crate) fn new(key: &Bound<'_, PyAny>, tag_length: usize, permissive: bool, any_nonce_length: bool) -> PyResult<Self> {
+            let mac = with_gcm_options(key, tag_length, permissive, AesGmac::with_options)?.map_err(err)?;
             Ok(PyGmac {
                 mac: Arc::new(mac),
                 any_nonce: any_nonce_length,
@@ -177,27 +191,8 @@ pub(crate) struct PyPoly1305Aes {
     pub(crate) mac: Arc<Poly1305Aes>,
 }
 
-impl MacClass for PyPoly1305Aes {
-    type Mac = Poly1305Aes;
-    fn mac(&self) -> &Poly1305Aes {
-        &self.mac
-    }
-    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
-        poly1305_aes_nonce(nonce)
-    }
-    fn tag_len(&self) -> usize {
-        16
-    }
-    fn tag(m: &Poly1305Aes, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(m.authenticate(nonce, data)?.to_vec())
-    }
-    fn check(m: &Poly1305Aes, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
-        m.verify(nonce, data, tag)
-    }
-}
-
 mac_class! {
-    PyPoly1305Aes;
+    PyPoly1305Aes(Poly1305Aes), |s, n| nonce = poly1305_aes_nonce(n), tag_len = 16;
     /// The 16-byte tag of ``data`` under the 16-byte ``nonce``.
     authenticate;
     /// Returns None if ``tag`` verifies, else raises ``galois_aead.InvalidSignature``.
