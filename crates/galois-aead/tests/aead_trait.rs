@@ -70,12 +70,16 @@ fn packets_over<A: AeadInit>(key: &[u8]) {
     assert_eq!(rx.open(&bad).unwrap().seq, 6);
 }
 
+/// `$f::<A>(&[3; n])` for each AEAD `A` and each of its key lengths `n`.
+macro_rules! with_keys {
+    ($f:ident: $($t:ident[$($n:expr),*]),*) => {
+        $($($f::<$t>(&[3; $n]);)*)*
+    };
+}
+
 #[test]
 fn packets_over_aes_gcm_siv_and_xaes() {
-    packets_over::<AesGcmSiv>(&[3; 16]);
-    packets_over::<AesGcmSiv>(&[3; 32]);
-    packets_over::<XAes256Gcm>(&[3; 32]);
-    packets_over::<AesGcm>(&[3; 24]);
+    with_keys!(packets_over: AesGcmSiv[16, 32], XAes256Gcm[32], AesGcm[24]);
 }
 
 #[test]
@@ -223,9 +227,5 @@ fn refused_calls_leave_no_plaintext<A: AeadInit>(key: &[u8]) {
 
 #[test]
 fn refused_calls_of_every_aead_leave_no_plaintext() {
-    refused_calls_leave_no_plaintext::<AesGcm>(&[3; 16]);
-    refused_calls_leave_no_plaintext::<AesGcm>(&[3; 32]);
-    refused_calls_leave_no_plaintext::<AesGcmSiv>(&[3; 16]);
-    refused_calls_leave_no_plaintext::<AesGcmSiv>(&[3; 32]);
-    refused_calls_leave_no_plaintext::<XAes256Gcm>(&[3; 32]);
+    with_keys!(refused_calls_leave_no_plaintext: AesGcm[16, 32], AesGcmSiv[16, 32], XAes256Gcm[32]);
 }

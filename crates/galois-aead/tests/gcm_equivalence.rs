@@ -20,6 +20,15 @@ fn reference(key: &[u8]) -> AesGcm {
     .unwrap()
 }
 
+/// The generator of seed `seed`, and an AES-128 key and a 12-byte IV drawn
+/// from it (in that order).
+fn key_and_iv(seed: u64) -> (rand::rngs::StdRng, Vec<u8>, Vec<u8>) {
+    let mut r = rng(seed);
+    let key = bytes(&mut r, 16);
+    let iv = bytes(&mut r, 12);
+    (r, key, iv)
+}
+
 #[test]
 fn every_length_0_to_1024_matches_reference() {
     let mut r = rng(10);
@@ -70,9 +79,7 @@ fn iv_and_aad_lengths_match_reference() {
 fn aad_lengths_around_every_batch_boundary() {
     // Short messages hash AAD, ciphertext and lengths under one reduction
     // when they fit one batch; check both sides of that boundary.
-    let mut r = rng(14);
-    let key = bytes(&mut r, 16);
-    let iv = bytes(&mut r, 12);
+    let (mut r, key, iv) = key_and_iv(14);
     let aad = bytes(&mut r, 1100);
     let pt = bytes(&mut r, 600);
     let refg = reference(&key);
@@ -124,9 +131,7 @@ fn all_call_shapes_agree() {
 
 #[test]
 fn unaligned_buffers() {
-    let mut r = rng(13);
-    let key = bytes(&mut r, 16);
-    let iv = bytes(&mut r, 12);
+    let (mut r, key, iv) = key_and_iv(13);
     let pt = bytes(&mut r, 300);
     let want = reference(&key).seal(&iv, b"a", &pt).unwrap();
     for opts in implementations() {
@@ -425,9 +430,7 @@ fn lengths_across_reduction_groups() {
 /// once; every result must match the reference.
 #[test]
 fn high_powers_on_first_use_from_many_threads() {
-    let mut r = rng(19);
-    let key = bytes(&mut r, 16);
-    let iv = bytes(&mut r, 12);
+    let (mut r, key, iv) = key_and_iv(19);
     let pt = bytes(&mut r, 9000);
     let refg = reference(&key);
     let lens = [9000usize, 16, 600, 4096, 1500, 8192];
@@ -467,9 +470,7 @@ fn high_powers_on_first_use_from_many_threads() {
 /// builds the table, the others wait for it), all equal to the reference.
 #[test]
 fn powers_built_on_first_long_message_serve_every_later_one() {
-    let mut r = rng(0x70e5);
-    let key = bytes(&mut r, 16);
-    let iv = bytes(&mut r, 12);
+    let (mut r, key, iv) = key_and_iv(0x70e5);
     let pt = bytes(&mut r, 20000);
     let refg = reference(&key);
     for opts in implementations() {

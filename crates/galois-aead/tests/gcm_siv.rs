@@ -7,30 +7,14 @@ mod common;
 const COVERS: &[common::Family] = &[common::Family::Ghash, common::Family::Aes];
 
 use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM_SIV, AES_256_GCM_SIV};
-use common::{aes_backends, bytes, ghash_backends, rng};
+use common::{bytes, rng};
 use galois_aead::{AesGcmSiv, Error};
 use rand::Rng;
 
 /// Every implementation a test must run: each GHASH backend (POLYVAL runs
 /// on it), then each AES backend.
 fn implementations(key: &[u8]) -> Vec<AesGcmSiv> {
-    let mut v: Vec<AesGcmSiv> = ghash_backends()
-        .into_iter()
-        .map(|b| AesGcmSiv::with_options(key, galois_aead::Options::new().backend(b)).unwrap())
-        .collect();
-    for a in aes_backends() {
-        v.push(
-            AesGcmSiv::with_options(
-                key,
-                galois_aead::Options::new()
-                    .backend(galois_aead::GhashBackend::Ctmul64)
-                    .aes_backend(a),
-            )
-            .unwrap(),
-        );
-    }
-    v.push(AesGcmSiv::new(key).unwrap());
-    v
+    common::pinned_implementations(key)
 }
 
 fn vectors() -> serde_json::Value {

@@ -359,6 +359,37 @@ impl Arenas {
     }
 }
 
+/// A refused call: `AuthenticationFailed`.
+#[track_caller]
+fn refused<T>(r: Result<T, Error>, what: String) {
+    assert_eq!(r.err(), Some(Error::AuthenticationFailed), "{what}");
+}
+
+/// The value of a call that must succeed; otherwise a failure naming it.
+trait OrFail<T> {
+    fn or_fail(self, what: impl FnOnce() -> String) -> T;
+}
+
+impl<T> OrFail<T> for Result<T, Error> {
+    #[track_caller]
+    fn or_fail(self, what: impl FnOnce() -> String) -> T {
+        self.unwrap_or_else(|e| panic!("{}: {e:?}", what()))
+    }
+}
+
+/// Starts step `op` (traced with `ctx`); returns it.
+fn step<'a>(op: &'a str, ctx: &impl Fn(&str) -> String) -> &'a str {
+    trace(|| ctx(op));
+    op
+}
+
+/// Every guard of `gs` intact after step `op`.
+fn checked(ctx: &impl Fn(&str) -> String, op: &str, gs: &[&guard::Guarded]) {
+    for g in gs {
+        g.check(|| ctx(op));
+    }
+}
+
 fn same(a: &[u8], b: &[u8]) -> bool {
     a == b
 }
@@ -407,22 +438,11 @@ impl DetachedInto for AesGcm {
 macro_rules! detached_into {
     ($($t:ty),*) => {$(
         impl DetachedInto for $t {
-            fn seal_detached(
-                &self,
-                n: &[u8],
-                a: &[u8],
-                pt: &[u8],
-                out: &mut [u8],
-            ) -> Result<Tag, Error> {
+            fn seal_detached(&self, n: &[u8], a: &[u8], pt: &[u8], out: &mut [u8]) -> Result<Tag, Error> {
                 self.seal_detached_into(n, a, pt, out)
             }
             fn open_detached(
-                &self,
-                n: &[u8],
-                a: &[u8],
-                ct: &[u8],
-                tag: &[u8],
-                out: &mut [u8],
+                &self, n: &[u8], a: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8],
             ) -> Option<Result<(), Error>> {
                 Some(self.open_detached_into(n, a, ct, tag, out))
             }
@@ -471,12 +491,11 @@ fn check_aead<A: DetachedInto>(
     let aad_g = g_aad.put(side, aad);
 
     // Seal in place, detached tag.
-    let op = "seal_in_place_detached";
-    trace(|| ctx(op));
+    let op = step("seal_in_place_detached", &ctx);
     let buf = a.put(side, pt);
     let tag = k
         .seal_in_place_detached(iv_g, aad_g, buf)
-        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+        .or_fail(|| ctx(op));
     assert!(
         same(buf, want_ct),
         "{}: ciphertext differs from a Vec's",
@@ -489,109 +508,76 @@ fn check_aead<A: DetachedInto>(
     );
 
     // Open in place, the tag guarded too.
-    let op = "seal_in_place_detached, then open_in_place_detached";
-    trace(|| ctx(op));
+    let op = step("seal_in_place_detached, then open_in_place_detached", &ctx);
     let tag_g = g_tag.put(side, want_tag);
     k.open_in_place_detached(iv_g, aad_g, buf, tag_g)
-        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+        .or_fail(|| ctx(op));
     assert!(same(buf, pt), "{}: plaintext differs", ctx(op));
-    a.check(|| ctx(op));
-    g_tag.check(|| ctx(op));
+    checked(&ctx, op, &[&*a, &*g_tag]);
 
     // A tampered tag: refused, the buffer wiped.
-    let op = "tampered open_in_place_detached";
-    trace(|| ctx(op));
+    let op = step("tampered open_in_place_detached", &ctx);
     let buf = a.put(side, want_ct);
     let tag_g = g_tag.put(side, want_tag);
     flip(tag_g, n, aad.len());
-    assert_eq!(
-        k.open_in_place_detached(iv_g, aad_g, buf, tag_g),
-        Err(Error::AuthenticationFailed),
-        "{}",
-        ctx(op)
-    );
+    refused(k.open_in_place_detached(iv_g, aad_g, buf, tag_g), ctx(op));
     assert!(zeroed(buf), "{}: buffer not wiped", ctx(op));
-    a.check(|| ctx(op));
-    g_tag.check(|| ctx(op));
+    checked(&ctx, op, &[&*a, &*g_tag]);
 
     // Seal out of place: plaintext in `a`, ciphertext || tag in `b`.
-    let op = "seal_into";
-    trace(|| ctx(op));
+    let op = step("seal_into", &ctx);
     let src = a.put(side, pt);
     let out = b.filled(side, n + t, 0xee);
-    k.seal_into(iv_g, aad_g, src, out)
-        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+    k.seal_into(iv_g, aad_g, src, out).or_fail(|| ctx(op));
     assert!(same(out, sealed), "{}: differs from a Vec's", ctx(op));
     assert!(same(src, pt), "{}: source changed", ctx(op));
-    a.check(|| ctx(op));
-    b.check(|| ctx(op));
+    checked(&ctx, op, &[&*a, &*b]);
 
     // Open out of place: ciphertext || tag in `a`, plaintext in `b`.
-    let op = "open_into";
-    trace(|| ctx(op));
+    let op = step("open_into", &ctx);
     let src = a.put(side, sealed);
     let out = b.filled(side, n, 0xee);
-    k.open_into(iv_g, aad_g, src, out)
-        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+    k.open_into(iv_g, aad_g, src, out).or_fail(|| ctx(op));
     assert!(same(out, pt), "{}: plaintext differs", ctx(op));
-    a.check(|| ctx(op));
-    b.check(|| ctx(op));
+    checked(&ctx, op, &[&*a, &*b]);
 
-    let op = "tampered open_into";
-    trace(|| ctx(op));
+    let op = step("tampered open_into", &ctx);
     let src = a.put(side, sealed);
     flip(&mut src[n..], n, aad.len());
     let out = b.filled(side, n, 0xee);
-    assert_eq!(
-        k.open_into(iv_g, aad_g, src, out),
-        Err(Error::AuthenticationFailed),
-        "{}",
-        ctx(op)
-    );
+    refused(k.open_into(iv_g, aad_g, src, out), ctx(op));
     assert!(zeroed(out), "{}: output not wiped", ctx(op));
-    a.check(|| ctx(op));
-    b.check(|| ctx(op));
+    checked(&ctx, op, &[&*a, &*b]);
 
     // The detached out-of-place pair, every buffer against its own guard.
-    let op = "seal_detached_into";
-    trace(|| ctx(op));
+    let op = step("seal_detached_into", &ctx);
     let src = a.put(side, pt);
     let out = b.filled(side, n, 0xee);
-    let tag = k
-        .seal_detached(iv_g, aad_g, src, out)
-        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+    let tag = k.seal_detached(iv_g, aad_g, src, out).or_fail(|| ctx(op));
     assert!(same(out, want_ct), "{}: ciphertext differs", ctx(op));
     assert!(same(tag.as_bytes(), want_tag), "{}: tag differs", ctx(op));
-    a.check(|| ctx(op));
-    b.check(|| ctx(op));
+    checked(&ctx, op, &[&*a, &*b]);
 
-    let op = "open_detached_into";
-    trace(|| ctx(op));
+    let op = step("open_detached_into", &ctx);
     let src = a.put(side, want_ct);
     let tag_g = g_tag.put(side, want_tag);
     let out = b.filled(side, n, 0xee);
     if let Some(r) = k.open_detached(iv_g, aad_g, src, tag_g, out) {
-        r.unwrap_or_else(|e| panic!("{}: {e:?}", ctx(op)));
+        r.or_fail(|| ctx(op));
         assert!(same(out, pt), "{}: plaintext differs", ctx(op));
-        a.check(|| ctx(op));
-        b.check(|| ctx(op));
-        g_tag.check(|| ctx(op));
+        checked(&ctx, op, &[&*a, &*b, &*g_tag]);
 
-        let op = "tampered open_detached_into";
-        trace(|| ctx(op));
+        let op = step("tampered open_detached_into", &ctx);
         let src = a.put(side, want_ct);
         let tag_g = g_tag.put(side, want_tag);
         flip(tag_g, n, aad.len());
         let out = b.filled(side, n, 0xee);
-        assert_eq!(
+        refused(
             k.open_detached(iv_g, aad_g, src, tag_g, out).unwrap(),
-            Err(Error::AuthenticationFailed),
-            "{}",
-            ctx(op)
+            ctx(op),
         );
         assert!(zeroed(out), "{}: output not wiped", ctx(op));
-        a.check(|| ctx(op));
-        b.check(|| ctx(op));
+        checked(&ctx, op, &[&*a, &*b]);
     }
     g_iv.check(|| ctx("the IV"));
     g_aad.check(|| ctx("the AAD"));
@@ -767,53 +753,22 @@ fn aes_gcm_iv_lengths() {
 
 #[test]
 fn xaes_256_gcm() {
-    let key = bytes(20, 32);
-    let keys: Vec<(String, XAes256Gcm)> = pairs()
+    pinned_grid::<XAes256Gcm>(&bytes(20, 32), &bytes(21, 24));
+}
+
+/// [`full_grid`] for AES-GCM-SIV or XAES-256-GCM on every pair of
+/// backends, against the portable pair.
+fn pinned_grid<A: common::Pinned + DetachedInto>(key: &[u8], iv: &[u8]) {
+    let keys: Vec<(String, A)> = pairs()
         .into_iter()
-        .map(|(l, g, a)| {
-            (
-                l,
-                XAes256Gcm::with_options(
-                    &key,
-                    galois_aead::Options::new().backend(g).aes_backend(a),
-                )
-                .unwrap(),
-            )
-        })
+        .map(|(l, g, a)| (l, A::pinned(key, g, Some(a))))
         .collect();
-    let reference = XAes256Gcm::with_options(
-        &key,
-        galois_aead::Options::new()
-            .backend(GhashBackend::Ctmul64)
-            .aes_backend(AesBackend::Portable),
-    )
-    .unwrap();
-    full_grid(&keys, &reference, &bytes(21, 24));
+    let reference = A::pinned(key, GhashBackend::Ctmul64, Some(AesBackend::Portable));
+    full_grid(&keys, &reference, iv);
 }
 
 fn siv(klen: usize, seed: u64) {
-    let key = bytes(seed, klen);
-    let keys: Vec<(String, AesGcmSiv)> = pairs()
-        .into_iter()
-        .map(|(l, g, a)| {
-            (
-                l,
-                AesGcmSiv::with_options(
-                    &key,
-                    galois_aead::Options::new().backend(g).aes_backend(a),
-                )
-                .unwrap(),
-            )
-        })
-        .collect();
-    let reference = AesGcmSiv::with_options(
-        &key,
-        galois_aead::Options::new()
-            .backend(GhashBackend::Ctmul64)
-            .aes_backend(AesBackend::Portable),
-    )
-    .unwrap();
-    full_grid(&keys, &reference, &bytes(seed + 1, 12));
+    pinned_grid::<AesGcmSiv>(&bytes(seed, klen), &bytes(seed + 1, 12));
 }
 
 #[test]
@@ -857,15 +812,9 @@ fn gmac() {
                     let tag = mac.authenticate(iv_g, m_g).unwrap();
                     assert_eq!(tag, want, "{}", ctx("authenticate"));
                     let tag_g = ar.tag.put(side, want.as_bytes());
-                    mac.verify(iv_g, m_g, tag_g)
-                        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx("verify")));
+                    mac.verify(iv_g, m_g, tag_g).or_fail(|| ctx("verify"));
                     flip(tag_g, n, 0);
-                    assert_eq!(
-                        mac.verify(iv_g, m_g, tag_g),
-                        Err(Error::AuthenticationFailed),
-                        "{}",
-                        ctx("tampered verify")
-                    );
+                    refused(mac.verify(iv_g, m_g, tag_g), ctx("tampered verify"));
                     ar.iv.check(|| ctx("the IV"));
                     ar.aad.check(|| ctx("the message"));
                     ar.tag.check(|| ctx("the tag"));
@@ -882,6 +831,18 @@ fn poly_lengths() -> Vec<usize> {
         .into_iter()
         .chain([10239, 10240, 10241, 10240 + 128 + 15])
         .collect()
+}
+
+/// `m` in three pieces ([`thirds`]), each against the `side` guard of
+/// its own region of `gs`.
+fn put_thirds<'g>(side: Side, m: &[u8], gs: [&'g mut guard::Guarded; 3]) -> [&'g mut [u8]; 3] {
+    let [a, b, c] = gs;
+    let [r1, r2, r3] = thirds(m.len());
+    [
+        a.put(side, &m[r1]),
+        b.put(side, &m[r2]),
+        c.put(side, &m[r3]),
+    ]
 }
 
 /// Three pieces, each in its own guarded region, for the streaming APIs.
@@ -939,24 +900,13 @@ fn poly1305_aes() {
                 );
                 assert_eq!(mac.poly_value(m_g), want_poly, "{}", ctx("poly_value"));
                 let tag_g = tag.put(side, &want);
-                mac.verify(nonce_g, m_g, tag_g)
-                    .unwrap_or_else(|e| panic!("{}: {e:?}", ctx("verify")));
+                mac.verify(nonce_g, m_g, tag_g).or_fail(|| ctx("verify"));
                 flip(tag_g, n, 0);
-                assert_eq!(
-                    mac.verify(nonce_g, m_g, tag_g),
-                    Err(Error::AuthenticationFailed),
-                    "{}",
-                    ctx("tampered verify")
-                );
+                refused(mac.verify(nonce_g, m_g, tag_g), ctx("tampered verify"));
                 a.check(|| ctx("authenticate"));
                 tag.check(|| ctx("verify"));
                 // The stream API, three guarded pieces.
-                let [r1, r2, r3] = thirds(n);
-                let (p1, p2, p3) = (
-                    a.put(side, &m[r1]),
-                    b.put(side, &m[r2]),
-                    c.put(side, &m[r3]),
-                );
+                let [p1, p2, p3] = put_thirds(side, m, [&mut *a, &mut *b, &mut *c]);
                 let mut s = mac.stream(nonce_g).unwrap();
                 s.update(p1).update(p2).update(p3);
                 assert_eq!(s.finalize(), want, "{}", ctx("stream"));
@@ -1008,27 +958,16 @@ fn poly1305_one_time() {
                 let mut p = Poly1305::with_backend(key_g, b).unwrap();
                 p.update(m_g);
                 let tag_g = tag.put(side, &want);
-                p.verify(tag_g)
-                    .unwrap_or_else(|e| panic!("{}: {e:?}", ctx("verify")));
+                p.verify(tag_g).or_fail(|| ctx("verify"));
                 flip(tag_g, n, 0);
                 let mut p = Poly1305::with_backend(key_g, b).unwrap();
                 p.update(m_g);
-                assert_eq!(
-                    p.verify(tag_g),
-                    Err(Error::AuthenticationFailed),
-                    "{}",
-                    ctx("tampered verify")
-                );
+                refused(p.verify(tag_g), ctx("tampered verify"));
                 let mut p = Poly1305::with_backend(key_g, b).unwrap();
                 p.update(m_g);
                 assert_eq!(p.poly_value(), want_poly, "{}", ctx("poly_value"));
                 a.check(|| ctx("mac, verify and poly_value"));
-                let [r1, r2, r3] = thirds(n);
-                let (p1, p2, p3) = (
-                    a.put(side, &m[r1]),
-                    gb.put(side, &m[r2]),
-                    c.put(side, &m[r3]),
-                );
+                let [p1, p2, p3] = put_thirds(side, m, [&mut *a, &mut *gb, &mut *c]);
                 let mut p = Poly1305::with_backend(key_g, b).unwrap();
                 p.update(p1).update(p2).update(p3);
                 assert_eq!(p.finalize(), want, "{}", ctx("update in pieces"));
@@ -1153,8 +1092,7 @@ fn batch(klen: usize, seed: u64) {
                         BatchPacket::new(nonce, ga.put(side, a), gd.put(side, p))
                     })
                     .collect();
-                k.seal_batch(&mut batch)
-                    .unwrap_or_else(|e| panic!("{}: {e:?}", ctx()));
+                k.seal_batch(&mut batch).or_fail(ctx);
                 for (i, (p, w)) in batch.iter().zip(&want).enumerate() {
                     let l = p.data().len();
                     assert!(
@@ -1226,16 +1164,9 @@ fn packets() {
                     let bad = ar.b.put(side, &sealed);
                     let len = bad.len();
                     flip(&mut bad[len - 16..], n, hlen);
-                    assert_eq!(
-                        rx.open(bad),
-                        Err(Error::AuthenticationFailed),
-                        "{}",
-                        ctx("tampered open")
-                    );
+                    refused(rx.open(bad), ctx("tampered open"));
                     let p = ar.b.put(side, &sealed);
-                    let o = rx
-                        .open(p)
-                        .unwrap_or_else(|e| panic!("{}: {e:?}", ctx("open")));
+                    let o = rx.open(p).or_fail(|| ctx("open"));
                     assert!(
                         same(&o.payload, &pt[..n]) && same(&o.header, &hdr[..hlen]),
                         "{}",
@@ -1309,9 +1240,7 @@ fn online_and_precomputed() {
                 d.update(a.put(side, &want_ct[r1.clone()])).unwrap();
                 d.update(b.put(side, &want_ct[r2.clone()])).unwrap();
                 d.update(c.put(side, &want_ct[r3.clone()])).unwrap();
-                let got = d
-                    .finish(tag_g)
-                    .unwrap_or_else(|e| panic!("{}: {e:?}", ctx("decryptor")));
+                let got = d.finish(tag_g).or_fail(|| ctx("decryptor"));
                 assert!(same(&got, m), "{}", ctx("decryptor"));
 
                 // Unverified decryptor, in place.
@@ -1330,8 +1259,7 @@ fn online_and_precomputed() {
                     "{}",
                     ctx("unverified decryptor")
                 );
-                u.finish(tag_g)
-                    .unwrap_or_else(|e| panic!("{}: {e:?}", ctx("unverified finish")));
+                u.finish(tag_g).or_fail(|| ctx("unverified finish"));
                 for g in [&*a, &*b, &*c] {
                     g.check(|| ctx("unverified decryptor"));
                 }
@@ -1382,18 +1310,16 @@ fn online_and_precomputed() {
                 assert!(same(buf, m), "{}", ctx("prefix open"));
                 flip(tag_g, n, 0);
                 let buf = a.put(side, want_ct);
-                assert_eq!(
+                refused(
                     precompute::open_in_place(
                         k,
                         IvInput::Full(iv_g),
                         Some(&prefix),
                         rest,
                         buf,
-                        tag_g
+                        tag_g,
                     ),
-                    Err(Error::AuthenticationFailed),
-                    "{}",
-                    ctx("tampered prefix open")
+                    ctx("tampered prefix open"),
                 );
                 assert!(zeroed(buf), "{}: not wiped", ctx("tampered prefix open"));
                 for g in [&*giv, &*gad, &*gtag, &*a, &*b, &*c] {
@@ -1463,11 +1389,9 @@ fn tdea_gcm() {
                         assert!(same(buf, m), "{}", ctx("open"));
                         flip(tag_g, n, 13);
                         let buf = ar.a.put(side, want_ct);
-                        assert_eq!(
+                        refused(
                             k.open_in_place_detached(iv_g, ad_g, buf, tag_g),
-                            Err(Error::AuthenticationFailed),
-                            "{}",
-                            ctx("tampered open")
+                            ctx("tampered open"),
                         );
                         assert!(zeroed(buf), "{}: not wiped", ctx("tampered open"));
                         for g in [&ar.iv, &ar.aad, &ar.a, &ar.tag] {

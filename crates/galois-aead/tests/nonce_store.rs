@@ -459,26 +459,21 @@ fn links_to_a_store_contend_for_one_lock() {
     let a = NonceStore::create(&path, ID, 4).unwrap();
     std::os::unix::fs::symlink(&path, &sym).unwrap();
     std::fs::hard_link(&path, &hard).unwrap();
-    for p in [&path, &sym, &hard] {
-        let e = NonceStore::open(p, ID, 4).unwrap_err();
-        assert_eq!(
-            e.kind(),
-            std::io::ErrorKind::WouldBlock,
-            "{}: {e}",
-            p.display()
-        );
-    }
+    let all_locked = |paths: &[&std::path::PathBuf]| {
+        for p in paths {
+            let e = NonceStore::open(p, ID, 4).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock,
+                "{}: {e}",
+                p.display()
+            );
+        }
+    };
+    all_locked(&[&path, &sym, &hard]);
     drop(a);
     let b = NonceStore::open(&sym, ID, 4).unwrap();
-    for p in [&path, &hard] {
-        let e = NonceStore::open(p, ID, 4).unwrap_err();
-        assert_eq!(
-            e.kind(),
-            std::io::ErrorKind::WouldBlock,
-            "{}: {e}",
-            p.display()
-        );
-    }
+    all_locked(&[&path, &hard]);
     drop(b);
 }
 

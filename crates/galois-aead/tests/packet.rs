@@ -270,6 +270,15 @@ fn the_two_ends_of_a_link_never_share_an_iv() {
     }
 }
 
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("packet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 /// Issue 12, item 9: a sealer cannot be built without saying where its
 /// numbers start (`Start` has no default; the compile-fail doctest on
 /// `PacketSealer` shows the old two-argument constructor is gone). With a
@@ -277,10 +286,7 @@ fn the_two_ends_of_a_link_never_share_an_iv() {
 /// reserved) or a second sealer on the same store never reuses a number.
 #[test]
 fn a_restart_continues_above_every_number_used() {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("packet-restart-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let d = scratch("restart");
     let path = d.join("seq");
     let id = KeyId::from_bytes(*b"packet key id 01");
     let mut o =
@@ -317,10 +323,7 @@ fn a_restart_continues_above_every_number_used() {
 /// documented format (see tests/nonce_store.rs).
 #[test]
 fn a_store_backed_sealer_never_wraps() {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("packet-wrap-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let d = scratch("wrap");
     let path = d.join("seq");
     let id = KeyId::from_bytes(*b"packet key id 03");
     let hex: String = id.as_bytes().iter().map(|b| format!("{b:02x}")).collect();

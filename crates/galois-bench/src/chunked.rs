@@ -29,6 +29,9 @@ pub struct Args {
 /// One subject: runs once over its own buffers.
 type Subject = Box<dyn FnMut()>;
 
+/// `chunked::seal_into_on` or `chunked::open_into_on`.
+type ChunkedFn = fn(usize, &[u8], &[u8], &[u8], &mut [u8]) -> galois_aead::Result<()>;
+
 pub fn run(a: Args) {
     let (rounds, target) = if a.quick {
         (3, Duration::from_millis(20))
@@ -92,26 +95,28 @@ pub fn run(a: Args) {
             }),
         ));
         for threads in thread_counts {
-            let p = pt.clone();
-            let mut out = vec![0u8; chunked::sealed_len(size)];
-            subjects.push((
-                format!("cobblestone-128 seal, {threads} thr"),
-                size,
-                Box::new(move || {
-                    chunked::seal_into_on(threads, &key, b"", &p, &mut out).unwrap();
-                    black_box(&out);
-                }),
-            ));
-            let s = sealed.clone();
-            let mut back = vec![0u8; size];
-            subjects.push((
-                format!("cobblestone-128 open, {threads} thr"),
-                size,
-                Box::new(move || {
-                    chunked::open_into_on(threads, &key, b"", &s, &mut back).unwrap();
-                    black_box(&back);
-                }),
-            ));
+            // Sealing the plaintext, then opening the sealed message.
+            let runs: [(&str, ChunkedFn, &Vec<u8>, usize); 2] = [
+                (
+                    "seal",
+                    chunked::seal_into_on,
+                    &pt,
+                    chunked::sealed_len(size),
+                ),
+                ("open", chunked::open_into_on, &sealed, size),
+            ];
+            for (what, run, input, out_len) in runs {
+                let input = input.clone();
+                let mut out = vec![0u8; out_len];
+                subjects.push((
+                    format!("cobblestone-128 {what}, {threads} thr"),
+                    size,
+                    Box::new(move || {
+                        run(threads, &key, b"", &input, &mut out).unwrap();
+                        black_box(&out);
+                    }),
+                ));
+            }
         }
         // The same memory traffic without the format: AES-128-GCM sealing
         // the message's 16 KiB pieces out of place into Cobblestone's

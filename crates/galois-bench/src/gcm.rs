@@ -1,9 +1,8 @@
 //! AES-GCM and GMAC: galois (auto and each kernel) against OpenSSL,
 //! aws-lc-rs, ring and RustCrypto, side by side in one process, round robin.
 
-use crate::measure::{calibrate, median, sample, tsc_per_ns};
+use crate::measure::{calibrate, median, sample, short_samples, tsc_per_ns};
 use std::hint::black_box;
-use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -391,11 +390,7 @@ impl Row {
 }
 
 pub fn run(a: Args) {
-    let (rounds, target) = if a.quick {
-        (3, Duration::from_millis(3))
-    } else {
-        (9, Duration::from_millis(15))
-    };
+    let (rounds, target) = short_samples(a.quick);
     let sizes: Vec<usize> = a.sizes.clone().unwrap_or_else(|| SIZES.to_vec());
     let tsc = tsc_per_ns();
     let mut rows: Vec<Row> = Vec::new();

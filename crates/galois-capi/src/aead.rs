@@ -63,10 +63,7 @@ impl Io {
             (self.nonce, self.nonce_len),
         ];
         // SAFETY (all blocks): the caller's contract, passed on.
-        unsafe { set_out_len(self.out_len, need, &call)? };
-        if self.out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
+        unsafe { need_out(self.out_len, self.out_cap, need, &call)? };
         let nonce = unsafe { input(self.nonce, self.nonce_len)? };
         let ad = unsafe { input(self.ad, self.ad_len)? };
         no_overlap(
@@ -82,63 +79,12 @@ impl Io {
     }
 }
 
-/// Seals `io.in` into `io.out` as ciphertext || tag (`t` bytes) through
-/// private memory, with the AEAD `aead` yields (called after every check of
-/// the buffers); `other` is the state or key the output must not overlap.
-/// The caller runs it under [`zero_on_failure`].
-///
-/// # Safety
-/// Pointers and lengths as galois.h documents them.
-pub(crate) unsafe fn seal_appended<A: Aead, G: Borrow<A>>(
-    io: &Io,
-    t: usize,
-    other: Range,
-    aead: impl FnOnce() -> Result<G, c_int>,
-) -> Result<(), c_int> {
-    let need = io.in_len.checked_add(t).ok_or(GALOIS_ERR_TOO_LONG)?;
-    // SAFETY (all blocks): the caller's contract, passed on; the output is
-    // written only after the overlap checks.
-    let (nonce, ad) = unsafe { io.prepare(need, io.in_len, other)? };
-    let mut s = Scratch::copy_of(unsafe { input(io.in_, io.in_len)? })?;
-    let tag = aead()?
-        .borrow()
-        .seal_in_place_detached(nonce, ad, s.bytes())
-        .map_err(code)?;
-    let o = unsafe { output(io.out, need)? };
-    o[..io.in_len].copy_from_slice(s.bytes());
-    o[io.in_len..].copy_from_slice(tag.as_bytes());
-    Ok(())
-}
-
-/// Verifies and decrypts ciphertext || tag (`t` bytes) from `io.in` into
-/// `io.out`, written only once the tag verified (see [`seal_appended`]).
-///
-/// # Safety
-/// Pointers and lengths as galois.h documents them.
-pub(crate) unsafe fn open_appended<A: Aead, G: Borrow<A>>(
-    io: &Io,
-    t: usize,
-    other: Range,
-    aead: impl FnOnce() -> Result<G, c_int>,
-) -> Result<(), c_int> {
-    let need = io.in_len.checked_sub(t).ok_or(GALOIS_ERR_INPUT_TOO_SHORT)?;
-    // SAFETY (all blocks): as in seal_appended.
-    let (nonce, ad) = unsafe { io.prepare(need, need, other)? };
-    let mut tag = [0u8; 16];
-    let mut s = {
-        let c = unsafe { input(io.in_, io.in_len)? };
-        tag[..t].copy_from_slice(&c[need..]);
-        Scratch::copy_of(&c[..need])?
-    };
-    aead()?
-        .borrow()
-        .open_in_place_detached(nonce, ad, s.bytes(), &tag[..t])
-        .map_err(code)?;
-    unsafe { output(io.out, need)? }.copy_from_slice(s.bytes());
-    Ok(())
-}
-
-/// [`open_appended`] if `open`, else [`seal_appended`].
+/// Seals `io.in` into `io.out` as ciphertext || tag (`t` bytes), or (if
+/// `open`) verifies and decrypts ciphertext || tag from `io.in` into
+/// `io.out`, written only once the tag verified; through private memory,
+/// with the AEAD `aead` yields (called after every check of the buffers);
+/// `other` is the state or key the output must not overlap. The caller runs
+/// it under [`zero_on_failure`].
 ///
 /// # Safety
 /// Pointers and lengths as galois.h documents them.
@@ -149,12 +95,40 @@ pub(crate) unsafe fn appended<A: Aead, G: Borrow<A>>(
     open: bool,
     aead: impl FnOnce() -> Result<G, c_int>,
 ) -> Result<(), c_int> {
-    // SAFETY (both): the caller's contract, passed on.
-    if open {
-        unsafe { open_appended(io, t, other, aead) }
+    let (need, msg_len) = if open {
+        let n = io.in_len.checked_sub(t).ok_or(GALOIS_ERR_INPUT_TOO_SHORT)?;
+        (n, n)
     } else {
-        unsafe { seal_appended(io, t, other, aead) }
+        let n = io.in_len.checked_add(t).ok_or(GALOIS_ERR_TOO_LONG)?;
+        (n, io.in_len)
+    };
+    // SAFETY (all blocks): the caller's contract, passed on; the output is
+    // written only after the overlap checks.
+    let (nonce, ad) = unsafe { io.prepare(need, msg_len, other)? };
+    // The message and a received tag are read once, into private memory.
+    let mut tag = [0u8; 16];
+    let mut s = {
+        let c = unsafe { input(io.in_, io.in_len)? };
+        if open {
+            tag[..t].copy_from_slice(&c[msg_len..]);
+        }
+        Scratch::copy_of(&c[..msg_len])?
+    };
+    let g = aead()?;
+    let a = g.borrow();
+    if open {
+        a.open_in_place_detached(nonce, ad, s.bytes(), &tag[..t])
+            .map_err(code)?;
+        unsafe { output(io.out, need)? }.copy_from_slice(s.bytes());
+    } else {
+        let tag = a
+            .seal_in_place_detached(nonce, ad, s.bytes())
+            .map_err(code)?;
+        let o = unsafe { output(io.out, need)? };
+        o[..msg_len].copy_from_slice(s.bytes());
+        o[msg_len..].copy_from_slice(tag.as_bytes());
     }
+    Ok(())
 }
 
 /// Writes a fresh random key of `key_len` bytes, one of `A::KEY_LENS`.
@@ -200,6 +174,29 @@ pub(crate) unsafe fn oneshot<A: AeadInit>(
     }
 }
 
+/// An `extern "C"` seal or open into a caller buffer: the parameters before
+/// the buffers (`$b`), then the output, message, associated data and nonce
+/// (gathered into the [`Io`] named `$io`), then those after (`$a`); `$body`
+/// uses them.
+macro_rules! io_fn {
+    ($(#[$m:meta])* $f:ident($($b:ident: $bt:ty),*; $io:ident; $($a:ident: $at:ty),*) $body:block) => {
+        $(#[$m])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $f(
+            $($b: $bt,)*
+            out: *mut u8, out_cap: usize, out_len: *mut usize,
+            in_: *const u8, in_len: usize,
+            ad: *const u8, ad_len: usize,
+            nonce: *const u8, nonce_len: usize,
+            $($a: $at,)*
+        ) -> c_int {
+            let $io = $crate::aead::Io { out, out_cap, out_len, in_, in_len, ad, ad_len, nonce, nonce_len };
+            $body
+        }
+    };
+}
+pub(crate) use io_fn;
+
 /// `galois_<name>_keygen` for the AEAD `$aead`.
 macro_rules! aead_keygen {
     ($aead:ty => $keygen:ident) => {
@@ -225,28 +222,16 @@ macro_rules! aead_oneshot {
         aead_keygen!($aead => $keygen);
     };
     (@one $aead:ty, $f:ident, $open:expr, $doc:literal) => {
-        #[doc = $doc]
-        /// On any error `out[0..out_cap)` is zeroed.
-        ///
-        /// # Safety
-        /// Pointers and lengths as galois.h documents them.
-        #[no_mangle]
-        pub unsafe extern "C" fn $f(
-            out: *mut u8,
-            out_cap: usize,
-            out_len: *mut usize,
-            in_: *const u8,
-            in_len: usize,
-            ad: *const u8,
-            ad_len: usize,
-            nonce: *const u8,
-            nonce_len: usize,
-            key: *const u8,
-            key_len: usize,
-        ) -> c_int {
-            let io = Io { out, out_cap, out_len, in_, in_len, ad, ad_len, nonce, nonce_len };
-            // SAFETY: the caller's contract, passed on.
-            unsafe { oneshot::<$aead>(io, key, key_len, $open) }
+        io_fn! {
+            #[doc = $doc]
+            /// On any error `out[0..out_cap)` is zeroed.
+            ///
+            /// # Safety
+            /// Pointers and lengths as galois.h documents them.
+            $f(; io; key: *const u8, key_len: usize) {
+                // SAFETY: the caller's contract, passed on.
+                unsafe { oneshot::<$aead>(io, key, key_len, $open) }
+            }
         }
     };
 }

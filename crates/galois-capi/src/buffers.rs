@@ -102,6 +102,26 @@ pub(crate) fn no_overlap(out: *const u8, out_len: usize, others: &[Range]) -> Re
     }
 }
 
+/// The output of a call must hold `need` bytes: reports `need` in
+/// `*out_len` ([`set_out_len`]), then refuses an `out_cap` below it with
+/// [`GALOIS_ERR_BUFFER_TOO_SMALL`] (the caller learns the size it needs).
+///
+/// # Safety
+/// As [`set_out_len`].
+pub(crate) unsafe fn need_out(
+    out_len: *mut usize,
+    out_cap: usize,
+    need: usize,
+    others: &[Range],
+) -> Result<(), c_int> {
+    // SAFETY: forwarded contract.
+    unsafe { set_out_len(out_len, need, others)? };
+    if out_cap < need {
+        return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
+    }
+    Ok(())
+}
+
 /// Writes `*out_len = n` (if `out_len` is not NULL), refusing an `out_len`
 /// that overlaps any of `others` (the state, the buffers of the call).
 ///

@@ -40,11 +40,20 @@ pub extern "C" fn galois_chunked_sealed_len(pt_len: usize) -> usize {
         .unwrap_or(0)
 }
 
-/// Seals `in` as one chunked message into `out`; `*out_len` gets the
-/// sealed length (also on [`GALOIS_ERR_BUFFER_TOO_SMALL`]). On any error
-/// `out[0..out_cap)` is zeroed.
-#[no_mangle]
-pub unsafe extern "C" fn galois_chunked_seal(
+/// `n` zeroed bytes of private memory (wiped when dropped), or
+/// [`GALOIS_ERR_NO_MEMORY`].
+fn private_buffer(n: usize) -> Result<zeroize::Zeroizing<Vec<u8>>, c_int> {
+    let mut v = zeroize::Zeroizing::new(Vec::new());
+    v.try_reserve_exact(n).map_err(|_| GALOIS_ERR_NO_MEMORY)?;
+    v.resize(n, 0);
+    Ok(v)
+}
+
+/// The buffers of a whole-message chunked call, as the C caller gave them:
+/// output (capacity, and where its length is reported), input, context,
+/// key.
+#[derive(Clone, Copy)]
+struct ChunkedIo {
     out: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
@@ -54,138 +63,155 @@ pub unsafe extern "C" fn galois_chunked_seal(
     ctx_len: usize,
     key: *const u8,
     key_len: usize,
+}
+
+/// An `extern "C"` whole-message chunked function: the output, the input,
+/// then the parameters `$mid`, then context and key (gathered into the
+/// [`ChunkedIo`] named `$io`); `$body` uses them.
+macro_rules! chunked_fn {
+    ($(#[$m:meta])* $f:ident($($mid:ident: $mt:ty),*) $io:ident $body:block) => {
+        $(#[$m])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $f(
+            out: *mut u8,
+            out_cap: usize,
+            out_len: *mut usize,
+            in_: *const u8,
+            in_len: usize,
+            $($mid: $mt,)*
+            ctx: *const u8,
+            ctx_len: usize,
+            key: *const u8,
+            key_len: usize,
+        ) -> c_int {
+            let $io = ChunkedIo { out, out_cap, out_len, in_, in_len, ctx, ctx_len, key, key_len };
+            $body
+        }
+    };
+}
+
+/// The shared body of [`galois_chunked_seal`] and [`galois_chunked_open`]:
+/// `need()` gives the output length, which is reported in `*out_len`; then
+/// the capacity and overlaps are checked, and `f(key, ctx, in, result)`
+/// runs into private memory, copied to `out` only if it succeeded. On any
+/// error `out[0..out_cap)` is zeroed.
+///
+/// # Safety
+/// Pointers and lengths as the header documents them for those functions.
+unsafe fn whole_message(
+    io: ChunkedIo,
+    need: impl FnOnce() -> Result<usize, c_int>,
+    f: impl FnOnce(&[u8], &[u8], &[u8], &mut [u8]) -> Result<(), Error>,
 ) -> c_int {
     let r = guard(|| {
         // SAFETY (all blocks below): pointers and lengths as the header
         // documents them; out is written only after the overlap checks.
-        let need = galois_chunked_sealed_len(in_len);
-        if need == 0 {
-            return Err(GALOIS_ERR_TOO_LONG);
-        }
+        let need = need()?;
         let call = [
-            (out as *const u8, out_cap),
-            (in_, in_len),
-            (key, key_len),
-            (ctx, ctx_len),
+            (io.out as *const u8, io.out_cap),
+            (io.in_, io.in_len),
+            (io.key, io.key_len),
+            (io.ctx, io.ctx_len),
         ];
-        unsafe { set_out_len(out_len, need, &call)? };
-        if out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
-        no_overlap(out, need, &call[1..])?;
-        let k = unsafe { input(key, key_len)? };
+        unsafe { need_out(io.out_len, io.out_cap, need, &call)? };
+        no_overlap(io.out, need, &call[1..])?;
+        let k = unsafe { input(io.key, io.key_len)? };
         chunked_key(k)?;
-        let c = unsafe { input(ctx, ctx_len)? };
-        let p = unsafe { input(in_, in_len)? };
-        let mut v = Vec::new();
-        v.try_reserve_exact(need)
-            .map_err(|_| GALOIS_ERR_NO_MEMORY)?;
-        v.resize(need, 0);
-        galois_aead::chunked::seal_into_on(1, k, c, p, &mut v).map_err(chunked_code)?;
-        unsafe { output(out, need)? }.copy_from_slice(&v);
+        let c = unsafe { input(io.ctx, io.ctx_len)? };
+        let data = unsafe { input(io.in_, io.in_len)? };
+        let mut v = private_buffer(need)?;
+        f(k, c, data, &mut v).map_err(chunked_code)?;
+        unsafe { output(io.out, need)? }.copy_from_slice(&v);
         Ok(())
     });
     // SAFETY: out has out_cap bytes (contract).
-    unsafe { zero_if_failed(r, &[(out, out_cap)], None) }
+    unsafe { zero_if_failed(r, &[(io.out, io.out_cap)], None) }
 }
 
-/// Opens a whole chunked message: `out` gets the plaintext only if every
-/// chunk, the final chunk and the commitment verified ([`GALOIS_ERR_AUTH`]
-/// otherwise, `out[0..out_cap)` zeroed, as on any error).
-#[no_mangle]
-pub unsafe extern "C" fn galois_chunked_open(
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-    ctx: *const u8,
-    ctx_len: usize,
-    key: *const u8,
-    key_len: usize,
-) -> c_int {
-    let r = guard(|| {
-        // SAFETY (all blocks below): as in galois_chunked_seal.
-        let k = unsafe { input(key, key_len)? };
-        chunked_key(k)?;
-        let need = galois_aead::chunked::opened_len(in_len).map_err(chunked_code)?;
-        let call = [
-            (out as *const u8, out_cap),
-            (in_, in_len),
-            (key, key_len),
-            (ctx, ctx_len),
-        ];
-        unsafe { set_out_len(out_len, need, &call)? };
-        if out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
-        no_overlap(out, need, &call[1..])?;
-        let c = unsafe { input(ctx, ctx_len)? };
-        let sealed = unsafe { input(in_, in_len)? };
-        let mut v = zeroize::Zeroizing::new(Vec::new());
-        v.try_reserve_exact(need)
-            .map_err(|_| GALOIS_ERR_NO_MEMORY)?;
-        v.resize(need, 0);
-        let r = galois_aead::chunked::open_into_on(1, k, c, sealed, &mut v).map_err(chunked_code);
-        if r.is_ok() {
-            unsafe { output(out, need)? }.copy_from_slice(&v);
-        }
-        r
-    });
-    // SAFETY: out has out_cap bytes (contract).
-    unsafe { zero_if_failed(r, &[(out, out_cap)], None) }
+chunked_fn! {
+    /// Seals `in` as one chunked message into `out`; `*out_len` gets the
+    /// sealed length (also on [`GALOIS_ERR_BUFFER_TOO_SMALL`]). On any error
+    /// `out[0..out_cap)` is zeroed.
+    galois_chunked_seal() io {
+        let need = || match galois_chunked_sealed_len(io.in_len) {
+            0 => Err(GALOIS_ERR_TOO_LONG),
+            n => Ok(n),
+        };
+        let f = |k: &[u8], c: &[u8], p: &[u8], o: &mut [u8]| {
+            galois_aead::chunked::seal_into_on(1, k, c, p, o)
+        };
+        // SAFETY: the caller's contract, passed on.
+        unsafe { whole_message(io, need, f) }
+    }
 }
 
-/// Random access: reads up to `out_cap` plaintext bytes at plaintext
-/// `offset` of the sealed message `in` into `out` (`*out_len`: the bytes
-/// read; fewer than `out_cap` only at the end, which is reported only after
-/// the final chunk verified). Only the chunks covering the range are
-/// verified and decrypted; `out` is written once, after all of them
-/// verified, and zeroed on any error.
-#[no_mangle]
-pub unsafe extern "C" fn galois_chunked_read_at(
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-    offset: u64,
-    ctx: *const u8,
-    ctx_len: usize,
-    key: *const u8,
-    key_len: usize,
-) -> c_int {
+chunked_fn! {
+    /// Opens a whole chunked message: `out` gets the plaintext only if every
+    /// chunk, the final chunk and the commitment verified ([`GALOIS_ERR_AUTH`]
+    /// otherwise, `out[0..out_cap)` zeroed, as on any error).
+    galois_chunked_open() io {
+        let (key, key_len, in_len) = (io.key, io.key_len, io.in_len);
+        let need = || {
+            // SAFETY: key_len readable bytes (contract). The key is checked
+            // before the length, as the header documents.
+            chunked_key(unsafe { input(key, key_len)? })?;
+            galois_aead::chunked::opened_len(in_len).map_err(chunked_code)
+        };
+        let f = |k: &[u8], c: &[u8], sealed: &[u8], o: &mut [u8]| {
+            galois_aead::chunked::open_into_on(1, k, c, sealed, o)
+        };
+        // SAFETY: the caller's contract, passed on.
+        unsafe { whole_message(io, need, f) }
+    }
+}
+
+chunked_fn! {
+    /// Random access: reads up to `out_cap` plaintext bytes at plaintext
+    /// `offset` of the sealed message `in` into `out` (`*out_len`: the bytes
+    /// read; fewer than `out_cap` only at the end, which is reported only after
+    /// the final chunk verified). Only the chunks covering the range are
+    /// verified and decrypted; `out` is written once, after all of them
+    /// verified, and zeroed on any error.
+    galois_chunked_read_at(offset: u64) io {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { read_at(io, offset) }
+    }
+}
+
+/// The body of [`galois_chunked_read_at`].
+///
+/// # Safety
+/// Pointers and lengths as the header documents them for that function.
+unsafe fn read_at(io: ChunkedIo, offset: u64) -> c_int {
     use std::io::{Read, Seek, SeekFrom};
     let r = guard(|| {
         // SAFETY (all blocks below): as in galois_chunked_seal.
-        let k = unsafe { input(key, key_len)? };
+        let k = unsafe { input(io.key, io.key_len)? };
         chunked_key(k)?;
         let call = [
-            (out as *const u8, out_cap),
-            (in_, in_len),
-            (key, key_len),
-            (ctx, ctx_len),
+            (io.out as *const u8, io.out_cap),
+            (io.in_, io.in_len),
+            (io.key, io.key_len),
+            (io.ctx, io.ctx_len),
         ];
-        no_overlap(out, out_cap, &call[1..])?;
-        if !out_len.is_null() {
-            no_overlap(out_len as *const u8, size_of::<usize>(), &call)?;
+        no_overlap(io.out, io.out_cap, &call[1..])?;
+        if !io.out_len.is_null() {
+            no_overlap(io.out_len as *const u8, size_of::<usize>(), &call)?;
         }
-        let c = unsafe { input(ctx, ctx_len)? };
-        let sealed = unsafe { input(in_, in_len)? };
-        let io = |e: std::io::Error| match e.get_ref().and_then(|r| r.downcast_ref::<Error>()) {
+        let c = unsafe { input(io.ctx, io.ctx_len)? };
+        let sealed = unsafe { input(io.in_, io.in_len)? };
+        let io_code = |e: std::io::Error| match e.get_ref().and_then(|r| r.downcast_ref::<Error>())
+        {
             Some(ge) => chunked_code(*ge),
             None => GALOIS_ERR_AUTH,
         };
         let mut ra = galois_aead::chunked::RandomAccess::new(k, c, std::io::Cursor::new(sealed))
             .map_err(|e| match e {
                 galois_aead::stream::StreamError::Crypto(e) => chunked_code(e),
-                galois_aead::stream::StreamError::Io(e) => io(e),
+                galois_aead::stream::StreamError::Io(e) => io_code(e),
             })?;
-        ra.seek(SeekFrom::Start(offset)).map_err(io)?;
-        let mut v = zeroize::Zeroizing::new(Vec::new());
-        v.try_reserve_exact(out_cap.min(in_len))
-            .map_err(|_| GALOIS_ERR_NO_MEMORY)?;
-        v.resize(out_cap.min(in_len), 0);
+        ra.seek(SeekFrom::Start(offset)).map_err(io_code)?;
+        let mut v = private_buffer(io.out_cap.min(io.in_len))?;
         let mut got = 0;
         let r = loop {
             if got == v.len() {
@@ -194,22 +220,22 @@ pub unsafe extern "C" fn galois_chunked_read_at(
             match ra.read(&mut v[got..]) {
                 Ok(0) => break Ok(()),
                 Ok(n) => got += n,
-                Err(e) => break Err(io(e)),
+                Err(e) => break Err(io_code(e)),
             }
         };
         if r.is_ok() {
-            unsafe { output(out, got)? }.copy_from_slice(&v[..got]);
-            unsafe { set_out_len(out_len, got, &call)? };
+            unsafe { output(io.out, got)? }.copy_from_slice(&v[..got]);
+            unsafe { set_out_len(io.out_len, got, &call)? };
         }
         r
     });
     if r != GALOIS_OK {
         // SAFETY: out has out_cap bytes (contract).
-        unsafe { wipe_output(out, out_cap, None) };
-        if !out_len.is_null() {
+        unsafe { wipe_output(io.out, io.out_cap, None) };
+        if !io.out_len.is_null() {
             // SAFETY: a writable size_t (contract); never overlaps out
             // (checked above, or the call failed before any write).
-            let _ = unsafe { set_out_len(out_len, 0, &[(out as *const u8, out_cap)]) };
+            let _ = unsafe { set_out_len(io.out_len, 0, &[(io.out as *const u8, io.out_cap)]) };
         }
     }
     r
@@ -237,37 +263,30 @@ pub(crate) trait Push: Sized {
     fn finish(self, out: &mut [u8]) -> Result<usize, Error>;
 }
 
-impl Push for PushSealer {
-    const KIND: Kind = Kind::ChunkSeal;
-    fn update_len(&self, n: usize) -> Option<usize> {
-        PushSealer::update_len(self, n)
-    }
-    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        PushSealer::update(self, input, out)
-    }
-    fn finish_len(&self) -> Result<usize, Error> {
-        Ok(PushSealer::finish_len(self))
-    }
-    fn finish(self, out: &mut [u8]) -> Result<usize, Error> {
-        PushSealer::finish(self, out)
-    }
+/// [`Push`] for the library's `$t`, whose `finish_len` is `$finish_len`.
+macro_rules! push {
+    ($t:ident, $kind:expr, |$s:ident| $finish_len:expr) => {
+        impl Push for $t {
+            const KIND: Kind = $kind;
+            fn update_len(&self, n: usize) -> Option<usize> {
+                $t::update_len(self, n)
+            }
+            fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+                $t::update(self, input, out)
+            }
+            fn finish_len(&self) -> Result<usize, Error> {
+                let $s = self;
+                $finish_len
+            }
+            fn finish(self, out: &mut [u8]) -> Result<usize, Error> {
+                $t::finish(self, out)
+            }
+        }
+    };
 }
 
-impl Push for PushOpener {
-    const KIND: Kind = Kind::ChunkOpen;
-    fn update_len(&self, n: usize) -> Option<usize> {
-        PushOpener::update_len(self, n)
-    }
-    fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        PushOpener::update(self, input, out)
-    }
-    fn finish_len(&self) -> Result<usize, Error> {
-        PushOpener::finish_len(self)
-    }
-    fn finish(self, out: &mut [u8]) -> Result<usize, Error> {
-        PushOpener::finish(self, out)
-    }
-}
+push!(PushSealer, Kind::ChunkSeal, |s| Ok(s.finish_len()));
+push!(PushOpener, Kind::ChunkOpen, |s| s.finish_len());
 
 /// The shared body of the update and final functions. `input` is `None`
 /// for final. Argument errors (NULL, overlap, a buffer too small, a state
@@ -310,10 +329,7 @@ pub(crate) unsafe fn stream_call<T: Push>(
                 }
             },
         };
-        unsafe { set_out_len(out_len, need, &call)? };
-        if out_cap < need {
-            return Err(GALOIS_ERR_BUFFER_TOO_SMALL);
-        }
+        unsafe { need_out(out_len, out_cap, need, &call)? };
         no_overlap(out, need, &call[1..])?;
         let o = unsafe { output(out, need)? };
         let res = match input_ {
@@ -343,6 +359,38 @@ pub(crate) unsafe fn stream_call<T: Push>(
         }
     }
     r
+}
+
+/// The update and final functions of a streaming chunked state of type
+/// `$t`, through [`stream_call`].
+macro_rules! stream_fns {
+    ($t:ty; $(#[$um:meta])* $update:ident; $(#[$fm:meta])* $final:ident;) => {
+        $(#[$um])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $update(
+            state: *mut c_void,
+            out: *mut u8,
+            out_cap: usize,
+            out_len: *mut usize,
+            in_: *const u8,
+            in_len: usize,
+        ) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { stream_call::<$t>(state, out, out_cap, out_len, Some((in_, in_len))) }
+        }
+
+        $(#[$fm])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $final(
+            state: *mut c_void,
+            out: *mut u8,
+            out_cap: usize,
+            out_len: *mut usize,
+        ) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { stream_call::<$t>(state, out, out_cap, out_len, None) }
+        }
+    };
 }
 
 /// Bytes of caller memory a streaming chunked sealer needs (any alignment).
@@ -405,33 +453,15 @@ pub unsafe extern "C" fn galois_chunked_sealer_init(
     unsafe { zero_if_failed(r, &[(header, header_len)], Some(st)) }
 }
 
-/// Seals `in[0..in_len)`: `out` gets every chunk it completes (a multiple
-/// of 16400 bytes, at most ceil(in_len / 16384) chunks), `*out_len` the
-/// bytes written.
-#[no_mangle]
-pub unsafe extern "C" fn galois_chunked_sealer_update(
-    state: *mut c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-) -> c_int {
-    // SAFETY: forwarded contract.
-    unsafe { stream_call::<PushSealer>(state, out, out_cap, out_len, Some((in_, in_len))) }
-}
-
-/// Seals the final chunk (at most 16399 bytes) into `out`; the sealer is
-/// finished (later update and final: [`GALOIS_ERR_STATE`]).
-#[no_mangle]
-pub unsafe extern "C" fn galois_chunked_sealer_final(
-    state: *mut c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-) -> c_int {
-    // SAFETY: forwarded contract.
-    unsafe { stream_call::<PushSealer>(state, out, out_cap, out_len, None) }
+stream_fns! {
+    PushSealer;
+    /// Seals `in[0..in_len)`: `out` gets every chunk it completes (a multiple
+    /// of 16400 bytes, at most ceil(in_len / 16384) chunks), `*out_len` the
+    /// bytes written.
+    galois_chunked_sealer_update;
+    /// Seals the final chunk (at most 16399 bytes) into `out`; the sealer is
+    /// finished (later update and final: [`GALOIS_ERR_STATE`]).
+    galois_chunked_sealer_final;
 }
 
 /// Wipes a streaming sealer (any state, as the other wipe functions).
@@ -467,33 +497,15 @@ pub unsafe extern "C" fn galois_chunked_opener_init(
     }
 }
 
-/// Opens sealed bytes `in[0..in_len)`: `out` gets the plaintext of every
-/// chunk they complete, each after it verified (less than in_len + 16384
-/// bytes), `*out_len` the bytes written.
-#[no_mangle]
-pub unsafe extern "C" fn galois_chunked_opener_update(
-    state: *mut c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-) -> c_int {
-    // SAFETY: forwarded contract.
-    unsafe { stream_call::<PushOpener>(state, out, out_cap, out_len, Some((in_, in_len))) }
-}
-
-/// Verifies and opens the final chunk (at most 16383 bytes of plaintext)
-/// into `out`; a message without one fails here ([`GALOIS_ERR_AUTH`]).
-#[no_mangle]
-pub unsafe extern "C" fn galois_chunked_opener_final(
-    state: *mut c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-) -> c_int {
-    // SAFETY: forwarded contract.
-    unsafe { stream_call::<PushOpener>(state, out, out_cap, out_len, None) }
+stream_fns! {
+    PushOpener;
+    /// Opens sealed bytes `in[0..in_len)`: `out` gets the plaintext of every
+    /// chunk they complete, each after it verified (less than in_len + 16384
+    /// bytes), `*out_len` the bytes written.
+    galois_chunked_opener_update;
+    /// Verifies and opens the final chunk (at most 16383 bytes of plaintext)
+    /// into `out`; a message without one fails here ([`GALOIS_ERR_AUTH`]).
+    galois_chunked_opener_final;
 }
 
 /// Wipes a streaming opener (any state, as the other wipe functions).

@@ -72,24 +72,34 @@ pub unsafe extern "C" fn galois_aesgcm_init(
     unsafe { galois_aesgcm_init_ex(state, key, key_len, 16, 0) }
 }
 
-/// AES-GCM key setup with a chosen tag length (16, 12..15 or 8 or 4 with
-/// 12-byte nonces only; any of 4..16 with any nonce under
+/// `$f(state, key, key_len, tag_len, flags)`: key setup of a `$t` state
+/// (`$kind`) with a chosen tag length (16, 12..15 or 8 or 4 with 12-byte
+/// nonces only; any of 4..16 with any nonce under
 /// [`GALOIS_FLAG_PERMISSIVE`]).
-#[no_mangle]
-pub unsafe extern "C" fn galois_aesgcm_init_ex(
-    state: *mut c_void,
-    key: *const u8,
-    key_len: usize,
-    tag_len: usize,
-    flags: c_uint,
-) -> c_int {
-    // SAFETY: the caller passes a state of galois_aesgcm_statebytes() bytes.
-    unsafe {
-        init_state(state, Kind::Gcm, || {
-            let key = input(key, key_len)?;
-            AesGcm::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
-        })
-    }
+macro_rules! gcm_init_ex {
+    ($(#[$m:meta])* $t:ident, $kind:expr => $f:ident) => {
+        $(#[$m])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $f(
+            state: *mut c_void, key: *const u8, key_len: usize, tag_len: usize, flags: c_uint,
+        ) -> c_int {
+            // SAFETY: the caller passes a state of the type's statebytes() bytes.
+            unsafe {
+                init_state(state, $kind, || {
+                    let key = input(key, key_len)?;
+                    $t::with_options(key, gcm_options(tag_len, flags)?).map_err(code)
+                })
+            }
+        }
+    };
+}
+pub(crate) use gcm_init_ex;
+
+gcm_init_ex! {
+    /// AES-GCM key setup with a chosen tag length (16, 12..15 or 8 or 4 with
+    /// 12-byte nonces only; any of 4..16 with any nonce under
+    /// [`GALOIS_FLAG_PERMISSIVE`]).
+    AesGcm, Kind::Gcm => galois_aesgcm_init_ex
 }
 
 /// The tag length of an initialized AES-GCM state (positive), or an error code.
@@ -124,65 +134,54 @@ unsafe fn gcm_appended(state: *const c_void, io: Io, open: bool) -> c_int {
     }
 }
 
-/// Encrypts `in` into `out` as ciphertext || tag (`in_len + taglen` bytes).
-/// On any error `out[0..out_cap)` is zeroed ([`wipe_output`]).
-#[no_mangle]
-pub unsafe extern "C" fn galois_aesgcm_seal(
-    state: *const c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-    ad: *const u8,
-    ad_len: usize,
-    nonce: *const u8,
-    nonce_len: usize,
-) -> c_int {
-    let io = Io {
-        out,
-        out_cap,
-        out_len,
-        in_,
-        in_len,
-        ad,
-        ad_len,
-        nonce,
-        nonce_len,
-    };
-    // SAFETY: the caller's contract, passed on.
-    unsafe { gcm_appended(state, io, false) }
+io_fn! {
+    /// Encrypts `in` into `out` as ciphertext || tag (`in_len + taglen` bytes).
+    /// On any error `out[0..out_cap)` is zeroed ([`wipe_output`]).
+    galois_aesgcm_seal(state: *const c_void; io;) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { gcm_appended(state, io, false) }
+    }
 }
 
-/// Verifies and decrypts ciphertext || tag from `in` into `out`
-/// (`in_len - taglen` bytes). `out` is written only once the tag verified;
-/// on any error `out[0..out_cap)` is zeroed.
-#[no_mangle]
-pub unsafe extern "C" fn galois_aesgcm_open(
+io_fn! {
+    /// Verifies and decrypts ciphertext || tag from `in` into `out`
+    /// (`in_len - taglen` bytes). `out` is written only once the tag verified;
+    /// on any error `out[0..out_cap)` is zeroed.
+    galois_aesgcm_open(state: *const c_void; io;) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { gcm_appended(state, io, true) }
+    }
+}
+
+/// The frame of a detached call on an AES-GCM state: the state, nonce and
+/// associated data (once `tag_len` is the state's tag length) handed to
+/// `body` with the state's range, under [`guard`]; on any error the
+/// buffers of `wipe` are zeroed (unless they overlap the state).
+///
+/// # Safety
+/// Pointers, lengths and the state as galois.h documents them; each of
+/// `wipe` is NULL or writable for its length.
+unsafe fn detached_call(
     state: *const c_void,
-    out: *mut u8,
-    out_cap: usize,
-    out_len: *mut usize,
-    in_: *const u8,
-    in_len: usize,
-    ad: *const u8,
-    ad_len: usize,
-    nonce: *const u8,
-    nonce_len: usize,
+    tag_len: usize,
+    nonce: Range,
+    ad: Range,
+    wipe: &[(*mut u8, usize)],
+    body: impl FnOnce(&AesGcm, &[u8], &[u8], Range) -> Result<(), c_int>,
 ) -> c_int {
-    let io = Io {
-        out,
-        out_cap,
-        out_len,
-        in_,
-        in_len,
-        ad,
-        ad_len,
-        nonce,
-        nonce_len,
-    };
-    // SAFETY: the caller's contract, passed on.
-    unsafe { gcm_appended(state, io, true) }
+    let st = state_range(state, Kind::Gcm);
+    let r = guard(|| {
+        // SAFETY (all blocks): the caller's contract, passed on.
+        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
+        if tag_len != g.tag_len() {
+            return Err(GALOIS_ERR_TAG_LENGTH);
+        }
+        let nonce_s = unsafe { input(nonce.0, nonce.1)? };
+        let ad_s = unsafe { input(ad.0, ad.1)? };
+        body(g, nonce_s, ad_s, st)
+    });
+    // SAFETY: as the caller promises for `wipe`.
+    unsafe { zero_if_failed(r, wipe, Some(st)) }
 }
 
 /// Encrypts `in_len` bytes from `in` into `out` (same length; may be the
@@ -202,34 +201,30 @@ pub unsafe extern "C" fn galois_aesgcm_seal_detached(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    let st = state_range(state, Kind::Gcm);
-    let r = guard(|| {
-        // SAFETY (all blocks below): as in galois_aesgcm_seal.
-        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
-        if tag_len != g.tag_len() {
-            return Err(GALOIS_ERR_TAG_LENGTH);
-        }
-        let nonce_s = unsafe { input(nonce, nonce_len)? };
-        let ad_s = unsafe { input(ad, ad_len)? };
-        let fixed = [st, (ad, ad_len), (nonce, nonce_len)];
-        no_overlap(out, in_len, &fixed)?;
-        no_overlap(tag, tag_len, &fixed)?;
-        no_overlap(tag, tag_len, &[(in_, in_len), (out, in_len)])?;
-        if !in_place(in_, out, in_len) {
-            no_overlap(out, in_len, &[(in_, in_len)])?;
-        }
-        check_message(in_len)?;
-        let tag_s = unsafe { output(tag, tag_len)? };
-        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
-        let t = g
-            .seal_in_place_detached(nonce_s, ad_s, s.bytes())
-            .map_err(code)?;
-        unsafe { output(out, in_len)? }.copy_from_slice(s.bytes());
-        tag_s.copy_from_slice(t.as_bytes());
-        Ok(())
-    });
-    // SAFETY: out has in_len and tag tag_len bytes (contract).
-    unsafe { zero_if_failed(r, &[(out, in_len), (tag, tag_len)], Some(st)) }
+    let (n, a) = ((nonce, nonce_len), (ad, ad_len));
+    let wipe = [(out, in_len), (tag, tag_len)];
+    // SAFETY (all blocks): as in galois_aesgcm_seal; out has in_len and tag
+    // tag_len bytes (contract).
+    unsafe {
+        detached_call(state, tag_len, n, a, &wipe, |g, nonce_s, ad_s, st| {
+            let fixed = [st, a, n];
+            no_overlap(out, in_len, &fixed)?;
+            no_overlap(tag, tag_len, &fixed)?;
+            no_overlap(tag, tag_len, &[(in_, in_len), (out, in_len)])?;
+            if !in_place(in_, out, in_len) {
+                no_overlap(out, in_len, &[(in_, in_len)])?;
+            }
+            check_message(in_len)?;
+            let tag_s = output(tag, tag_len)?;
+            let mut s = Scratch::copy_of(input(in_, in_len)?)?;
+            let t = g
+                .seal_in_place_detached(nonce_s, ad_s, s.bytes())
+                .map_err(code)?;
+            output(out, in_len)?.copy_from_slice(s.bytes());
+            tag_s.copy_from_slice(t.as_bytes());
+            Ok(())
+        })
+    }
 }
 
 /// Verifies `tag` and decrypts `in_len` bytes from `in` into `out` (same
@@ -248,34 +243,32 @@ pub unsafe extern "C" fn galois_aesgcm_open_detached(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    let st = state_range(state, Kind::Gcm);
-    let r = guard(|| {
-        // SAFETY (all blocks below): as in galois_aesgcm_seal.
-        let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
-        if tag_len != g.tag_len() {
-            return Err(GALOIS_ERR_TAG_LENGTH);
-        }
-        let nonce_s = unsafe { input(nonce, nonce_len)? };
-        let ad_s = unsafe { input(ad, ad_len)? };
-        let mut tag_b = [0u8; 16];
-        tag_b[..tag_len].copy_from_slice(unsafe { input(tag, tag_len)? });
-        no_overlap(
-            out,
-            in_len,
-            &[st, (ad, ad_len), (nonce, nonce_len), (tag, tag_len)],
-        )?;
-        if !in_place(in_, out, in_len) {
-            no_overlap(out, in_len, &[(in_, in_len)])?;
-        }
-        check_message(in_len)?;
-        let mut s = Scratch::copy_of(unsafe { input(in_, in_len)? })?;
-        g.open_in_place_detached(nonce_s, ad_s, s.bytes(), &tag_b[..tag_len])
-            .map_err(code)?;
-        unsafe { output(out, in_len)? }.copy_from_slice(s.bytes());
-        Ok(())
-    });
-    // SAFETY: out has in_len bytes (contract).
-    unsafe { zero_if_failed(r, &[(out, in_len)], Some(st)) }
+    let (n, a) = ((nonce, nonce_len), (ad, ad_len));
+    // SAFETY (all blocks): as in galois_aesgcm_seal; out has in_len bytes
+    // (contract).
+    unsafe {
+        detached_call(
+            state,
+            tag_len,
+            n,
+            a,
+            &[(out, in_len)],
+            |g, nonce_s, ad_s, st| {
+                let mut tag_b = [0u8; 16];
+                tag_b[..tag_len].copy_from_slice(input(tag, tag_len)?);
+                no_overlap(out, in_len, &[st, a, n, (tag, tag_len)])?;
+                if !in_place(in_, out, in_len) {
+                    no_overlap(out, in_len, &[(in_, in_len)])?;
+                }
+                check_message(in_len)?;
+                let mut s = Scratch::copy_of(input(in_, in_len)?)?;
+                g.open_in_place_detached(nonce_s, ad_s, s.bytes(), &tag_b[..tag_len])
+                    .map_err(code)?;
+                output(out, in_len)?.copy_from_slice(s.bytes());
+                Ok(())
+            },
+        )
+    }
 }
 
 aead_keygen!(AesGcm => galois_aesgcm_keygen);
@@ -284,8 +277,5 @@ aead_keygen!(AesGcm => galois_aesgcm_keygen);
 #[no_mangle]
 pub unsafe extern "C" fn galois_aesgcm_wipe(state: *mut c_void) -> c_int {
     // SAFETY: a state (contract); the body does not panic but is guarded.
-    guard(|| match unsafe { state_wipe(state, Kind::Gcm) } {
-        GALOIS_OK => Ok(()),
-        e => Err(e),
-    })
+    unsafe { wipe_guarded(state, Kind::Gcm) }
 }

@@ -382,6 +382,19 @@ pub(crate) unsafe fn state_get_mut<'a, T>(
     Ok(unsafe { &mut *state_ptr::<T>(state, kind)? })
 }
 
+/// [`state_wipe`] under [`guard`]: the body of every `galois_*_wipe` of a
+/// state whose wipe must not unwind into C.
+///
+/// # Safety
+/// As [`state_wipe`].
+pub(crate) unsafe fn wipe_guarded(state: *mut c_void, kind: Kind) -> c_int {
+    // SAFETY: forwarded contract.
+    guard(|| match unsafe { state_wipe(state, kind) } {
+        GALOIS_OK => Ok(()),
+        e => Err(e),
+    })
+}
+
 /// Wipes a state (see the header): releases the live key object these
 /// bytes belong to (the state's own, or the original's when they are a
 /// copy), zeroes the bytes, and returns [`GALOIS_OK`] only for a live

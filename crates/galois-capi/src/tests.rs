@@ -11,51 +11,33 @@ fn header_constants_match() {
         "/../../include/galois.h"
     ))
     .expect("include/galois.h");
-    let rust: &[(&str, i64)] = &[
-        ("GALOIS_OK", GALOIS_OK as i64),
-        ("GALOIS_ERR_NULL_POINTER", GALOIS_ERR_NULL_POINTER as i64),
-        ("GALOIS_ERR_KEY_LENGTH", GALOIS_ERR_KEY_LENGTH as i64),
-        ("GALOIS_ERR_NONCE_LENGTH", GALOIS_ERR_NONCE_LENGTH as i64),
-        ("GALOIS_ERR_TAG_LENGTH", GALOIS_ERR_TAG_LENGTH as i64),
-        (
-            "GALOIS_ERR_BUFFER_TOO_SMALL",
-            GALOIS_ERR_BUFFER_TOO_SMALL as i64,
-        ),
-        ("GALOIS_ERR_AUTH", GALOIS_ERR_AUTH as i64),
-        ("GALOIS_ERR_TOO_LONG", GALOIS_ERR_TOO_LONG as i64),
-        ("GALOIS_ERR_STATE", GALOIS_ERR_STATE as i64),
-        ("GALOIS_ERR_INVALID_KEY", GALOIS_ERR_INVALID_KEY as i64),
-        ("GALOIS_ERR_OVERLAP", GALOIS_ERR_OVERLAP as i64),
-        (
-            "GALOIS_ERR_INPUT_TOO_SHORT",
-            GALOIS_ERR_INPUT_TOO_SHORT as i64,
-        ),
-        ("GALOIS_ERR_FLAGS", GALOIS_ERR_FLAGS as i64),
-        ("GALOIS_ERR_RANDOM", GALOIS_ERR_RANDOM as i64),
-        ("GALOIS_ERR_INTERNAL", GALOIS_ERR_INTERNAL as i64),
-        ("GALOIS_ERR_NO_MEMORY", GALOIS_ERR_NO_MEMORY as i64),
-        ("GALOIS_FLAG_PERMISSIVE", GALOIS_FLAG_PERMISSIVE as i64),
-        (
-            "GALOIS_POLY1305AES_KEYBYTES",
-            GALOIS_POLY1305AES_KEYBYTES as i64,
-        ),
-        (
-            "GALOIS_POLY1305AES_NONCEBYTES",
-            GALOIS_POLY1305AES_NONCEBYTES as i64,
-        ),
-        (
-            "GALOIS_POLY1305AES_TAGBYTES",
-            GALOIS_POLY1305AES_TAGBYTES as i64,
-        ),
-        (
-            "GALOIS_CHUNKED_CHUNKBYTES",
-            GALOIS_CHUNKED_CHUNKBYTES as i64,
-        ),
-        (
-            "GALOIS_CHUNKED_HEADERBYTES",
-            GALOIS_CHUNKED_HEADERBYTES as i64,
-        ),
-    ];
+    macro_rules! named {
+        ($($c:ident),* $(,)?) => { [$((stringify!($c), $c as i64)),*] };
+    }
+    let rust = named!(
+        GALOIS_OK,
+        GALOIS_ERR_NULL_POINTER,
+        GALOIS_ERR_KEY_LENGTH,
+        GALOIS_ERR_NONCE_LENGTH,
+        GALOIS_ERR_TAG_LENGTH,
+        GALOIS_ERR_BUFFER_TOO_SMALL,
+        GALOIS_ERR_AUTH,
+        GALOIS_ERR_TOO_LONG,
+        GALOIS_ERR_STATE,
+        GALOIS_ERR_INVALID_KEY,
+        GALOIS_ERR_OVERLAP,
+        GALOIS_ERR_INPUT_TOO_SHORT,
+        GALOIS_ERR_FLAGS,
+        GALOIS_ERR_RANDOM,
+        GALOIS_ERR_INTERNAL,
+        GALOIS_ERR_NO_MEMORY,
+        GALOIS_FLAG_PERMISSIVE,
+        GALOIS_POLY1305AES_KEYBYTES,
+        GALOIS_POLY1305AES_NONCEBYTES,
+        GALOIS_POLY1305AES_TAGBYTES,
+        GALOIS_CHUNKED_CHUNKBYTES,
+        GALOIS_CHUNKED_HEADERBYTES,
+    );
     let mut defined = std::collections::HashMap::new();
     for line in h.lines() {
         let mut w = line.split_whitespace();
@@ -73,7 +55,7 @@ fn header_constants_match() {
         }
     }
     for (name, v) in rust {
-        assert_eq!(defined.get(*name), Some(v), "{name} in include/galois.h");
+        assert_eq!(defined.get(name), Some(&v), "{name} in include/galois.h");
     }
     let errs = defined
         .keys()
@@ -113,44 +95,37 @@ fn live_table_slots() {
 /// Each primitive's errors come back with the header's codes.
 #[test]
 fn library_errors_map_to_documented_codes() {
-    assert_eq!(
-        code(Error::InvalidKeyLength { got: 1 }),
-        GALOIS_ERR_KEY_LENGTH
-    );
-    assert_eq!(
-        code(Error::InvalidIvLength { got: 0 }),
-        GALOIS_ERR_NONCE_LENGTH
-    );
-    assert_eq!(
-        code(Error::IvLengthNotAllowedWithShortTag {
-            iv_len: 8,
-            tag_len: 8
-        }),
-        GALOIS_ERR_NONCE_LENGTH
-    );
-    assert_eq!(
-        code(Error::InvalidNonceLength { got: 1 }),
-        GALOIS_ERR_NONCE_LENGTH
-    );
-    assert_eq!(
-        code(Error::InvalidTagLength { got: 3 }),
-        GALOIS_ERR_TAG_LENGTH
-    );
-    assert_eq!(code(Error::AadTooLong), GALOIS_ERR_TOO_LONG);
-    assert_eq!(
-        code(Error::MessageTooLong { len: 1, max: 0 }),
-        GALOIS_ERR_TOO_LONG
-    );
-    assert_eq!(
-        code(Error::InvalidKey { reason: "r" }),
-        GALOIS_ERR_INVALID_KEY
-    );
-    assert_eq!(code(Error::RandomSourceFailed), GALOIS_ERR_RANDOM);
-    assert_eq!(code(Error::AuthenticationFailed), GALOIS_ERR_AUTH);
-    assert_eq!(
-        code(Error::CiphertextTooShort { len: 1, min: 16 }),
-        GALOIS_ERR_INPUT_TOO_SHORT
-    );
+    let cases = [
+        (Error::InvalidKeyLength { got: 1 }, GALOIS_ERR_KEY_LENGTH),
+        (Error::InvalidIvLength { got: 0 }, GALOIS_ERR_NONCE_LENGTH),
+        (
+            Error::IvLengthNotAllowedWithShortTag {
+                iv_len: 8,
+                tag_len: 8,
+            },
+            GALOIS_ERR_NONCE_LENGTH,
+        ),
+        (
+            Error::InvalidNonceLength { got: 1 },
+            GALOIS_ERR_NONCE_LENGTH,
+        ),
+        (Error::InvalidTagLength { got: 3 }, GALOIS_ERR_TAG_LENGTH),
+        (Error::AadTooLong, GALOIS_ERR_TOO_LONG),
+        (
+            Error::MessageTooLong { len: 1, max: 0 },
+            GALOIS_ERR_TOO_LONG,
+        ),
+        (Error::InvalidKey { reason: "r" }, GALOIS_ERR_INVALID_KEY),
+        (Error::RandomSourceFailed, GALOIS_ERR_RANDOM),
+        (Error::AuthenticationFailed, GALOIS_ERR_AUTH),
+        (
+            Error::CiphertextTooShort { len: 1, min: 16 },
+            GALOIS_ERR_INPUT_TOO_SHORT,
+        ),
+    ];
+    for (e, c) in cases {
+        assert_eq!(code(e), c, "{e:?}");
+    }
 }
 
 /// The state's life through the ABI, in Rust (so Miri can check the
@@ -169,48 +144,42 @@ fn state_copies_and_reinit_through_the_abi() {
         let sbp = b.as_mut_ptr().add(5) as *mut c_void;
         assert_eq!(galois_aesgcm_init(sa, key.as_ptr(), 16), GALOIS_OK);
         assert_eq!(galois_aesgcm_init(sa, key.as_ptr(), 16), GALOIS_OK);
-        let seal = |st: *const c_void, out: &mut [u8; 36]| {
-            galois_aesgcm_seal(
+        // A one-shot call through a state, without AAD, under `iv`.
+        type Call = unsafe extern "C" fn(
+            *const c_void,
+            *mut u8,
+            usize,
+            *mut usize,
+            *const u8,
+            usize,
+            *const u8,
+            usize,
+            *const u8,
+            usize,
+        ) -> c_int;
+        let call = |f: Call, st: *const c_void, out: *mut u8, n_out: usize, inp: &[u8]| {
+            f(
                 st,
-                out.as_mut_ptr(),
-                36,
+                out,
+                n_out,
                 ptr::null_mut(),
-                pt.as_ptr(),
-                20,
+                inp.as_ptr(),
+                inp.len(),
                 ptr::null(),
                 0,
                 iv.as_ptr(),
                 12,
             )
         };
+        let seal = |st: *const c_void, out: &mut [u8; 36]| {
+            call(galois_aesgcm_seal, st, out.as_mut_ptr(), 36, &pt)
+        };
         assert_eq!(seal(sa, &mut out), GALOIS_OK);
         let mut back = [0u8; 20];
-        let r = galois_aesgcm_open(
-            sa,
-            back.as_mut_ptr(),
-            20,
-            ptr::null_mut(),
-            out.as_ptr(),
-            36,
-            ptr::null(),
-            0,
-            iv.as_ptr(),
-            12,
-        );
+        let r = call(galois_aesgcm_open, sa, back.as_mut_ptr(), 20, &out);
         assert_eq!((r, back), (GALOIS_OK, pt));
         let inside = (sa as *mut u8).add(40);
-        let r = galois_aesgcm_seal(
-            sa,
-            inside,
-            36,
-            ptr::null_mut(),
-            pt.as_ptr(),
-            20,
-            ptr::null(),
-            0,
-            iv.as_ptr(),
-            12,
-        );
+        let r = call(galois_aesgcm_seal, sa, inside, 36, &pt);
         assert_eq!(r, GALOIS_ERR_OVERLAP);
         ptr::copy_nonoverlapping(sa as *const u8, sbp as *mut u8, sb);
         assert_eq!(seal(sbp, &mut out), GALOIS_ERR_STATE);

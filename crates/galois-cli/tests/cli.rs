@@ -1,55 +1,20 @@
 //! The real `galois` binary: keys, seal/open round trips, and every kind
 //! of bad input failing with its documented exit code and no output file.
 
+mod common;
+
+use common::*;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn galois() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_galois"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("galois-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&std::ffi::OsStr]) -> Output {
-    galois().args(args).output().unwrap()
-}
+use std::path::Path;
+use std::process::{Output, Stdio};
 
 fn os<P: AsRef<std::ffi::OsStr> + ?Sized>(p: &P) -> &std::ffi::OsStr {
     p.as_ref()
 }
 
-fn keygen(dir: &Path, name: &str, alg: &str) -> PathBuf {
-    let k = dir.join(name);
-    let o = run(&[os("keygen"), os("--algorithm"), os(alg), os("-o"), os(&k)]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    k
-}
-
-fn pseudo_random(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
-fn only_files(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+/// `galois verify --key K --tag TAG MSG`.
+fn verify(k: &Path, tag: &str, msg: &Path) -> Output {
+    galois_run!("verify", "--key", k, "--tag", tag, msg)
 }
 
 #[test]
@@ -65,7 +30,7 @@ fn key_files_are_private_and_never_overwritten() {
                 0o600
             );
         }
-        let o = run(&[os("keygen"), os("--algorithm"), os(alg), os("-o"), os(&k)]);
+        let o = galois_run!("keygen", "--algorithm", alg, "-o", &k);
         assert_eq!(o.status.code(), Some(3), "overwrite must be refused");
     }
     let a = std::fs::read_to_string(d.join("aes-256-gcm")).unwrap();
@@ -74,8 +39,7 @@ fn key_files_are_private_and_never_overwritten() {
 
 #[test]
 fn round_trips_empty_small_and_100_mb() {
-    let d = tmpdir("rt");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("rt", "aes-256-gcm");
     for (i, n) in [0usize, 1, 15, 16, 17, 65535, 65536, 65537, 100 << 20]
         .into_iter()
         .enumerate()
@@ -87,24 +51,10 @@ fn round_trips_empty_small_and_100_mb() {
             d.join(format!("b{i}")),
         );
         std::fs::write(&pin, &data).unwrap();
-        let o = run(&[
-            os("seal"),
-            os("--key"),
-            os(&k),
-            os("-o"),
-            os(&sealed),
-            os(&pin),
-        ]);
+        let o = key_io("seal", &k, &[], &sealed, &pin);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(std::fs::metadata(&sealed).unwrap().len() > n as u64);
-        let o = run(&[
-            os("open"),
-            os("--key"),
-            os(&k),
-            os("-o"),
-            os(&back),
-            os(&sealed),
-        ]);
+        let o = key_io("open", &k, &[], &back, &sealed);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(std::fs::read(&back).unwrap() == data, "size {n}");
         for p in [&pin, &sealed, &back] {
@@ -115,17 +65,10 @@ fn round_trips_empty_small_and_100_mb() {
 
 #[test]
 fn stdin_to_stdout_round_trip() {
-    let d = tmpdir("stdio");
-    let k = keygen(&d, "k", "aes-128-gcm");
+    let (_d, k) = dir_with_key("stdio", "aes-128-gcm");
     let data = pseudo_random(300_000, 9);
     let pipe = |args: &[&std::ffi::OsStr], input: &[u8]| {
-        let mut c = galois()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut c = spawn_piped(args, Stdio::piped());
         let mut sin = c.stdin.take().unwrap();
         let input = input.to_vec();
         let w = std::thread::spawn(move || sin.write_all(&input));
@@ -142,26 +85,20 @@ fn stdin_to_stdout_round_trip() {
 
 #[test]
 fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
-    let d = tmpdir("bad");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("bad", "aes-256-gcm");
     let k2 = keygen(&d, "k2", "aes-256-gcm");
     let kp = keygen(&d, "kp", "poly1305-aes");
     let data = pseudo_random(5 * 4096 + 100, 3);
     let pin = d.join("plain");
     std::fs::write(&pin, &data).unwrap();
     let sealed = d.join("sealed");
-    let o = run(&[
-        os("seal"),
-        os("--key"),
-        os(&k),
-        os("--format"),
-        os("stream"),
-        os("--segment-size"),
-        os("4096"),
-        os("-o"),
-        os(&sealed),
-        os(&pin),
-    ]);
+    let o = key_io(
+        "seal",
+        &k,
+        &["--format", "stream", "--segment-size", "4096"],
+        &sealed,
+        &pin,
+    );
     assert!(o.status.success());
     let good = std::fs::read(&sealed).unwrap();
     let header = 50;
@@ -211,14 +148,7 @@ fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
         let input = d.join("input");
         std::fs::write(&input, &bytes).unwrap();
         let out = d.join("out");
-        let o = run(&[
-            os("open"),
-            os("--key"),
-            os(&k),
-            os("-o"),
-            os(&out),
-            os(&input),
-        ]);
+        let o = key_io("open", &k, &[], &out, &input);
         assert_eq!(
             o.status.code(),
             Some(code),
@@ -232,51 +162,23 @@ fn tampered_truncated_reordered_and_wrong_key_inputs_fail_and_leave_nothing() {
         );
         assert!(!out.exists(), "{what}: output file left behind");
         assert!(
-            !only_files(&d).iter().any(|f| f.contains("galois-tmp")),
+            !names(&d).iter().any(|f| f.contains("galois-tmp")),
             "{what}: temp file left behind"
         );
     }
     let out = d.join("out");
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&k2),
-        os("-o"),
-        os(&out),
-        os(&sealed),
-    ]);
+    let o = key_io("open", &k2, &[], &out, &sealed);
     assert_eq!(o.status.code(), Some(1), "wrong key");
     assert!(!out.exists());
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&kp),
-        os("-o"),
-        os(&out),
-        os(&sealed),
-    ]);
+    let o = key_io("open", &kp, &[], &out, &sealed);
     assert_eq!(
         o.status.code(),
         Some(4),
         "a MAC key is not an encryption key"
     );
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&pin),
-        os("-o"),
-        os(&out),
-        os(&sealed),
-    ]);
+    let o = key_io("open", &pin, &[], &out, &sealed);
     assert_eq!(o.status.code(), Some(4), "not a key file");
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&k),
-        os("-o"),
-        os(&out),
-        os(&d.join("missing")),
-    ]);
+    let o = key_io("open", &k, &[], &out, &d.join("missing"));
     assert_eq!(o.status.code(), Some(3), "missing input");
     assert!(!out.exists());
 }
@@ -288,64 +190,42 @@ fn mac_and_verify_for_both_macs() {
     std::fs::write(&msg, pseudo_random(10_000, 5)).unwrap();
     for alg in ["aes-128-gcm", "aes-256-gcm", "poly1305-aes"] {
         let k = keygen(&d, alg, alg);
-        let o = run(&[os("mac"), os("--key"), os(&k), os(&msg)]);
+        let o = galois_run!("mac", "--key", &k, &msg);
         assert!(o.status.success());
         let tag = String::from_utf8(o.stdout).unwrap().trim().to_string();
-        let o = run(&[
-            os("verify"),
-            os("--key"),
-            os(&k),
-            os("--tag"),
-            os(&tag),
-            os(&msg),
-        ]);
+        let o = verify(&k, &tag, &msg);
         assert!(o.status.success(), "{alg}");
         let mut other = std::fs::read(&msg).unwrap();
         other[0] ^= 1;
         let m2 = d.join("msg2");
         std::fs::write(&m2, &other).unwrap();
-        let o = run(&[
-            os("verify"),
-            os("--key"),
-            os(&k),
-            os("--tag"),
-            os(&tag),
-            os(&m2),
-        ]);
+        let o = verify(&k, &tag, &m2);
         assert_eq!(o.status.code(), Some(1), "{alg}: tampered message");
-        let o = run(&[
-            os("verify"),
-            os("--key"),
-            os(&k),
-            os("--tag"),
-            os("zz:00"),
-            os(&msg),
-        ]);
+        let o = verify(&k, "zz:00", &msg);
         assert_eq!(o.status.code(), Some(2), "{alg}: malformed tag");
     }
 }
 
 #[test]
 fn associated_data_must_match() {
-    let d = tmpdir("aad");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("aad", "aes-256-gcm");
     let pin = d.join("plain");
     std::fs::write(&pin, pseudo_random(3 * 4096 + 7, 11)).unwrap();
     let sealed = d.join("sealed");
-    let o = run(&[
-        os("seal"),
-        os("--key"),
-        os(&k),
-        os("--aad"),
-        os("file=report.pdf"),
-        os("--format"),
-        os("stream"),
-        os("--segment-size"),
-        os("4096"),
-        os("-o"),
-        os(&sealed),
-        os(&pin),
-    ]);
+    let o = key_io(
+        "seal",
+        &k,
+        &[
+            "--aad",
+            "file=report.pdf",
+            "--format",
+            "stream",
+            "--segment-size",
+            "4096",
+        ],
+        &sealed,
+        &pin,
+    );
     assert!(o.status.success());
     let out = d.join("out");
     for (aad, code) in [
@@ -373,16 +253,7 @@ fn associated_data_must_match() {
     let cut = d.join("cut");
     std::fs::write(&cut, &bytes[..50 + 2 * (4096 + 16)]).unwrap();
     std::fs::remove_file(&out).unwrap();
-    let o = run(&[
-        os("open"),
-        os("--key"),
-        os(&k),
-        os("--aad"),
-        os("file=report.pdf"),
-        os("-o"),
-        os(&out),
-        os(&cut),
-    ]);
+    let o = key_io("open", &k, &["--aad", "file=report.pdf"], &out, &cut);
     assert_eq!(
         o.status.code(),
         Some(5),
@@ -396,13 +267,7 @@ fn associated_data_must_match() {
 fn bench_writes_a_plot_with_a_line_per_backend() {
     let d = tmpdir("plot");
     let svg = d.join("ghash.svg");
-    let o = run(&[
-        os("bench"),
-        os("ghash"),
-        os("--quick"),
-        os("--plot"),
-        os(&svg),
-    ]);
+    let o = galois_run!("bench", "ghash", "--quick", "--plot", &svg);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"));

@@ -3,24 +3,12 @@
 //! `--raw-key` takes exactly 16 or 32 bytes, `--context` and its alias
 //! `--aad` bind the file, and files in the earlier stream format still open.
 
+mod common;
+
+use common::*;
 use galois_aead::chunked::{self, CHUNK_SIZE, HEADER_LEN, SEALED_CHUNK_SIZE};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn galois() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_galois"))
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("galois-cli-chunked-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Output;
 
 fn data(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
@@ -31,20 +19,17 @@ fn data(n: usize, seed: u8) -> Vec<u8> {
 /// A key file from `galois keygen`, and its key bytes.
 fn keygen(dir: &Path, alg: &str) -> (PathBuf, Vec<u8>) {
     let k = dir.join(format!("{alg}.key"));
-    let o = galois()
-        .args(["keygen", "--algorithm", alg, "-o"])
-        .arg(&k)
-        .output()
-        .unwrap();
+    let o = galois_run!("keygen", "--algorithm", alg, "-o", &k);
     assert!(o.status.success(), "{}", err(&o));
     let text = std::fs::read_to_string(&k).unwrap();
     let hex_key = text.split_whitespace().nth(2).unwrap();
     (k, hex::decode(hex_key).unwrap())
 }
 
-fn seal(key: (&str, &Path), extra: &[&str], input: &Path, out: &Path) -> Output {
+/// `galois CMD KEYFLAG KEY EXTRA... -o OUT --force IN`.
+fn galois_file(cmd: &str, key: (&str, &Path), extra: &[&str], input: &Path, out: &Path) -> Output {
     galois()
-        .arg("seal")
+        .arg(cmd)
         .arg(key.0)
         .arg(key.1)
         .args(extra)
@@ -56,18 +41,12 @@ fn seal(key: (&str, &Path), extra: &[&str], input: &Path, out: &Path) -> Output 
         .unwrap()
 }
 
+fn seal(key: (&str, &Path), extra: &[&str], input: &Path, out: &Path) -> Output {
+    galois_file("seal", key, extra, input, out)
+}
+
 fn open(key: (&str, &Path), extra: &[&str], input: &Path, out: &Path) -> Output {
-    galois()
-        .arg("open")
-        .arg(key.0)
-        .arg(key.1)
-        .args(extra)
-        .arg("-o")
-        .arg(out)
-        .arg("--force")
-        .arg(input)
-        .output()
-        .unwrap()
+    galois_file("open", key, extra, input, out)
 }
 
 #[test]

@@ -7,69 +7,19 @@
 
 #![cfg(unix)]
 
+mod common;
+
+use common::*;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_galois")
-}
-
-fn galois() -> Command {
-    Command::new(bin())
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("galois-hard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
-    galois().args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn keygen(dir: &Path, name: &str, alg: &str) -> PathBuf {
-    let k = dir.join(name);
-    let o = run(&[
-        OsStr::new("keygen"),
-        OsStr::new("--algorithm"),
-        OsStr::new(alg),
-        OsStr::new("-o"),
-        k.as_os_str(),
-    ]);
-    assert!(o.status.success(), "{}", err(&o));
-    k
-}
-
-fn pseudo_random(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 fn mode(p: &Path) -> u32 {
@@ -109,8 +59,7 @@ fn open_files(pid: u32) -> Vec<String> {
 /// the unnamed-file path (O_TMPFILE) and on the named-temp fallback.
 #[test]
 fn interrupted_seal_and_open_leave_nothing_behind() {
-    let d = tmpdir("signal");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("signal", "aes-256-gcm");
     let plain = pseudo_random(24 << 20, 5);
     let sealed_path = d.join("sealed");
     std::fs::write(d.join("plain"), &plain).unwrap();
@@ -263,18 +212,15 @@ fn outputs_never_replace_files_silently_nor_ever_the_key() {
     // `open` likewise.
     let sealed = d.join("sealed");
     assert!(seal(&sealed, false, false).status.success());
-    let o = galois()
-        .args([
-            OsStr::new("open"),
-            OsStr::new("--force"),
-            OsStr::new("--key"),
-        ])
-        .arg(&k)
-        .arg("-o")
-        .arg(d.join("symlink.key"))
-        .arg(&sealed)
-        .output()
-        .unwrap();
+    let o = galois_run!(
+        OsStr::new("open"),
+        OsStr::new("--force"),
+        OsStr::new("--key"),
+        &k,
+        "-o",
+        d.join("symlink.key"),
+        &sealed
+    );
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert_eq!(std::fs::read(&k).unwrap(), key_text);
     assert!(!names(&d).iter().any(|n| n.contains("galois-tmp")));
@@ -305,7 +251,7 @@ fn keygen_on_a_full_disk_leaves_nothing() {
         assert!(err(&o).contains(&k.display().to_string()), "{}", err(&o));
         assert!(!err(&o).contains("galois-tmp"), "{}", err(&o));
         assert_eq!(names(&d), Vec::<String>::new(), "nothing left behind");
-        let o = run(&[OsStr::new("keygen"), OsStr::new("-o"), k.as_os_str()]);
+        let o = galois_run!("keygen", "-o", k);
         assert!(o.status.success(), "the next attempt works: {}", err(&o));
         std::fs::remove_file(&k).unwrap();
     }
@@ -325,30 +271,15 @@ fn kat_runs_that_check_nothing_fail() {
     let d = tmpdir("kat");
     let gcm =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/mcgrew_viega_gcm_spec.json");
-    let o = run(&[
-        OsStr::new("kat"),
-        OsStr::new("--backend"),
-        OsStr::new("nope"),
-        gcm.as_os_str(),
-    ]);
+    let o = galois_run!("kat", "--backend", "nope", gcm);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("--backend nope"), "{}", err(&o));
     // A GHASH backend pinned for a Poly1305 file does not apply: refused.
     let poly = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../vectors/poly1305aes_bernstein_appendix_b.json");
-    let o = run(&[
-        OsStr::new("kat"),
-        OsStr::new("--backend"),
-        OsStr::new("bitserial"),
-        poly.as_os_str(),
-    ]);
+    let o = galois_run!("kat", "--backend", "bitserial", poly);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-    let o = run(&[
-        OsStr::new("kat"),
-        OsStr::new("--backend"),
-        OsStr::new("bitserial"),
-        gcm.as_os_str(),
-    ]);
+    let o = galois_run!("kat", "--backend", "bitserial", gcm);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     for (name, text) in [
         (
@@ -362,7 +293,7 @@ fn kat_runs_that_check_nothing_fail() {
     ] {
         let p = d.join(name);
         std::fs::write(&p, text).unwrap();
-        let o = run(&[OsStr::new("kat"), p.as_os_str()]);
+        let o = galois_run!("kat", p);
         assert_eq!(o.status.code(), Some(2), "{name}: {}", err(&o));
         assert!(err(&o).contains("no case was checked"), "{}", err(&o));
     }
@@ -374,8 +305,7 @@ fn kat_runs_that_check_nothing_fail() {
 /// any input is read.
 #[test]
 fn usage_mistakes_are_usage_errors_before_any_work() {
-    let d = tmpdir("usage");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("usage", "aes-256-gcm");
     let ks = k.to_str().unwrap();
     let dir = d.join("adir");
     std::fs::create_dir(&dir).unwrap();
@@ -409,13 +339,7 @@ fn usage_mistakes_are_usage_errors_before_any_work() {
     for (args, names_flag) in cases {
         // Standard input stays open and empty: a command that started
         // reading would hang, and be killed as a failure.
-        let mut c = galois()
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut c = spawn_piped(&args, Stdio::piped());
         let _keep = c.stdin.take();
         let st = wait_within(&mut c, Duration::from_secs(10), &format!("{args:?}"));
         let o = c.wait_with_output().unwrap();
@@ -430,8 +354,7 @@ fn usage_mistakes_are_usage_errors_before_any_work() {
 /// as input is named and nothing reaches standard output.
 #[test]
 fn messages_name_the_users_paths() {
-    let d = tmpdir("paths");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("paths", "aes-256-gcm");
     let p = d.join("plain");
     std::fs::write(&p, b"data").unwrap();
     for named in [false, true] {
@@ -452,13 +375,7 @@ fn messages_name_the_users_paths() {
         assert!(!err(&o).contains("galois-tmp"), "{}", err(&o));
     }
     for cmd in ["seal", "open", "mac"] {
-        let o = galois()
-            .arg(cmd)
-            .arg("--key")
-            .arg(&k)
-            .arg(&d)
-            .output()
-            .unwrap();
+        let o = galois_run!(cmd, "--key", &k, &d);
         assert_eq!(o.status.code(), Some(3), "{cmd}: {}", err(&o));
         assert!(
             err(&o).contains(&format!("{}: is a directory", d.display())),
@@ -488,8 +405,7 @@ fn on_terminal(cmd: &str) -> (Option<i32>, String) {
 /// a progress line is ended before an error is printed.
 #[test]
 fn terminals_get_no_binary_and_errors_on_their_own_line() {
-    let d = tmpdir("tty");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("tty", "aes-256-gcm");
     let text = d.join("text");
     std::fs::write(&text, b"hello, terminal\n").unwrap();
     let bin_in = d.join("binary");
@@ -511,14 +427,7 @@ fn terminals_get_no_binary_and_errors_on_their_own_line() {
     for (input, ok) in [(&text, true), (&bin_in, false)] {
         let sealed = d.join("s.gal");
         let _ = std::fs::remove_file(&sealed);
-        let o = run(&[
-            OsStr::new("seal"),
-            OsStr::new("--key"),
-            k.as_os_str(),
-            OsStr::new("-o"),
-            sealed.as_os_str(),
-            input.as_os_str(),
-        ]);
+        let o = key_io("seal", &k, &[], &sealed, input);
         assert!(o.status.success());
         let (code, shown) = on_terminal(&format!("{g} open --key {ks} {}", sealed.display()));
         if ok {
@@ -538,14 +447,7 @@ fn terminals_get_no_binary_and_errors_on_their_own_line() {
     let big = d.join("big");
     std::fs::write(&big, pseudo_random(12 << 20, 3)).unwrap();
     let sealed = d.join("big.gal");
-    let o = run(&[
-        OsStr::new("seal"),
-        OsStr::new("--key"),
-        k.as_os_str(),
-        OsStr::new("-o"),
-        sealed.as_os_str(),
-        big.as_os_str(),
-    ]);
+    let o = key_io("seal", &k, &[], &sealed, &big);
     assert!(o.status.success());
     let mut bytes = std::fs::read(&sealed).unwrap();
     let last = bytes.len() - 1;
@@ -634,13 +536,7 @@ fn mac_and_verify_run_in_bounded_memory() {
     let limit = 32 << 10; // KiB; reading it all would take over 195,000
     for alg in ["aes-128-gcm", "poly1305-aes"] {
         let k = keygen(&d, alg, alg);
-        let o = galois()
-            .arg("mac")
-            .arg("--key")
-            .arg(&k)
-            .arg(&big)
-            .output()
-            .unwrap();
+        let o = galois_run!("mac", "--key", &k, &big);
         assert!(o.status.success(), "{}", err(&o));
         let tag = String::from_utf8(o.stdout).unwrap().trim().to_string();
         let mut c = galois();
@@ -705,15 +601,7 @@ fn key_files_and_authentication_messages() {
     // A key readable by others works, with a warning naming the fix.
     std::fs::set_permissions(&k, std::fs::Permissions::from_mode(0o644)).unwrap();
     let sealed = d.join("s.gal");
-    let o = galois()
-        .arg("seal")
-        .arg("--key")
-        .arg(&k)
-        .arg("-o")
-        .arg(&sealed)
-        .arg(&p)
-        .output()
-        .unwrap();
+    let o = galois_run!("seal", "--key", &k, "-o", &sealed, &p);
     assert!(o.status.success(), "{}", err(&o));
     assert!(err(&o).contains("warning: key file"), "{}", err(&o));
     assert!(
@@ -722,13 +610,7 @@ fn key_files_and_authentication_messages() {
         err(&o)
     );
     std::fs::set_permissions(&k, std::fs::Permissions::from_mode(0o600)).unwrap();
-    let o = galois()
-        .arg("open")
-        .arg("--key")
-        .arg(&k)
-        .arg(&sealed)
-        .output()
-        .unwrap();
+    let o = galois_run!("open", "--key", &k, &sealed);
     assert!(o.status.success());
     assert!(
         err(&o).is_empty(),
@@ -737,12 +619,7 @@ fn key_files_and_authentication_messages() {
     );
     // Wrong --aad (the alias of --context): the message names every cause
     // it cannot tell apart.
-    let o = galois()
-        .args(["open", "--aad", "other", "--key"])
-        .arg(&k)
-        .arg(&sealed)
-        .output()
-        .unwrap();
+    let o = galois_run!("open", "--aad", "other", "--key", &k, &sealed);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         err(&o).contains(
@@ -759,64 +636,19 @@ fn key_files_and_authentication_messages() {
         .starts_with("galois-key-v1 aes-192-gcm "));
     let s192 = d.join("s192");
     // Cobblestone has no 192-bit instantiation: the earlier stream format.
-    let o = galois()
-        .arg("seal")
-        .arg("--key")
-        .arg(&k192)
-        .arg("-o")
-        .arg(&s192)
-        .arg(&p)
-        .output()
-        .unwrap();
+    let o = galois_run!("seal", "--key", &k192, "-o", &s192, &p);
     assert_eq!(o.status.code(), Some(4), "{}", err(&o));
     assert!(err(&o).contains("--format stream"), "{}", err(&o));
     assert!(!s192.exists());
-    let o = galois()
-        .arg("seal")
-        .arg("--key")
-        .arg(&k192)
-        .args(["--format", "stream"])
-        .arg("-o")
-        .arg(&s192)
-        .arg(&p)
-        .output()
-        .unwrap();
+    let o = galois_run!("seal", "--key", &k192, "--format", "stream", "-o", &s192, &p);
     assert!(o.status.success(), "{}", err(&o));
-    let o = galois()
-        .arg("open")
-        .arg("--key")
-        .arg(&k192)
-        .arg(&s192)
-        .output()
-        .unwrap();
+    let o = galois_run!("open", "--key", &k192, &s192);
     assert_eq!(o.stdout, b"attack at dawn");
-    let o = galois()
-        .arg("mac")
-        .arg("--key")
-        .arg(&k192)
-        .arg(&p)
-        .output()
-        .unwrap();
+    let o = galois_run!("mac", "--key", &k192, &p);
     let tag = String::from_utf8(o.stdout).unwrap().trim().to_string();
-    let o = galois()
-        .arg("verify")
-        .arg("--key")
-        .arg(&k192)
-        .arg("--tag")
-        .arg(&tag)
-        .arg(&p)
-        .output()
-        .unwrap();
+    let o = galois_run!("verify", "--key", &k192, "--tag", &tag, &p);
     assert!(o.status.success(), "{}", err(&o));
-    let o = galois()
-        .arg("verify")
-        .arg("--key")
-        .arg(&k)
-        .arg("--tag")
-        .arg(&tag)
-        .arg(&p)
-        .output()
-        .unwrap();
+    let o = galois_run!("verify", "--key", &k, "--tag", &tag, &p);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         err(&o).contains("authentication failed: wrong key"),
@@ -925,14 +757,7 @@ fn sealed_file(dir: &Path, k: &Path, len: usize) -> PathBuf {
     )
     .unwrap();
     let s = dir.join("plain.gal");
-    let o = run(&[
-        OsStr::new("seal"),
-        OsStr::new("--key"),
-        k.as_os_str(),
-        OsStr::new("-o"),
-        s.as_os_str(),
-        p.as_os_str(),
-    ]);
+    let o = key_io("seal", k, &[], &s, &p);
     assert!(o.status.success(), "{}", err(&o));
     s
 }
@@ -941,16 +766,16 @@ fn sealed_file(dir: &Path, k: &Path, len: usize) -> PathBuf {
 fn a_missing_known_answer_file_is_an_io_error() {
     let d = tmpdir("kat-missing");
     let missing = d.join("nosuch.json");
-    let o = run(&[OsStr::new("kat"), missing.as_os_str()]);
+    let o = galois_run!("kat", missing);
     assert_eq!(o.status.code(), Some(3), "{}", err(&o));
     assert!(err(&o).contains("nosuch.json"), "{}", err(&o));
     // A file that is there but is not a vector file stays a usage error.
     let bad = d.join("bad.json");
     std::fs::write(&bad, b"not json").unwrap();
-    let o = run(&[OsStr::new("kat"), bad.as_os_str()]);
+    let o = galois_run!("kat", bad);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     std::fs::write(&bad, b"\xff\xfe not text").unwrap();
-    let o = run(&[OsStr::new("kat"), bad.as_os_str()]);
+    let o = galois_run!("kat", bad);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
 }
 
@@ -958,8 +783,7 @@ fn a_missing_known_answer_file_is_an_io_error() {
 /// ends by SIGPIPE without a word (neither a success nor an I/O error).
 #[test]
 fn a_closed_pipe_ends_the_run_quietly() {
-    let d = tmpdir("pipe");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("pipe", "aes-256-gcm");
     let s = sealed_file(&d, &k, 8 << 20);
     for args in [
         vec![
@@ -975,13 +799,7 @@ fn a_closed_pipe_ends_the_run_quietly() {
             s.as_os_str(),
         ],
     ] {
-        let mut c = galois()
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut c = spawn_piped(&args, Stdio::null());
         let mut first = [0u8; 5];
         c.stdout.take().unwrap().read_exact(&mut first).unwrap();
         // The pipe's read end is closed here.
@@ -1006,14 +824,7 @@ fn a_raw_key_readable_by_others_gets_the_key_file_warning() {
     for (mode, warned) in [(0o644, true), (0o640, true), (0o600, false)] {
         std::fs::set_permissions(&raw, std::fs::Permissions::from_mode(mode)).unwrap();
         let out = d.join(format!("out{mode:o}"));
-        let o = run(&[
-            OsStr::new("seal"),
-            OsStr::new("--raw-key"),
-            raw.as_os_str(),
-            OsStr::new("-o"),
-            out.as_os_str(),
-            input.as_os_str(),
-        ]);
+        let o = galois_run!("seal", "--raw-key", raw, "-o", out, input);
         assert!(o.status.success(), "{}", err(&o));
         let e = err(&o);
         assert_eq!(
@@ -1029,8 +840,7 @@ fn a_raw_key_readable_by_others_gets_the_key_file_warning() {
 
 #[test]
 fn the_progress_line_gives_the_rate_and_the_time() {
-    let d = tmpdir("progress");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("progress", "aes-256-gcm");
     let s = sealed_file(&d, &k, 12 << 20);
     let out = d.join("out");
     let (code, shown) = on_terminal(&format!(
@@ -1081,8 +891,7 @@ fn help_names_cobblestone_as_the_format() {
 /// /dev/null` needs no --force.
 #[test]
 fn outputs_that_are_pipes_or_devices_are_written_into() {
-    let d = tmpdir("fifo");
-    let k = keygen(&d, "k", "aes-256-gcm");
+    let (d, k) = dir_with_key("fifo", "aes-256-gcm");
     let plain = d.join("plain");
     std::fs::write(&plain, vec![9u8; 100_000]).unwrap();
     let fifo = d.join("fifo");
@@ -1107,25 +916,13 @@ fn outputs_that_are_pipes_or_devices_are_written_into() {
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
         let s = d.join(format!("s{force}"));
         std::fs::write(&s, &sealed).unwrap();
-        let o = run(&[
-            OsStr::new("open"),
-            OsStr::new("--key"),
-            k.as_os_str(),
-            s.as_os_str(),
-        ]);
+        let o = galois_run!("open", "--key", k, s);
         assert!(
             o.status.success() && o.stdout == vec![9u8; 100_000],
             "{}",
             err(&o)
         );
     }
-    let o = run(&[
-        OsStr::new("seal"),
-        OsStr::new("--key"),
-        k.as_os_str(),
-        OsStr::new("-o"),
-        OsStr::new("/dev/null"),
-        plain.as_os_str(),
-    ]);
+    let o = galois_run!("seal", "--key", k, "-o", "/dev/null", plain);
     assert!(o.status.success(), "{}", err(&o));
 }

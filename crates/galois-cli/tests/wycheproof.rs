@@ -42,6 +42,24 @@ fn aead_file(algorithm: &str, tests: Value) -> Value {
     })
 }
 
+/// `galois kat` on an AEAD file of algorithm `alg` with `tests`.
+fn kat_aead(dir: &std::path::Path, name: &str, alg: &str, tests: Value) -> Output {
+    kat(dir, name, &aead_file(alg, tests))
+}
+
+/// The run succeeded and its summary says `summary`.
+#[track_caller]
+fn assert_passes(o: &Output, summary: &str) {
+    assert!(o.status.success(), "{}", stdout(o));
+    assert!(stdout(o).contains(summary), "{}", stdout(o));
+}
+
+/// Case `c` releases `msg` (its length and SHA-512) before failing.
+fn releases(c: &mut Value, msg: &[u8]) {
+    c["msgLength"] = json!(msg.len());
+    c["msgSha512"] = json!(sha(msg));
+}
+
 #[test]
 fn aes_gcm_and_gmac_files() {
     let dir = scratch("gcm");
@@ -58,25 +76,12 @@ fn aes_gcm_and_gmac_files() {
     let mut no_iv = bad_tag.clone();
     no_iv["tcId"] = json!(3);
     no_iv["iv"] = json!("");
-    let o = kat(
-        &dir,
-        "gcm.json",
-        &aead_file("AES-GCM", json!([good, bad_tag, no_iv])),
-    );
-    assert!(o.status.success(), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("3 passed, 0 failed, 0 unsupported"),
-        "{}",
-        stdout(&o)
-    );
+    let o = kat_aead(&dir, "gcm.json", "AES-GCM", json!([good, bad_tag, no_iv]));
+    assert_passes(&o, "3 passed, 0 failed, 0 unsupported");
     // A wrong answer fails the run: the bad tag marked valid.
     let mut wrong = good.clone();
     wrong["tag"] = json!("0a3ea7a5487cb5f7d70fb6c58d038555");
-    let o = kat(
-        &dir,
-        "gcm-wrong.json",
-        &aead_file("AES-GCM", json!([wrong])),
-    );
+    let o = kat_aead(&dir, "gcm-wrong.json", "AES-GCM", json!([wrong]));
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(stdout(&o).contains("FAIL tcId 1"), "{}", stdout(&o));
 
@@ -95,8 +100,7 @@ fn aes_gcm_and_gmac_files() {
                             "source": {"name": "test"}, "tests": tests}]})
     };
     let o = kat(&dir, "gmac.json", &gmac(json!([mac.clone(), mac_bad])));
-    assert!(o.status.success(), "{}", stdout(&o));
-    assert!(stdout(&o).contains("2 passed, 0 failed"), "{}", stdout(&o));
+    assert_passes(&o, "2 passed, 0 failed");
     let mut mac_wrong = mac;
     mac_wrong["msg"] = json!("00");
     let o = kat(&dir, "gmac-wrong.json", &gmac(json!([mac_wrong])));
@@ -111,23 +115,15 @@ fn aes_gcm_and_gmac_files() {
     siv_bad["tcId"] = json!(2);
     siv_bad["tag"] = json!("dc20e2d83f25705bb49e439eca56de24");
     siv_bad["result"] = json!("invalid");
-    let o = kat(
+    let o = kat_aead(
         &dir,
         "siv.json",
-        &aead_file("AES-GCM-SIV", json!([siv, siv_bad.clone()])),
+        "AES-GCM-SIV",
+        json!([siv, siv_bad.clone()]),
     );
-    assert!(o.status.success(), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("2 passed, 0 failed, 0 unsupported"),
-        "{}",
-        stdout(&o)
-    );
+    assert_passes(&o, "2 passed, 0 failed, 0 unsupported");
     siv_bad["result"] = json!("valid");
-    let o = kat(
-        &dir,
-        "siv-wrong.json",
-        &aead_file("AES-GCM-SIV", json!([siv_bad])),
-    );
+    let o = kat_aead(&dir, "siv-wrong.json", "AES-GCM-SIV", json!([siv_bad]));
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -204,14 +200,12 @@ fn chunked_encryption_files() {
         "invalid",
         json!(["ModifiedCiphertext", "PartialPlaintext"]),
     );
-    p["msgLength"] = json!(2 * CHUNK_SIZE);
-    p["msgSha512"] = json!(sha(&msg[..2 * CHUNK_SIZE]));
+    releases(&mut p, &msg[..2 * CHUNK_SIZE]);
     tests.push(p.clone());
     // Cut after two full chunks.
     let cut = &ct[..HEADER_LEN + 2 * SEALED_CHUNK_SIZE];
     let mut c = case(3, cut, "invalid", json!(["Truncation", "PartialPlaintext"]));
-    c["msgLength"] = json!(2 * CHUNK_SIZE);
-    c["msgSha512"] = json!(sha(&msg[..2 * CHUNK_SIZE]));
+    releases(&mut c, &msg[..2 * CHUNK_SIZE]);
     tests.push(c);
     // Chunks 0 and 1 swapped (the final chunk is valid).
     let mut sw = ct.clone();
@@ -251,8 +245,7 @@ fn chunked_encryption_files() {
         "invalid",
         json!(["TrailingData", "PartialPlaintext"]),
     );
-    td["msgLength"] = json!(2 * CHUNK_SIZE);
-    td["msgSha512"] = json!(sha(&msg[..2 * CHUNK_SIZE]));
+    releases(&mut td, &msg[..2 * CHUNK_SIZE]);
     tests.push(td);
     let n = tests.len();
     let o = kat(
@@ -277,8 +270,7 @@ fn chunked_encryption_files() {
     // a partial-plaintext case whose valid prefix is shorter than what the
     // streaming openers release (they release two verified chunks),
     let mut w3 = p.clone();
-    w3["msgLength"] = json!(CHUNK_SIZE);
-    w3["msgSha512"] = json!(sha(&msg[..CHUNK_SIZE]));
+    releases(&mut w3, &msg[..CHUNK_SIZE]);
     // and ct that is not zlib.
     let mut w4 = v.clone();
     w4["ct"] = json!(hex::encode(&ct[..100]));

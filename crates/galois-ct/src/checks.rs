@@ -141,6 +141,22 @@ const POLY_LENS: &[usize] = &[0, 1, 15, 16, 17, 63, 200, 1000, 1100, 2100, 10300
 /// Public results, folded so that the work cannot be optimized away.
 static mut SINK: u64 = 0;
 
+/// Runs `f` on a copy of `input` marked secret: its result, revealed
+/// (it must depend on the secret), must equal `want`.
+fn on_secret<T: AsMut<[u8]> + PartialEq + std::fmt::Debug>(
+    input: &[u8],
+    want: &T,
+    f: impl FnOnce(&[u8]) -> Result<T, String>,
+) -> Result<(), String> {
+    let mut x = input.to_vec();
+    vg::secret(&mut x);
+    let mut got = f(&x)?;
+    vg::reveal(got.as_mut());
+    assert_eq!(&got, want);
+    sink(got.as_mut());
+    Ok(())
+}
+
 fn sink(b: &[u8]) {
     let mut h = 0u64;
     for &x in b {
@@ -471,12 +487,9 @@ fn poly_aes(b: poly1305::Poly1305Backend, op: &str) -> Result<(), String> {
         let mac = Poly1305Aes::with_backend(&key, b).map_err(|e| e.to_string())?;
         match op {
             "tag" => {
-                let mut msg = msg0.clone();
-                vg::secret(&mut msg);
-                let mut t = mac.authenticate(&nonce, &msg).unwrap();
-                vg::reveal(&mut t);
-                assert_eq!(t, want);
-                sink(&t);
+                on_secret(&msg0, &want, |msg| {
+                    Ok(mac.authenticate(&nonce, msg).unwrap())
+                })?;
             }
             "verify-ok" | "verify-fail" => {
                 let mut tag = want;
@@ -515,12 +528,9 @@ fn poly_ot(b: poly1305::Poly1305Backend, op: &str) -> Result<(), String> {
         vg::secret(&mut key);
         match op {
             "mac" => {
-                let mut msg = msg0.clone();
-                vg::secret(&mut msg);
-                let mut t = Poly1305::mac_with_backend(&key, &msg, b).map_err(|e| e.to_string())?;
-                vg::reveal(&mut t);
-                assert_eq!(t, want);
-                sink(&t);
+                on_secret(&msg0, &want, |msg| {
+                    Poly1305::mac_with_backend(&key, msg, b).map_err(|e| e.to_string())
+                })?;
             }
             "verify-ok" | "verify-fail" => {
                 let mut tag = want;
@@ -774,12 +784,7 @@ fn packet(op: &str) -> Result<(), String> {
         let mut want = tx0.seal(&header, &pt).unwrap();
         match op {
             "seal" => {
-                let mut p = pt.clone();
-                vg::secret(&mut p);
-                let mut got = tx.seal(&header, &p).unwrap();
-                vg::reveal(&mut got);
-                assert_eq!(got, want);
-                sink(&got);
+                on_secret(&pt, &want, |p| Ok(tx.seal(&header, p).unwrap()))?;
             }
             "open-ok" => {
                 let mut o = rx.open(&want).unwrap();
@@ -817,12 +822,9 @@ fn stream(op: &str) -> Result<(), String> {
         vg::secret(&mut key);
         match op {
             "seal" => {
-                let mut p = pt.clone();
-                vg::secret(&mut p);
-                let mut got = stream::seal_with_salt_for_tests(&key, 64, salt, prefix, &p).unwrap();
-                vg::reveal(&mut got);
-                assert_eq!(got, want);
-                sink(&got);
+                on_secret(&pt, &want, |p| {
+                    Ok(stream::seal_with_salt_for_tests(&key, 64, salt, prefix, p).unwrap())
+                })?;
             }
             "open-ok" => {
                 let mut got = stream::open(&key, &want).unwrap();

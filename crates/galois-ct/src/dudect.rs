@@ -62,10 +62,22 @@ impl Welch {
 trait Target {
     /// Bytes of input per measurement.
     fn input_len(&self) -> usize;
-    /// Writes one input of `class` (0 or 1).
-    fn fill(&self, class: usize, rng: &mut Rng, out: &mut [u8]);
+    /// Writes one input of `class` (0 or 1); by default all zero (class 0)
+    /// or random (class 1).
+    fn fill(&self, class: usize, rng: &mut Rng, out: &mut [u8]) {
+        zero_or_random(class, rng, out)
+    }
     /// The operation being timed.
     fn run(&mut self, input: &[u8]) -> u64;
+}
+
+/// All zero for class 0, random for class 1.
+fn zero_or_random(class: usize, rng: &mut Rng, out: &mut [u8]) {
+    if class == 0 {
+        out.fill(0);
+    } else {
+        rng.fill(out);
+    }
 }
 
 struct Test {
@@ -315,13 +327,6 @@ impl Target for GmacMsg {
     fn input_len(&self) -> usize {
         self.len
     }
-    fn fill(&self, class: usize, rng: &mut Rng, out: &mut [u8]) {
-        if class == 0 {
-            out.fill(0);
-        } else {
-            rng.fill(out);
-        }
-    }
     fn run(&mut self, input: &[u8]) -> u64 {
         let t = self.mac.authenticate(&[3; 12], input).unwrap();
         t.as_bytes()[0] as u64
@@ -341,10 +346,8 @@ impl Target for PolyAes {
         16 + self.len
     }
     fn fill(&self, class: usize, rng: &mut Rng, out: &mut [u8]) {
-        if class == 0 {
-            out.fill(0);
-        } else {
-            rng.fill(out);
+        zero_or_random(class, rng, out);
+        if class != 0 {
             poly1305::clamp_r((&mut out[..16]).try_into().unwrap());
         }
     }
@@ -385,13 +388,6 @@ struct PolyOneTime {
 impl Target for PolyOneTime {
     fn input_len(&self) -> usize {
         32 + self.len
-    }
-    fn fill(&self, class: usize, rng: &mut Rng, out: &mut [u8]) {
-        if class == 0 {
-            out.fill(0);
-        } else {
-            rng.fill(out);
-        }
     }
     fn run(&mut self, input: &[u8]) -> u64 {
         Poly1305::mac_with_backend(&input[..32], &input[32..], self.backend).unwrap()[0] as u64

@@ -18,74 +18,51 @@ pub(crate) fn exact_nonce<'py>(obj: &Bound<'py, PyAny>, len: usize) -> PyResult<
     Ok(n)
 }
 
-/// Seals `d` into a new bytes object (ciphertext || tag), as
-/// AESGCM's encrypt: the object is private until returned, and inputs of
-/// [`GIL_RELEASE_BYTES`] or more are sealed without the GIL (from a copy
-/// made with the GIL held, unless they are immutable `bytes`).
-pub(crate) fn fixed_encrypt<'py, A: AeadInit>(
+/// encrypt (`seal`) or decrypt of a one-shot AEAD class into a new bytes
+/// object (ciphertext || tag, or the plaintext), as AESGCM's: the object is
+/// private until returned, the message is read once into it and sealed or
+/// opened in place there (without the GIL for inputs of
+/// [`GIL_RELEASE_BYTES`] or more, from a copy made with the GIL held unless
+/// they are immutable `bytes`), and it is wiped on failure.
+pub(crate) fn fixed_new<'py, A: AeadInit>(
     py: Python<'py>,
     aead: &A,
     n: &In<'_>,
     d: &In<'_>,
     a: &In<'_>,
+    seal: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
     let t = aead.tag_len();
-    PyBytes::new_with(py, d.len() + t, |out| {
-        let (c, tag_out) = out.split_at_mut(d.len());
-        let p = Pending::copy(d, 0..d.len(), c, big);
-        let r = if big {
-            let (n, a) = (n.for_detach(), a.for_detach());
-            py.detach(move || {
-                p.finish(c);
-                aead.seal_in_place_detached(n.as_slice(), a.as_slice(), c)
-            })
+    let (len, msg) = match (seal, d.len().checked_sub(t)) {
+        (true, _) => (d.len() + t, d.len()),
+        (false, Some(m)) => (m, m),
+        (false, None) => return Err(invalid_tag()),
+    };
+    let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
+    let tag = TagBuf::new(if seal { &[] } else { &d.as_slice()[msg..] });
+    let run = move |n: &[u8], a: &[u8], m: &mut [u8], tag_out: &mut [u8]| {
+        if seal {
+            let tg = aead.seal_in_place_detached(n, a, m)?;
+            tag_out.copy_from_slice(tg.as_bytes());
+            Ok(())
         } else {
-            aead.seal_in_place_detached(n.as_slice(), a.as_slice(), c)
-        };
-        match r {
-            Ok(tag) => {
-                tag_out.copy_from_slice(tag.as_bytes());
-                Ok(())
-            }
-            Err(e) => {
-                // The object is freed unreturned: leave no plaintext in it.
-                out.zeroize();
-                Err(err(e))
-            }
+            aead.open_in_place_detached(n, a, m, tag.get())
         }
-    })
-}
-
-/// Opens ciphertext || tag into a new bytes object, as AESGCM's
-/// decrypt: read once into the private object and opened in place there
-/// (without the GIL for long inputs), wiped on failure.
-pub(crate) fn fixed_decrypt<'py, A: AeadInit>(
-    py: Python<'py>,
-    aead: &A,
-    n: &In<'_>,
-    d: &In<'_>,
-    a: &In<'_>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let t = aead.tag_len();
-    if d.len() < t {
-        return Err(invalid_tag());
-    }
-    let big = d.len() + a.len() >= GIL_RELEASE_BYTES;
-    PyBytes::new_with(py, d.len() - t, |out| {
-        let tag = TagBuf::new(&d.as_slice()[d.len() - t..]);
-        let p = Pending::copy(d, 0..d.len() - t, out, big);
+    };
+    PyBytes::new_with(py, len, |out| {
+        let (m, tag_out) = out.split_at_mut(msg);
+        let p = Pending::copy(d, 0..msg, m, big);
         let r = if big {
             let (n, a) = (n.for_detach(), a.for_detach());
-            let o = &mut *out;
             py.detach(move || {
-                p.finish(o);
-                aead.open_in_place_detached(n.as_slice(), a.as_slice(), o, tag.get())
+                p.finish(m);
+                run(n.as_slice(), a.as_slice(), m, tag_out)
             })
         } else {
-            aead.open_in_place_detached(n.as_slice(), a.as_slice(), out, tag.get())
+            run(n.as_slice(), a.as_slice(), m, tag_out)
         };
         r.map_err(|e| {
+            // The object is freed unreturned: leave no plaintext in it.
             out.zeroize();
             err(e)
         })
@@ -167,8 +144,12 @@ pub(crate) fn into_call(
 pub(crate) trait HasAead {
     type Inner: AeadInit;
     fn inner(&self) -> &Self::Inner;
-    /// The nonce (by default exactly `NONCE_LEN` bytes), data and
-    /// associated data of a call, as the methods take them.
+    /// The nonce of a call: by default exactly `NONCE_LEN` bytes.
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+        exact_nonce(nonce, Self::Inner::NONCE_LEN)
+    }
+    /// The nonce, data and associated data of a call, as the methods take
+    /// them.
     #[allow(clippy::type_complexity)]
     fn args<'py>(
         &self,
@@ -177,7 +158,7 @@ pub(crate) trait HasAead {
         associated_data: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(In<'py>, In<'py>, In<'py>)> {
         Ok((
-            exact_nonce(nonce, Self::Inner::NONCE_LEN)?,
+            self.nonce(nonce)?,
             input(data, "data")?,
             input_opt(associated_data, "associated_data")?,
         ))
@@ -235,68 +216,63 @@ macro_rules! aead_class {
         });
     };
     ($class:ident { $($own:tt)* }) => {
-        #[pymethods]
-        impl $class {
-            $($own)*
-
+        aead_class!(@emit $class { $($own)* } [
             /// Encrypts ``data`` and returns ciphertext || tag.
-            #[pyo3(signature = (nonce, data, associated_data))]
-            fn encrypt<'py>(
-                &self,
-                py: Python<'py>,
-                nonce: &Bound<'py, PyAny>,
-                data: &Bound<'py, PyAny>,
-                associated_data: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyBytes>> {
-                let (n, d, a) = self.args(nonce, data, associated_data)?;
-                fixed_encrypt(py, self.inner(), &n, &d, &a)
-            }
-
+            encrypt => true,
             /// Verifies and decrypts ciphertext || tag; raises ``InvalidTag`` if it
             /// does not verify (nothing is returned then).
-            #[pyo3(signature = (nonce, data, associated_data))]
-            fn decrypt<'py>(
-                &self,
-                py: Python<'py>,
-                nonce: &Bound<'py, PyAny>,
-                data: &Bound<'py, PyAny>,
-                associated_data: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyBytes>> {
-                let (n, d, a) = self.args(nonce, data, associated_data)?;
-                fixed_decrypt(py, self.inner(), &n, &d, &a)
-            }
-
+            decrypt => false
+        ] [
             /// Encrypts ``data`` into ``buf`` (a writable buffer of exactly
             /// ``len(data) + tag_length`` bytes) as ciphertext || tag; returns the number of
             /// bytes written. The result is computed in private memory and copied
             /// into ``buf`` whole; on any error ``buf`` is zeroed.
-            #[pyo3(signature = (nonce, data, associated_data, buf))]
-            fn encrypt_into(
-                &self,
-                py: Python<'_>,
-                nonce: &Bound<'_, PyAny>,
-                data: &Bound<'_, PyAny>,
-                associated_data: Option<&Bound<'_, PyAny>>,
-                buf: &Bound<'_, PyAny>,
-            ) -> PyResult<usize> {
-                into_method(py, self, nonce, data, associated_data, buf, true)
-            }
-
+            encrypt_into => true,
             /// Verifies and decrypts ciphertext || tag into ``buf`` (exactly
             /// ``len(data) - tag_length`` bytes); returns the number of bytes written.
             /// ``buf`` receives the plaintext only after the tag verified, in one
             /// copy; on any error (``InvalidTag`` included) it is zeroed.
-            #[pyo3(signature = (nonce, data, associated_data, buf))]
-            fn decrypt_into(
-                &self,
-                py: Python<'_>,
-                nonce: &Bound<'_, PyAny>,
-                data: &Bound<'_, PyAny>,
-                associated_data: Option<&Bound<'_, PyAny>>,
-                buf: &Bound<'_, PyAny>,
-            ) -> PyResult<usize> {
-                into_method(py, self, nonce, data, associated_data, buf, false)
-            }
+            decrypt_into => false
+        ]);
+    };
+    (
+        @emit $class:ident { $($own:tt)* }
+        [$($(#[$om:meta])* $one:ident => $one_seal:expr),*]
+        [$($(#[$im:meta])* $into:ident => $seal:expr),*]
+    ) => {
+        #[pymethods]
+        impl $class {
+            $($own)*
+
+            $(
+                $(#[$om])*
+                #[pyo3(signature = (nonce, data, associated_data))]
+                fn $one<'py>(
+                    &self,
+                    py: Python<'py>,
+                    nonce: &Bound<'py, PyAny>,
+                    data: &Bound<'py, PyAny>,
+                    associated_data: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, PyBytes>> {
+                    let (n, d, a) = self.args(nonce, data, associated_data)?;
+                    fixed_new(py, self.inner(), &n, &d, &a, $one_seal)
+                }
+            )*
+
+            $(
+                $(#[$im])*
+                #[pyo3(signature = (nonce, data, associated_data, buf))]
+                fn $into(
+                    &self,
+                    py: Python<'_>,
+                    nonce: &Bound<'_, PyAny>,
+                    data: &Bound<'_, PyAny>,
+                    associated_data: Option<&Bound<'_, PyAny>>,
+                    buf: &Bound<'_, PyAny>,
+                ) -> PyResult<usize> {
+                    into_method(py, self, nonce, data, associated_data, buf, $seal)
+                }
+            )*
         }
     };
 }

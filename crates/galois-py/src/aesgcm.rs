@@ -17,6 +17,20 @@ pub(crate) fn nonce_arg<'py>(obj: &Bound<'py, PyAny>, any_len: bool) -> PyResult
     Ok(n)
 }
 
+/// `new(key, options)` (AES-GCM's or GMAC's constructor) with the options
+/// of ``tag_length`` and ``permissive``; an option error is raised at once,
+/// a key error is left to the caller's message.
+pub(crate) fn with_gcm_options<T>(
+    key: &Bound<'_, PyAny>,
+    tag_length: usize,
+    permissive: bool,
+    new: impl FnOnce(&[u8], Options) -> Result<T, Error>,
+) -> PyResult<Result<T, Error>> {
+    let k = input(key, "key")?;
+    let opts = gcm_options(tag_length, permissive)?;
+    Ok(new(k.as_slice(), opts))
+}
+
 pub(crate) fn gcm_options(tag_length: usize, permissive: bool) -> PyResult<Options> {
     let bad = || {
         PyValueError::new_err(if permissive {
@@ -139,9 +153,8 @@ aead_class!(PyAesGcm {
         permissive: bool,
         any_nonce_length: bool,
     ) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        let opts = gcm_options(tag_length, permissive)?;
-        let gcm = AesGcm::with_options(k.as_slice(), opts).map_err(aead_err::<AesGcm>)?;
+        let gcm = with_gcm_options(key, tag_length, permissive, AesGcm::with_options)?
+            .map_err(aead_err::<AesGcm>)?;
         Ok(PyAesGcm {
             gcm: Arc::new(gcm),
             any_nonce: any_nonce_length,
@@ -239,18 +252,8 @@ impl HasAead for PyAesGcm {
         &self.gcm
     }
 
-    /// The nonce (8..128 bytes unless ``any_nonce_length``), data and
-    /// associated data of a one-shot call.
-    fn args<'py>(
-        &self,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<(In<'py>, In<'py>, In<'py>)> {
-        Ok((
-            nonce_arg(nonce, self.any_nonce)?,
-            input(data, "data")?,
-            input_opt(associated_data, "associated_data")?,
-        ))
+    /// 8..128 bytes unless ``any_nonce_length``.
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+        nonce_arg(nonce, self.any_nonce)
     }
 }

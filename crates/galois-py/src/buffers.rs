@@ -104,6 +104,23 @@ impl Pending {
     }
 }
 
+/// Runs `f` on the bytes of `ins`: with the GIL held, or, when `big`,
+/// without it on [`In::for_detach`] views (so no thread can change them
+/// under the computation).
+pub(crate) fn run_maybe_detached<R: Send, const N: usize>(
+    py: Python<'_>,
+    big: bool,
+    ins: [&In<'_>; N],
+    f: impl FnOnce([&[u8]; N]) -> R + Send,
+) -> R {
+    if big {
+        let d = ins.map(In::for_detach);
+        py.detach(move || f(d.each_ref().map(Detached::as_slice)))
+    } else {
+        f(ins.map(In::as_slice))
+    }
+}
+
 pub(crate) enum Detached {
     Borrowed(RawSlice),
     Owned(Zeroizing<Vec<u8>>),
@@ -136,20 +153,9 @@ impl Out {
     }
 
     /// Copies `src` (exactly `len()` bytes of private memory) into the buffer.
-    pub(crate) fn fill_from(&self, _gil: Python<'_>, src: &[u8]) {
+    pub(crate) fn fill_from(&self, gil: Python<'_>, src: &[u8]) {
         assert_eq!(src.len(), self.len());
-        if !src.is_empty() {
-            // SAFETY: the buffer is writable and C-contiguous with len()
-            // bytes, kept exported (not freed or resized) by self.buf; src
-            // is our private memory, so the two do not overlap.
-            unsafe {
-                core::ptr::copy_nonoverlapping(
-                    src.as_ptr(),
-                    self.buf.buf_ptr() as *mut u8,
-                    src.len(),
-                )
-            }
-        }
+        self.fill_prefix(gil, src);
     }
 
     /// Copies `src` (private memory, at most `len()` bytes) into the start
@@ -157,7 +163,10 @@ impl Out {
     pub(crate) fn fill_prefix(&self, _gil: Python<'_>, src: &[u8]) {
         assert!(src.len() <= self.len());
         if !src.is_empty() {
-            // SAFETY: as in fill_from, for the first src.len() bytes.
+            // SAFETY: the buffer is writable and C-contiguous with len()
+            // bytes (at least src.len()), kept exported (not freed or
+            // resized) by self.buf; src is our private memory, so the two do
+            // not overlap.
             unsafe {
                 core::ptr::copy_nonoverlapping(
                     src.as_ptr(),
@@ -171,7 +180,7 @@ impl Out {
     /// Zeroes the buffer (on every error of a call that was given it).
     pub(crate) fn wipe(&self, _gil: Python<'_>) {
         if self.len() != 0 {
-            // SAFETY: as in fill_from.
+            // SAFETY: as in fill_prefix, for all len() bytes.
             unsafe { core::ptr::write_bytes(self.buf.buf_ptr() as *mut u8, 0, self.len()) }
         }
     }
@@ -224,6 +233,24 @@ pub(crate) fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<In<'py
     })?;
     check_buffer(obj, &buf, what)?;
     Ok(In::Buf(buf))
+}
+
+/// As [`input`], of exactly `len` bytes: otherwise ValueError
+/// "`what` must be `len` bytes`detail`, got N".
+pub(crate) fn input_of_len<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    len: usize,
+    detail: &str,
+) -> PyResult<In<'py>> {
+    let b = input(obj, what)?;
+    if b.len() != len {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be {len} bytes{detail}, got {}",
+            b.len()
+        )));
+    }
+    Ok(b)
 }
 
 /// As [`input`], with `None` read as empty.

@@ -151,96 +151,124 @@ pub(crate) fn chunked_key_check(k: &In<'_>) -> PyResult<()> {
     Ok(())
 }
 
-/// Seals ``data`` as one C2SP chunked-encryption message (header, 16 KiB
-/// chunks, the short final chunk) under a 16- or 32-byte key and
-/// ``context`` (bytes, may be empty). Returns the sealed bytes.
-#[pyfunction]
-#[pyo3(signature = (key, context, data))]
-pub(crate) fn chunked_seal<'py>(
-    py: Python<'py>,
+/// A chunked call's key (16 or 32 bytes) and context, read once.
+fn key_and_context<'py>(
     key: &Bound<'py, PyAny>,
     context: &Bound<'py, PyAny>,
-    data: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyResult<(In<'py>, In<'py>)> {
     let k = input(key, "key")?;
     chunked_key_check(&k)?;
-    let c = input(context, "context")?;
-    let d = input(data, "data")?;
-    let (k, c, d) = (k.for_detach(), c.for_detach(), d.for_detach());
-    let v = py
-        .detach(move || chunked::seal(k.as_slice(), c.as_slice(), d.as_slice()))
-        .map_err(chunked_crypto_err)?;
-    Ok(PyBytes::new(py, &v))
+    Ok((k, input(context, "context")?))
 }
 
-/// Opens a whole sealed message: returns the plaintext, or raises
-/// ``InvalidTag`` (wrong key or context, any chunk altered, truncated,
-/// trailing data) with nothing released.
-#[pyfunction]
-#[pyo3(signature = (key, context, data))]
-pub(crate) fn chunked_open<'py>(
+/// `chunked::seal` or `chunked::open`: key, context, data to result.
+type WholeFn = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, Error>;
+/// `chunked::seal_stream` or `chunked::open_stream` between two files.
+type StreamFn = fn(&[u8], &[u8], &mut PyFile, &mut PyFile) -> Result<u64, StreamError>;
+
+/// Runs a whole-message function of the library (`chunked::seal` or
+/// `chunked::open`) without the GIL and returns its result as bytes; the
+/// Rust copy is wiped.
+fn whole_message<'py>(
     py: Python<'py>,
     key: &Bound<'py, PyAny>,
     context: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
+    f: WholeFn,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
+    let (k, c) = key_and_context(key, context)?;
     let d = input(data, "data")?;
     let (k, c, d) = (k.for_detach(), c.for_detach(), d.for_detach());
     let v = Zeroizing::new(
-        py.detach(move || chunked::open(k.as_slice(), c.as_slice(), d.as_slice()))
+        py.detach(move || f(k.as_slice(), c.as_slice(), d.as_slice()))
             .map_err(chunked_crypto_err)?,
     );
     Ok(PyBytes::new(py, &v))
 }
 
-/// Seals everything read from the file object ``src`` (``read(n)``) into
-/// ``dst`` (``write(b)``); returns the number of plaintext bytes.
-#[pyfunction]
-#[pyo3(signature = (key, context, src, dst))]
-pub(crate) fn chunked_seal_stream(
+/// Runs a streaming function of the library (`chunked::seal_stream` or
+/// `chunked::open_stream`) from the file object `src` to `dst` without the
+/// GIL; a Python exception of either file is raised as is.
+fn between_files(
     py: Python<'_>,
     key: &Bound<'_, PyAny>,
     context: &Bound<'_, PyAny>,
     src: &Bound<'_, PyAny>,
     dst: &Bound<'_, PyAny>,
+    f: StreamFn,
 ) -> PyResult<u64> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
+    let (k, c) = key_and_context(key, context)?;
     let (k, c) = (Zeroizing::new(k.as_slice().to_vec()), c.as_slice().to_vec());
     let (mut r, mut w) = (PyFile::new(src), PyFile::new(dst));
-    let res = py.detach(|| chunked::seal_stream(&k, &c, &mut r, &mut w));
+    let res = py.detach(|| f(&k, &c, &mut r, &mut w));
     res.map_err(|e| {
         let rs = r.pyerr.lock().map(|g| g.is_some()).unwrap_or(false);
         chunked_err(e, Some(if rs { &r.pyerr } else { &w.pyerr }))
     })
 }
 
-/// Opens a sealed message from ``src`` into ``dst``, writing each chunk
-/// only after it verified; returns the plaintext bytes written. On
-/// ``InvalidTag`` what was written verified but is incomplete: discard it.
-#[pyfunction]
-#[pyo3(signature = (key, context, src, dst))]
-pub(crate) fn chunked_open_stream(
-    py: Python<'_>,
-    key: &Bound<'_, PyAny>,
-    context: &Bound<'_, PyAny>,
-    src: &Bound<'_, PyAny>,
-    dst: &Bound<'_, PyAny>,
-) -> PyResult<u64> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
-    let (k, c) = (Zeroizing::new(k.as_slice().to_vec()), c.as_slice().to_vec());
-    let (mut r, mut w) = (PyFile::new(src), PyFile::new(dst));
-    let res = py.detach(|| chunked::open_stream(&k, &c, &mut r, &mut w));
-    res.map_err(|e| {
-        let rs = r.pyerr.lock().map(|g| g.is_some()).unwrap_or(false);
-        chunked_err(e, Some(if rs { &r.pyerr } else { &w.pyerr }))
-    })
+/// A `#[pyfunction]` `$name(key, context, data)` running the library's
+/// whole-message `$f` through [`whole_message`].
+macro_rules! whole_message_fn {
+    ($(#[$m:meta])* $name:ident => $f:path) => {
+        $(#[$m])*
+        #[pyfunction]
+        #[pyo3(signature = (key, context, data))]
+        pub(crate) fn $name<'py>(
+            py: Python<'py>,
+            key: &Bound<'py, PyAny>,
+            context: &Bound<'py, PyAny>,
+            data: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            whole_message(py, key, context, data, $f)
+        }
+    };
+}
+
+/// A `#[pyfunction]` `$name(key, context, src, dst)` running the library's
+/// streaming `$f` through [`between_files`].
+macro_rules! between_files_fn {
+    ($(#[$m:meta])* $name:ident => $f:path) => {
+        $(#[$m])*
+        #[pyfunction]
+        #[pyo3(signature = (key, context, src, dst))]
+        pub(crate) fn $name(
+            py: Python<'_>,
+            key: &Bound<'_, PyAny>,
+            context: &Bound<'_, PyAny>,
+            src: &Bound<'_, PyAny>,
+            dst: &Bound<'_, PyAny>,
+        ) -> PyResult<u64> {
+            between_files(py, key, context, src, dst, $f)
+        }
+    };
+}
+
+whole_message_fn! {
+    /// Seals ``data`` as one C2SP chunked-encryption message (header, 16 KiB
+    /// chunks, the short final chunk) under a 16- or 32-byte key and
+    /// ``context`` (bytes, may be empty). Returns the sealed bytes.
+    chunked_seal => chunked::seal
+}
+
+whole_message_fn! {
+    /// Opens a whole sealed message: returns the plaintext, or raises
+    /// ``InvalidTag`` (wrong key or context, any chunk altered, truncated,
+    /// trailing data) with nothing released.
+    chunked_open => chunked::open
+}
+
+between_files_fn! {
+    /// Seals everything read from the file object ``src`` (``read(n)``) into
+    /// ``dst`` (``write(b)``); returns the number of plaintext bytes.
+    chunked_seal_stream => chunked::seal_stream
+}
+
+between_files_fn! {
+    /// Opens a sealed message from ``src`` into ``dst``, writing each chunk
+    /// only after it verified; returns the plaintext bytes written. On
+    /// ``InvalidTag`` what was written verified but is incomplete: discard it.
+    chunked_open_stream => chunked::open_stream
 }
 
 /// The state of a chunked reader or opener: the object, or the error that
@@ -250,6 +278,18 @@ pub(crate) enum Chk<T> {
     /// The error that ended it: one of galois's, or `None` for MemoryError.
     Failed(Option<Exc>, String),
     Closed,
+}
+
+impl<T> Chk<T> {
+    /// The live object, or the error that ended it raised again, or
+    /// ValueError once closed.
+    pub(crate) fn live(&mut self) -> PyResult<&mut T> {
+        match self {
+            Chk::Live(x) => Ok(x),
+            Chk::Failed(k, m) => Err(chunked_again(*k, m)),
+            Chk::Closed => Err(PyValueError::new_err("I/O operation on closed file.")),
+        }
+    }
 }
 
 pub(crate) fn chunked_again(kind: Option<Exc>, msg: &str) -> PyErr {
@@ -327,15 +367,53 @@ pub(crate) fn open_file<T>(
     file: &Bound<'_, PyAny>,
     open: impl FnOnce(&[u8], &[u8], PyFile) -> Result<T, StreamError>,
 ) -> PyResult<(Mutex<Chk<T>>, ErrSlot)> {
-    let k = input(key, "key")?;
-    chunked_key_check(&k)?;
-    let c = input(context, "context")?;
+    let (k, c) = key_and_context(key, context)?;
     let f = PyFile::new(file);
     let file_err = Arc::clone(&f.pyerr);
     match open(k.as_slice(), c.as_slice(), f) {
         Ok(x) => Ok((Mutex::new(Chk::Live(x)), file_err)),
         Err(e) => Err(chunked_err(e, Some(&file_err))),
     }
+}
+
+/// The `#[pymethods]` of a chunked file class (`st` and `file_err` fields):
+/// the constructor (`$open` over the file), the class's own methods,
+/// ``close`` (drops the object, wiping what it holds; later calls raise
+/// ValueError), ``closed`` and the repr. One block per class (a second one
+/// would need pyo3's multiple-pymethods feature).
+macro_rules! chunked_file {
+    ($class:ident, $name:literal, $open:path; { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            #[new]
+            #[pyo3(signature = (key, context, file))]
+            pub(crate) fn new(
+                key: &Bound<'_, PyAny>,
+                context: &Bound<'_, PyAny>,
+                file: &Bound<'_, PyAny>,
+            ) -> PyResult<Self> {
+                let (st, file_err) = open_file(key, context, file, $open)?;
+                Ok($class { st, file_err })
+            }
+
+            $($own)*
+
+            /// Wipes the cached plaintext; later calls raise ValueError.
+            pub(crate) fn close(&self) -> PyResult<()> {
+                *lock(&self.st, $name)? = Chk::Closed;
+                Ok(())
+            }
+
+            #[getter]
+            pub(crate) fn closed(&self) -> PyResult<bool> {
+                Ok(matches!(*lock(&self.st, $name)?, Chk::Closed))
+            }
+
+            pub(crate) fn __repr__(&self) -> &'static str {
+                concat!("galois_aead.", $name, "()")
+            }
+        }
+    };
 }
 
 /// Random access to a sealed message in a seekable file object
@@ -357,11 +435,7 @@ impl ChunkedReader {
         f: impl FnOnce(&mut RandomAccess<PyFile>) -> std::io::Result<R>,
     ) -> PyResult<R> {
         let mut g = lock(&self.st, "ChunkedReader")?;
-        let ra = match &mut *g {
-            Chk::Live(ra) => ra,
-            Chk::Failed(k, m) => return Err(chunked_again(*k, m)),
-            Chk::Closed => return Err(PyValueError::new_err("I/O operation on closed file.")),
-        };
+        let ra = g.live()?;
         match f(ra) {
             Ok(v) => Ok(v),
             Err(e) => {
@@ -372,84 +446,60 @@ impl ChunkedReader {
     }
 }
 
-#[pymethods]
-impl ChunkedReader {
-    #[new]
-    #[pyo3(signature = (key, context, file))]
-    pub(crate) fn new(
-        key: &Bound<'_, PyAny>,
-        context: &Bound<'_, PyAny>,
-        file: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
-        let (st, file_err) = open_file(key, context, file, RandomAccess::new)?;
-        Ok(ChunkedReader { st, file_err })
-    }
-
-    /// Reads up to ``n`` plaintext bytes (all the rest for ``n < 0``).
-    #[pyo3(signature = (n = -1), text_signature = "($self, n=-1)")]
-    pub(crate) fn read<'py>(&self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyBytes>> {
-        let v = self.with(py, |ra| {
-            let at = std::io::Seek::stream_position(ra)?;
-            match read_bounded(ra, n) {
-                Ok(v) => Ok(Ok(v)),
-                Err(Bounded::Io(e)) => Err(e),
-                Err(Bounded::NoMemory) => {
-                    // What was read is wiped; the position goes back to where the call began.
-                    std::io::Seek::seek(ra, std::io::SeekFrom::Start(at))?;
-                    Ok(Err(no_memory()))
+chunked_file! {
+    ChunkedReader, "ChunkedReader", RandomAccess::new;
+    {
+        /// Reads up to ``n`` plaintext bytes (all the rest for ``n < 0``).
+        #[pyo3(signature = (n = -1), text_signature = "($self, n=-1)")]
+        pub(crate) fn read<'py>(&self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyBytes>> {
+            let v = self.with(py, |ra| {
+                let at = std::io::Seek::stream_position(ra)?;
+                match read_bounded(ra, n) {
+                    Ok(v) => Ok(Ok(v)),
+                    Err(Bounded::Io(e)) => Err(e),
+                    Err(Bounded::NoMemory) => {
+                        // What was read is wiped; the position goes back to where the call began.
+                        std::io::Seek::seek(ra, std::io::SeekFrom::Start(at))?;
+                        Ok(Err(no_memory()))
+                    }
                 }
-            }
-        })??;
-        Ok(PyBytes::new(py, &v))
-    }
+            })??;
+            Ok(PyBytes::new(py, &v))
+        }
 
-    /// Moves to ``offset`` from the start (``whence=0``), the current
-    /// position (1) or the end (2); returns the new position.
-    #[pyo3(signature = (offset, whence = 0))]
-    pub(crate) fn seek(&self, py: Python<'_>, offset: i64, whence: i32) -> PyResult<u64> {
-        let to = match whence {
-            0 => {
-                if offset < 0 {
+        /// Moves to ``offset`` from the start (``whence=0``), the current
+        /// position (1) or the end (2); returns the new position.
+        #[pyo3(signature = (offset, whence = 0))]
+        pub(crate) fn seek(&self, py: Python<'_>, offset: i64, whence: i32) -> PyResult<u64> {
+            let to = match whence {
+                0 => {
+                    if offset < 0 {
+                        return Err(PyValueError::new_err(format!(
+                            "negative seek position {offset}"
+                        )));
+                    }
+                    std::io::SeekFrom::Start(offset as u64)
+                }
+                1 => std::io::SeekFrom::Current(offset),
+                2 => std::io::SeekFrom::End(offset),
+                w => {
                     return Err(PyValueError::new_err(format!(
-                        "negative seek position {offset}"
-                    )));
+                        "whence must be 0, 1 or 2, got {w}"
+                    )))
                 }
-                std::io::SeekFrom::Start(offset as u64)
-            }
-            1 => std::io::SeekFrom::Current(offset),
-            2 => std::io::SeekFrom::End(offset),
-            w => {
-                return Err(PyValueError::new_err(format!(
-                    "whence must be 0, 1 or 2, got {w}"
-                )))
-            }
-        };
-        self.with(py, |ra| std::io::Seek::seek(ra, to))
-    }
+            };
+            self.with(py, |ra| std::io::Seek::seek(ra, to))
+        }
 
-    /// The current plaintext position.
-    pub(crate) fn tell(&self, py: Python<'_>) -> PyResult<u64> {
-        self.with(py, std::io::Seek::stream_position)
-    }
+        /// The current plaintext position.
+        pub(crate) fn tell(&self, py: Python<'_>) -> PyResult<u64> {
+            self.with(py, std::io::Seek::stream_position)
+        }
 
-    /// The plaintext length (authenticates the final chunk first).
-    pub(crate) fn length(&self, py: Python<'_>) -> PyResult<u64> {
-        self.with(py, |ra| ra.len())
-    }
-
-    /// Wipes the cached plaintext; later calls raise ValueError.
-    pub(crate) fn close(&self) -> PyResult<()> {
-        *lock(&self.st, "ChunkedReader")? = Chk::Closed;
-        Ok(())
-    }
-
-    #[getter]
-    pub(crate) fn closed(&self) -> PyResult<bool> {
-        Ok(matches!(*lock(&self.st, "ChunkedReader")?, Chk::Closed))
-    }
-
-    pub(crate) fn __repr__(&self) -> &'static str {
-        "galois_aead.ChunkedReader()"
+        /// The plaintext length (authenticates the final chunk first).
+        pub(crate) fn length(&self, py: Python<'_>) -> PyResult<u64> {
+            self.with(py, |ra| ra.len())
+        }
     }
 }
 
@@ -464,56 +514,29 @@ pub(crate) struct ChunkedOpener {
     pub(crate) file_err: ErrSlot,
 }
 
-#[pymethods]
-impl ChunkedOpener {
-    #[new]
-    #[pyo3(signature = (key, context, file))]
-    pub(crate) fn new(
-        key: &Bound<'_, PyAny>,
-        context: &Bound<'_, PyAny>,
-        file: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
-        let (st, file_err) = open_file(key, context, file, Opener::new)?;
-        Ok(ChunkedOpener { st, file_err })
-    }
-
-    /// Reads up to ``n`` verified plaintext bytes (all the rest for ``n < 0``).
-    #[pyo3(signature = (n = -1), text_signature = "($self, n=-1)")]
-    pub(crate) fn read<'py>(&self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyBytes>> {
-        let mut g = lock(&self.st, "ChunkedOpener")?;
-        let o = match &mut *g {
-            Chk::Live(o) => o,
-            Chk::Failed(k, m) => return Err(chunked_again(*k, m)),
-            Chk::Closed => return Err(PyValueError::new_err("I/O operation on closed file.")),
-        };
-        match read_bounded(o, n) {
-            Ok(out) => Ok(PyBytes::new(py, &out)),
-            Err(Bounded::NoMemory) => {
-                // The plaintext this call had read is wiped and cannot be read
-                // again: the opener ends, as after an error.
-                *g = Chk::Failed(None, NO_MEMORY.to_string());
-                Err(no_memory())
-            }
-            Err(Bounded::Io(e)) => {
-                // Bytes read in this call before the error are dropped
-                // (wiped): the caller gets the error, not a partial read.
-                let pe = chunked_err(StreamError::Io(e), Some(&self.file_err));
-                Err(chunked_fail(&mut g, pe, py))
+chunked_file! {
+    ChunkedOpener, "ChunkedOpener", Opener::new;
+    {
+        /// Reads up to ``n`` verified plaintext bytes (all the rest for ``n < 0``).
+        #[pyo3(signature = (n = -1), text_signature = "($self, n=-1)")]
+        pub(crate) fn read<'py>(&self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyBytes>> {
+            let mut g = lock(&self.st, "ChunkedOpener")?;
+            let o = g.live()?;
+            match read_bounded(o, n) {
+                Ok(out) => Ok(PyBytes::new(py, &out)),
+                Err(Bounded::NoMemory) => {
+                    // The plaintext this call had read is wiped and cannot be read
+                    // again: the opener ends, as after an error.
+                    *g = Chk::Failed(None, NO_MEMORY.to_string());
+                    Err(no_memory())
+                }
+                Err(Bounded::Io(e)) => {
+                    // Bytes read in this call before the error are dropped
+                    // (wiped): the caller gets the error, not a partial read.
+                    let pe = chunked_err(StreamError::Io(e), Some(&self.file_err));
+                    Err(chunked_fail(&mut g, pe, py))
+                }
             }
         }
-    }
-
-    pub(crate) fn close(&self) -> PyResult<()> {
-        *lock(&self.st, "ChunkedOpener")? = Chk::Closed;
-        Ok(())
-    }
-
-    #[getter]
-    pub(crate) fn closed(&self) -> PyResult<bool> {
-        Ok(matches!(*lock(&self.st, "ChunkedOpener")?, Chk::Closed))
-    }
-
-    pub(crate) fn __repr__(&self) -> &'static str {
-        "galois_aead.ChunkedOpener()"
     }
 }

@@ -50,6 +50,96 @@ pub(crate) fn check_room(out: &Out, need: usize) -> PyResult<()> {
     Ok(())
 }
 
+/// The live context of an on-line GCM call, while associated data may
+/// still come (before the first update).
+fn before_update<T>(ctx: Option<&mut T>, updated: bool) -> PyResult<&mut T> {
+    let ctx = ctx.ok_or_else(finalized)?;
+    if updated {
+        return Err(raise(
+            Exc::AlreadyUpdated,
+            "Update has been called on this context.",
+        ));
+    }
+    Ok(ctx)
+}
+
+/// `finalized=` of a context's repr: `?` while another thread holds it.
+pub(crate) fn finalized_text(finalized: Option<bool>) -> &'static str {
+    match finalized {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "?",
+    }
+}
+
+/// The repr of an on-line GCM context (`finalized` is `None` while another
+/// thread holds it).
+fn context_repr(class: &str, key: &AesGcm, finalized: Option<bool>) -> String {
+    let fin = finalized_text(finalized);
+    format!(
+        "galois_aead.{class}(AES-{}, tag_length={}, finalized={fin})",
+        key.cipher().key_len() * 8,
+        key.tag_len()
+    )
+}
+
+/// The live context of an on-line GCM call for an update (after which no
+/// more associated data is taken).
+fn for_update<'a, T>(ctx: &'a mut Option<T>, updated: &mut bool) -> PyResult<&'a mut T> {
+    let ctx = ctx.as_mut().ok_or_else(finalized)?;
+    *updated = true;
+    Ok(ctx)
+}
+
+/// The `#[pymethods]` of an on-line GCM context class (`$field` is its
+/// context in `self.st`): `authenticate_additional_data`, `update` and
+/// `update_into` (through the class's `update_bytes` and `update_buf`), the
+/// repr, and the class's own methods. One block per class (a second one
+/// would need pyo3's multiple-pymethods feature).
+macro_rules! online_ctx {
+    (
+        $class:ident, $name:literal, $field:ident;
+        $(#[$um:meta])* update;
+        $(#[$im:meta])* update_into;
+        { $($own:tt)* }
+    ) => {
+        #[pymethods]
+        impl $class {
+            /// Absorbs associated data (only before the first ``update``; after it,
+            /// ``AlreadyUpdated``).
+            pub(crate) fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+                let d = input(data, "data")?;
+                let mut g = lock(&self.st, $name)?;
+                let updated = g.updated;
+                before_update(g.$field.as_mut(), updated)?
+                    .aad(d.as_slice())
+                    .map_err(err)
+            }
+
+            $(#[$um])*
+            pub(crate) fn update<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+                self.update_bytes(py, &input(data, "data")?)
+            }
+
+            $(#[$im])*
+            pub(crate) fn update_into(&self, py: Python<'_>, data: &Bound<'_, PyAny>, buf: &Bound<'_, PyAny>) -> PyResult<usize> {
+                into_call(py, buf, |out| {
+                    let d = input(data, "data")?;
+                    check_room(out, d.len())?;
+                    self.update_buf(py, &d, out)
+                })
+            }
+
+            pub(crate) fn __repr__(&self) -> String {
+                let fin = self.st.try_lock().ok().map(|g| g.$field.is_none());
+                context_repr($name, &self.key, fin)
+            }
+
+            $($own)*
+        }
+    };
+}
+
 pub(crate) type OnlineEnc = galois_aead::gcm::online::Encryptor<'static, Aes>;
 pub(crate) type OnlineDec = galois_aead::gcm::online::Decryptor<'static, Aes>;
 
@@ -78,40 +168,17 @@ pub(crate) struct GcmEncryptor {
     pub(crate) key: Arc<AesGcm>,
 }
 
-#[pymethods]
 impl GcmEncryptor {
-    /// Absorbs associated data (only before the first ``update``; after it,
-    /// ``AlreadyUpdated``).
-    pub(crate) fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let d = input(data, "data")?;
-        let mut g = lock(&self.st, "GCMEncryptor")?;
-        let updated = g.updated;
-        let enc = g.enc.as_mut().ok_or_else(finalized)?;
-        if updated {
-            return Err(raise(
-                Exc::AlreadyUpdated,
-                "Update has been called on this context.",
-            ));
-        }
-        enc.aad(d.as_slice()).map_err(err)
-    }
-
-    /// Encrypts a piece of data and returns its ciphertext (same length).
-    pub(crate) fn update<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let d = input(data, "data")?;
+    /// ``update``: the ciphertext of `d` in a new bytes object.
+    fn update_bytes<'py>(&self, py: Python<'py>, d: &In<'_>) -> PyResult<Bound<'py, PyBytes>> {
         let mut g = lock(&self.st, "GCMEncryptor")?;
         let st = &mut *g;
-        let enc = st.enc.as_mut().ok_or_else(finalized)?;
-        st.updated = true;
+        let enc = for_update(&mut st.enc, &mut st.updated)?;
         let big = d.len() >= GIL_RELEASE_BYTES;
         // The new bytes object is private until returned: the plaintext is
         // copied into it and encrypted in place there.
         PyBytes::new_with(py, d.len(), |out| {
-            let p = Pending::copy(&d, 0..d.len(), out, big);
+            let p = Pending::copy(d, 0..d.len(), out, big);
             let r = if big {
                 let o = &mut *out;
                 py.detach(move || {
@@ -128,83 +195,60 @@ impl GcmEncryptor {
         })
     }
 
+    /// ``update_into``: the ciphertext of `d`, computed in private memory,
+    /// copied into the start of `out`.
+    fn update_buf(&self, py: Python<'_>, d: &In<'_>, out: &Out) -> PyResult<usize> {
+        let mut g = lock(&self.st, "GCMEncryptor")?;
+        let st = &mut *g;
+        let enc = for_update(&mut st.enc, &mut st.updated)?;
+        let big = d.len() >= GIL_RELEASE_BYTES;
+        let mut scratch = Zeroizing::new(vec![0u8; d.len()]);
+        let p = Pending::copy(d, 0..d.len(), &mut scratch, big);
+        let s = &mut scratch[..];
+        if big {
+            py.detach(move || {
+                p.finish(s);
+                enc.encrypt(s)
+            })
+        } else {
+            enc.encrypt(s)
+        }
+        .map_err(err)?;
+        out.fill_prefix(py, &scratch);
+        Ok(d.len())
+    }
+}
+
+online_ctx! {
+    GcmEncryptor, "GCMEncryptor", enc;
+    /// Encrypts a piece of data and returns its ciphertext (same length).
+    update;
     /// Encrypts ``data`` into the first ``len(data)`` bytes of ``buf`` (at
     /// least that long) and returns ``len(data)``. Computed in private memory
     /// and copied into ``buf`` whole; on any error ``buf`` is zeroed.
-    pub(crate) fn update_into(
-        &self,
-        py: Python<'_>,
-        data: &Bound<'_, PyAny>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        let out = output(buf)?;
-        let r = (|| {
-            let d = input(data, "data")?;
-            check_room(&out, d.len())?;
+    update_into;
+    {
+        /// Ends the encryption; returns ``b""`` (GCM has no final block). The
+        /// tag is then in ``tag``.
+        pub(crate) fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
             let mut g = lock(&self.st, "GCMEncryptor")?;
-            let st = &mut *g;
-            let enc = st.enc.as_mut().ok_or_else(finalized)?;
-            st.updated = true;
-            let big = d.len() >= GIL_RELEASE_BYTES;
-            let mut scratch = Zeroizing::new(vec![0u8; d.len()]);
-            let p = Pending::copy(&d, 0..d.len(), &mut scratch, big);
-            let s = &mut scratch[..];
-            if big {
-                py.detach(move || {
-                    p.finish(s);
-                    enc.encrypt(s)
-                })
-            } else {
-                enc.encrypt(s)
-            }
-            .map_err(err)?;
-            out.fill_prefix(py, &scratch);
-            Ok(d.len())
-        })();
-        if r.is_err() {
-            out.wipe(py);
+            let enc = g.enc.take().ok_or_else(finalized)?;
+            g.tag = Some(enc.finish().as_bytes().to_vec());
+            Ok(PyBytes::new(py, b""))
         }
-        r
-    }
 
-    /// Ends the encryption; returns ``b""`` (GCM has no final block). The
-    /// tag is then in ``tag``.
-    pub(crate) fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let mut g = lock(&self.st, "GCMEncryptor")?;
-        let enc = g.enc.take().ok_or_else(finalized)?;
-        g.tag = Some(enc.finish().as_bytes().to_vec());
-        Ok(PyBytes::new(py, b""))
-    }
-
-    /// The tag, after ``finalize()`` (before it: ``NotYetFinalized``).
-    #[getter]
-    pub(crate) fn tag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let g = lock(&self.st, "GCMEncryptor")?;
-        match &g.tag {
-            Some(t) => Ok(PyBytes::new(py, t)),
-            None => Err(raise(
-                Exc::NotYetFinalized,
-                "You must finalize encryption before getting the tag.",
-            )),
-        }
-    }
-
-    pub(crate) fn __repr__(&self) -> String {
-        let fin = match self.st.try_lock() {
-            Ok(g) => {
-                if g.enc.is_none() {
-                    "True"
-                } else {
-                    "False"
-                }
+        /// The tag, after ``finalize()`` (before it: ``NotYetFinalized``).
+        #[getter]
+        pub(crate) fn tag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+            let g = lock(&self.st, "GCMEncryptor")?;
+            match &g.tag {
+                Some(t) => Ok(PyBytes::new(py, t)),
+                None => Err(raise(
+                    Exc::NotYetFinalized,
+                    "You must finalize encryption before getting the tag.",
+                )),
             }
-            Err(_) => "?",
-        };
-        format!(
-            "galois_aead.GCMEncryptor(AES-{}, tag_length={}, finalized={fin})",
-            self.key.cipher().key_len() * 8,
-            self.key.tag_len()
-        )
+        }
     }
 }
 
@@ -282,106 +326,53 @@ impl GcmDecryptor {
         Ok(PyBytes::new(py, &pt))
     }
 
-    pub(crate) fn take_update(&self, py: Python<'_>, d: &In<'_>) -> PyResult<()> {
+    /// Takes ciphertext `d` (kept until the tag is checked).
+    fn take_update(&self, py: Python<'_>, d: &In<'_>) -> PyResult<()> {
         let mut g = lock(&self.st, "GCMDecryptor")?;
         let st = &mut *g;
-        let dec = st.dec.as_mut().ok_or_else(finalized)?;
-        st.updated = true;
-        if d.len() >= GIL_RELEASE_BYTES {
-            let dd = d.for_detach();
-            py.detach(move || dec.update(dd.as_slice()))
-        } else {
-            dec.update(d.as_slice())
-        }
-        .map_err(err)
-    }
-}
-
-#[pymethods]
-impl GcmDecryptor {
-    /// Absorbs associated data (only before the first ``update``; after it,
-    /// ``AlreadyUpdated``).
-    pub(crate) fn authenticate_additional_data(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let d = input(data, "data")?;
-        let mut g = lock(&self.st, "GCMDecryptor")?;
-        let updated = g.updated;
-        let dec = g.dec.as_mut().ok_or_else(finalized)?;
-        if updated {
-            return Err(raise(
-                Exc::AlreadyUpdated,
-                "Update has been called on this context.",
-            ));
-        }
-        dec.aad(d.as_slice()).map_err(err)
+        let dec = for_update(&mut st.dec, &mut st.updated)?;
+        run_maybe_detached(py, d.len() >= GIL_RELEASE_BYTES, [d], |[d]| dec.update(d)).map_err(err)
     }
 
-    /// Takes a piece of ciphertext, kept until the tag is checked; returns
-    /// ``b""`` (no plaintext is released before verification).
-    pub(crate) fn update<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let d = input(data, "data")?;
-        self.take_update(py, &d)?;
+    /// ``update``: takes `d`, releases nothing.
+    fn update_bytes<'py>(&self, py: Python<'py>, d: &In<'_>) -> PyResult<Bound<'py, PyBytes>> {
+        self.take_update(py, d)?;
         Ok(PyBytes::new(py, b""))
     }
 
+    /// ``update_into``: takes `d`, writes nothing.
+    fn update_buf(&self, py: Python<'_>, d: &In<'_>, _out: &Out) -> PyResult<usize> {
+        self.take_update(py, d)?;
+        Ok(0)
+    }
+}
+
+online_ctx! {
+    GcmDecryptor, "GCMDecryptor", dec;
+    /// Takes a piece of ciphertext, kept until the tag is checked; returns
+    /// ``b""`` (no plaintext is released before verification).
+    update;
     /// As ``update``: takes the ciphertext, writes nothing to ``buf`` (which
     /// must hold at least ``len(data)`` bytes, as in cryptography) and
     /// returns 0. The plaintext comes from ``finalize_with_tag``. On any
     /// error ``buf`` is zeroed.
-    pub(crate) fn update_into(
-        &self,
-        py: Python<'_>,
-        data: &Bound<'_, PyAny>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        let out = output(buf)?;
-        let r = (|| {
-            let d = input(data, "data")?;
-            check_room(&out, d.len())?;
-            self.take_update(py, &d)?;
-            Ok(0)
-        })();
-        if r.is_err() {
-            out.wipe(py);
+    update_into;
+    {
+        /// Verifies ``tag`` and returns the whole plaintext, or raises
+        /// ``InvalidTag`` (for a context made without a tag).
+        pub(crate) fn finalize_with_tag<'py>(
+            &self,
+            py: Python<'py>,
+            tag: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            let t = input(tag, "tag")?;
+            self.finish(py, Some(t.as_slice()))
         }
-        r
-    }
 
-    /// Verifies ``tag`` and returns the whole plaintext, or raises
-    /// ``InvalidTag`` (for a context made without a tag).
-    pub(crate) fn finalize_with_tag<'py>(
-        &self,
-        py: Python<'py>,
-        tag: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let t = input(tag, "tag")?;
-        self.finish(py, Some(t.as_slice()))
-    }
-
-    /// Verifies the tag given to ``decryptor(nonce, tag)`` and returns the
-    /// whole plaintext, or raises ``InvalidTag``.
-    pub(crate) fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        self.finish(py, None)
-    }
-
-    pub(crate) fn __repr__(&self) -> String {
-        let fin = match self.st.try_lock() {
-            Ok(g) => {
-                if g.dec.is_none() {
-                    "True"
-                } else {
-                    "False"
-                }
-            }
-            Err(_) => "?",
-        };
-        format!(
-            "galois_aead.GCMDecryptor(AES-{}, tag_length={}, finalized={fin})",
-            self.key.cipher().key_len() * 8,
-            self.key.tag_len()
-        )
+        /// Verifies the tag given to ``decryptor(nonce, tag)`` and returns the
+        /// whole plaintext, or raises ``InvalidTag``.
+        pub(crate) fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+            self.finish(py, None)
+        }
     }
 }

@@ -3,6 +3,110 @@
 use crate::*;
 
 // ---------------------------------------------------------------------------
+// The keyed MAC classes (GMAC, Poly1305AES): authenticate and verify once
+// ---------------------------------------------------------------------------
+
+/// GMAC and Poly1305AES, seen alike by their authenticate and verify.
+pub(crate) trait MacClass {
+    type Mac: LibMac;
+    fn mac(&self) -> &Self::Mac;
+    /// The nonce argument, checked as the class takes it.
+    fn nonce<'py>(&self, nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>>;
+    /// The tag length verify takes (any other: ``InvalidSignature``).
+    fn tag_len(&self) -> usize;
+}
+
+/// The library MACs behind the classes: a tag as bytes, and verification.
+pub(crate) trait LibMac: Sync {
+    fn tag_bytes(&self, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error>;
+    fn check(&self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error>;
+}
+
+/// [`LibMac`] for each library MAC `$t`, whose tag `$tag` is as bytes `$bytes`.
+macro_rules! lib_mac {
+    ($($t:ty => |$tag:ident| $bytes:expr),*) => {$(
+        impl LibMac for $t {
+            fn tag_bytes(&self, nonce: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {
+                let $tag = self.authenticate(nonce, data)?;
+                Ok($bytes)
+            }
+            fn check(&self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
+                self.verify(nonce, data, tag)
+            }
+        }
+    )*};
+}
+lib_mac!(AesGmac => |t| t.as_bytes().to_vec(), Poly1305Aes => |t| t.to_vec());
+
+/// The `#[pymethods]` of a [`MacClass`]: its own methods, then
+/// ``authenticate`` and ``verify`` (without the GIL for long data). One
+/// block per class (a second one would need pyo3's multiple-pymethods
+/// feature).
+macro_rules! mac_class {
+    (
+        $class:ident($mac:ty), |$s:ident, $n:ident| nonce = $nonce:expr, tag_len = $tl:expr;
+        $(#[$am:meta])* authenticate; $(#[$vm:meta])* verify; { $($own:tt)* }
+    ) => {
+        impl MacClass for $class {
+            type Mac = $mac;
+            fn mac(&self) -> &$mac {
+                &self.mac
+            }
+            #[allow(unused_variables)]
+            fn nonce<'py>(&self, $n: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+                let $s = self;
+                $nonce
+            }
+            #[allow(unused_variables)]
+            fn tag_len(&self) -> usize {
+                let $s = self;
+                $tl
+            }
+        }
+
+        #[pymethods]
+        impl $class {
+            $($own)*
+
+            $(#[$am])*
+            pub(crate) fn authenticate<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: &Bound<'py, PyAny>,
+                data: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                let n = self.nonce(nonce)?;
+                let d = input(data, "data")?;
+                let m = self.mac();
+                let big = d.len() >= GIL_RELEASE_BYTES;
+                let tag = run_maybe_detached(py, big, [&n, &d], |[n, d]| m.tag_bytes(n, d));
+                Ok(PyBytes::new(py, &tag.map_err(err)?))
+            }
+
+            $(#[$vm])*
+            pub(crate) fn verify(
+                &self,
+                py: Python<'_>,
+                nonce: &Bound<'_, PyAny>,
+                data: &Bound<'_, PyAny>,
+                tag: &Bound<'_, PyAny>,
+            ) -> PyResult<()> {
+                let n = self.nonce(nonce)?;
+                let d = input(data, "data")?;
+                let t = input(tag, "tag")?;
+                if t.len() != MacClass::tag_len(self) {
+                    return Err(invalid_signature());
+                }
+                let m = self.mac();
+                let big = d.len() >= GIL_RELEASE_BYTES;
+                run_maybe_detached(py, big, [&n, &d, &t], |[n, d, t]| m.check(n, d, t))
+                    .map_err(mac_err)
+            }
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
 // GMAC
 // ---------------------------------------------------------------------------
 
@@ -22,97 +126,57 @@ pub(crate) struct PyGmac {
     pub(crate) any_nonce: bool,
 }
 
-#[pymethods]
-impl PyGmac {
-    #[new]
-    #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
-    pub(crate) fn new(
-        key: &Bound<'_, PyAny>,
-        tag_length: usize,
-        permissive: bool,
-        any_nonce_length: bool,
-    ) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        let opts = gcm_options(tag_length, permissive)?;
-        let mac = AesGmac::with_options(k.as_slice(), opts).map_err(err)?;
-        Ok(PyGmac {
-            mac: Arc::new(mac),
-            any_nonce: any_nonce_length,
-        })
-    }
-
-    /// A random key of ``bit_length`` bits (128, 192 or 256).
-    #[staticmethod]
-    pub(crate) fn generate_key(
-        py: Python<'_>,
-        bit_length: &Bound<'_, PyAny>,
-    ) -> PyResult<Py<PyBytes>> {
-        generate_key::<AesGcm>(py, Some(bit_length))
-    }
-
-    /// The tag length in bytes.
-    #[getter]
-    pub(crate) fn tag_length(&self) -> usize {
-        self.mac.gcm().tag_len()
-    }
-
-    pub(crate) fn __repr__(&self) -> String {
-        format!(
-            "galois_aead.GMAC(AES-{}, tag_length={})",
-            self.mac.gcm().cipher().key_len() * 8,
-            self.mac.gcm().tag_len()
-        )
-    }
-
+mac_class! {
+    PyGmac(AesGmac), |s, n| nonce = nonce_arg(n, s.any_nonce), tag_len = s.mac.gcm().tag_len();
     /// The tag of ``data`` under ``nonce``.
-    pub(crate) fn authenticate<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = nonce_arg(nonce, self.any_nonce)?;
-        let d = input(data, "data")?;
-        let tag = if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d) = (n.for_detach(), d.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
-        } else {
-            self.mac.authenticate(n.as_slice(), d.as_slice())
-        }
-        .map_err(err)?;
-        Ok(PyBytes::new(py, tag.as_bytes()))
-    }
-
+    authenticate;
     /// Returns None if ``tag`` is the tag of ``data`` under ``nonce``, else
     /// raises ``galois_aead.InvalidSignature`` (also for a tag of the wrong length).
-    pub(crate) fn verify(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        tag: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let n = nonce_arg(nonce, self.any_nonce)?;
-        let d = input(data, "data")?;
-        let t = input(tag, "tag")?;
-        if t.len() != self.mac.gcm().tag_len() {
-            return Err(invalid_signature());
+    verify;
+    {
+        #[new]
+        #[pyo3(signature = (key, *, tag_length = 16, permissive = false, any_nonce_length = false))]
+        pub(crate) fn new(key: &Bound<'_, PyAny>, tag_length: usize, permissive: bool, any_nonce_length: bool) -> PyResult<Self> {
+            let mac = with_gcm_options(key, tag_length, permissive, AesGmac::with_options)?.map_err(err)?;
+            Ok(PyGmac {
+                mac: Arc::new(mac),
+                any_nonce: any_nonce_length,
+            })
         }
-        if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
-        } else {
-            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
+
+        /// A random key of ``bit_length`` bits (128, 192 or 256).
+        #[staticmethod]
+        pub(crate) fn generate_key(
+            py: Python<'_>,
+            bit_length: &Bound<'_, PyAny>,
+        ) -> PyResult<Py<PyBytes>> {
+            generate_key::<AesGcm>(py, Some(bit_length))
         }
-        .map_err(mac_err)
+
+        /// The tag length in bytes.
+        #[getter]
+        pub(crate) fn tag_length(&self) -> usize {
+            self.mac.gcm().tag_len()
+        }
+
+        pub(crate) fn __repr__(&self) -> String {
+            format!(
+                "galois_aead.GMAC(AES-{}, tag_length={})",
+                self.mac.gcm().cipher().key_len() * 8,
+                self.mac.gcm().tag_len()
+            )
+        }
     }
 }
 
 // ---------------------------------------------------------------------------
 // Poly1305-AES
 // ---------------------------------------------------------------------------
+
+/// A Poly1305-AES nonce: exactly 16 bytes.
+fn poly1305_aes_nonce<'py>(nonce: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
+    input_of_len(nonce, "nonce", 16, "")
+}
 
 /// Poly1305-AES (Bernstein 2005): a 32-byte key k || r (r clamped), 16-byte
 /// nonces, 16-byte tags. Never reuse a nonce with one key.
@@ -127,86 +191,30 @@ pub(crate) struct PyPoly1305Aes {
     pub(crate) mac: Arc<Poly1305Aes>,
 }
 
-#[pymethods]
-impl PyPoly1305Aes {
-    #[new]
-    pub(crate) fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let k = input(key, "key")?;
-        if k.len() != 32 {
-            return Err(PyValueError::new_err(format!(
-                "key must be 32 bytes (16-byte AES key k, then r), got {}",
-                k.len()
-            )));
-        }
-        let mac = Poly1305Aes::new(k.as_slice()).map_err(err)?;
-        Ok(PyPoly1305Aes { mac: Arc::new(mac) })
-    }
-
-    pub(crate) fn __repr__(&self) -> &'static str {
-        "galois_aead.Poly1305AES(AES-128)"
-    }
-
-    /// A random 32-byte key k || r with r clamped.
-    #[staticmethod]
-    pub(crate) fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
-        let k = Poly1305Aes::generate_key().map_err(err)?;
-        Ok(PyBytes::new(py, &k[..]))
-    }
-
+mac_class! {
+    PyPoly1305Aes(Poly1305Aes), |s, n| nonce = poly1305_aes_nonce(n), tag_len = 16;
     /// The 16-byte tag of ``data`` under the 16-byte ``nonce``.
-    pub(crate) fn authenticate<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = input(nonce, "nonce")?;
-        let d = input(data, "data")?;
-        if n.len() != 16 {
-            return Err(PyValueError::new_err(format!(
-                "nonce must be 16 bytes, got {}",
-                n.len()
-            )));
-        }
-        let tag = if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d) = (n.for_detach(), d.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.authenticate(n.as_slice(), d.as_slice()))
-        } else {
-            self.mac.authenticate(n.as_slice(), d.as_slice())
-        }
-        .map_err(err)?;
-        Ok(PyBytes::new(py, &tag))
-    }
-
+    authenticate;
     /// Returns None if ``tag`` verifies, else raises ``galois_aead.InvalidSignature``.
-    pub(crate) fn verify(
-        &self,
-        py: Python<'_>,
-        nonce: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        tag: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let n = input(nonce, "nonce")?;
-        let d = input(data, "data")?;
-        let t = input(tag, "tag")?;
-        if n.len() != 16 {
-            return Err(PyValueError::new_err(format!(
-                "nonce must be 16 bytes, got {}",
-                n.len()
-            )));
+    verify;
+    {
+        #[new]
+        pub(crate) fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+            let k = input_of_len(key, "key", 32, " (16-byte AES key k, then r)")?;
+            let mac = Poly1305Aes::new(k.as_slice()).map_err(err)?;
+            Ok(PyPoly1305Aes { mac: Arc::new(mac) })
         }
-        if t.len() != 16 {
-            return Err(invalid_signature());
+
+        pub(crate) fn __repr__(&self) -> &'static str {
+            "galois_aead.Poly1305AES(AES-128)"
         }
-        if d.len() >= GIL_RELEASE_BYTES {
-            let (n, d, t) = (n.for_detach(), d.for_detach(), t.for_detach());
-            let m = Arc::clone(&self.mac);
-            py.detach(move || m.verify(n.as_slice(), d.as_slice(), t.as_slice()))
-        } else {
-            self.mac.verify(n.as_slice(), d.as_slice(), t.as_slice())
+
+        /// A random 32-byte key k || r with r clamped.
+        #[staticmethod]
+        pub(crate) fn generate_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+            let k = Poly1305Aes::generate_key().map_err(err)?;
+            Ok(PyBytes::new(py, &k[..]))
         }
-        .map_err(mac_err)
     }
 }
 
@@ -215,14 +223,7 @@ impl PyPoly1305Aes {
 // ---------------------------------------------------------------------------
 
 pub(crate) fn onetime_key<'py>(key: &Bound<'py, PyAny>) -> PyResult<In<'py>> {
-    let k = input(key, "key")?;
-    if k.len() != 32 {
-        return Err(PyValueError::new_err(format!(
-            "key must be 32 bytes (r || s), got {}",
-            k.len()
-        )));
-    }
-    Ok(k)
+    input_of_len(key, "key", 32, " (r || s)")
 }
 
 /// The one-time Poly1305 of RFC 8439 with the API of cryptography's
@@ -253,16 +254,7 @@ impl PyPoly1305 {
     }
 
     pub(crate) fn __repr__(&self) -> String {
-        let fin = match self.st.try_lock() {
-            Ok(g) => {
-                if g.is_none() {
-                    "True"
-                } else {
-                    "False"
-                }
-            }
-            Err(_) => "?",
-        };
+        let fin = finalized_text(self.st.try_lock().ok().map(|g| g.is_none()));
         format!("galois_aead.Poly1305(finalized={fin})")
     }
 
@@ -271,14 +263,7 @@ impl PyPoly1305 {
         let d = input(data, "data")?;
         let mut g = lock(&self.st, "Poly1305")?;
         let p = g.as_mut().ok_or_else(finalized)?;
-        if d.len() >= GIL_RELEASE_BYTES {
-            let dd = d.for_detach();
-            py.detach(move || {
-                p.update(dd.as_slice());
-            });
-        } else {
-            p.update(d.as_slice());
-        }
+        run_maybe_detached(py, d.len() >= GIL_RELEASE_BYTES, [&d], |[d]| p.update(d));
         Ok(())
     }
 
@@ -308,13 +293,8 @@ impl PyPoly1305 {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let k = onetime_key(key)?;
         let d = input(data, "data")?;
-        let t = if d.len() >= GIL_RELEASE_BYTES {
-            let (kk, dd) = (k.for_detach(), d.for_detach());
-            py.detach(move || Poly1305::mac(kk.as_slice(), dd.as_slice()))
-        } else {
-            Poly1305::mac(k.as_slice(), d.as_slice())
-        }
-        .map_err(err)?;
+        let big = d.len() >= GIL_RELEASE_BYTES;
+        let t = run_maybe_detached(py, big, [&k, &d], |[k, d]| Poly1305::mac(k, d)).map_err(err)?;
         Ok(PyBytes::new(py, &t))
     }
 

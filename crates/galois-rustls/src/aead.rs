@@ -2,6 +2,7 @@
 
 use galois_aead::AesGcm;
 use rustls::crypto::cipher::{OutboundChunks, PrefixedPayload};
+use rustls::Error;
 
 /// AES-GCM tag length in TLS and QUIC.
 pub(crate) const TAG_LEN: usize = 16;
@@ -29,9 +30,9 @@ impl GcmKey {
         tag.as_bytes().try_into().ok()
     }
 
-    /// Appends a TLS record's ciphertext of `plain || trailer` and its tag
-    /// to `payload`, which holds `skip` bytes before them (TLS 1.2's
-    /// explicit nonce). One piece is sealed from where it is into a zeroed
+    /// A TLS record's payload: `prefix` (TLS 1.2's explicit nonce), then
+    /// the ciphertext of `plain || trailer` and its tag, in a payload of
+    /// `capacity` bytes. One piece is sealed from where it is into a zeroed
     /// record (a `memset`, far cheaper than copying it in), the trailer
     /// (TLS 1.3's content type) in place after it; pieces are copied in and
     /// sealed in place.
@@ -39,12 +40,15 @@ impl GcmKey {
         &self,
         nonce: &[u8; 12],
         aad: &[u8],
-        payload: &mut PrefixedPayload,
-        skip: usize,
+        capacity: usize,
+        prefix: &[u8],
         plain: &OutboundChunks<'_>,
         trailer: &[u8],
-    ) -> Option<()> {
-        let key = self.0.as_ref()?;
+    ) -> Result<PrefixedPayload, Error> {
+        let key = self.0.as_ref().ok_or(Error::EncryptError)?;
+        let mut payload = PrefixedPayload::with_capacity(capacity);
+        payload.extend_from_slice(prefix);
+        let skip = prefix.len();
         let tag = match *plain {
             OutboundChunks::Single(src) => {
                 payload.extend(core::iter::repeat_n(&0u8, src.len()));
@@ -57,9 +61,22 @@ impl GcmKey {
                 key.seal_in_place_detached(nonce, aad, &mut payload.as_mut()[skip..])
             }
         }
-        .ok()?;
+        .map_err(|_| Error::EncryptError)?;
         payload.extend_from_slice(tag.as_bytes());
-        Some(())
+        Ok(payload)
+    }
+
+    /// Opens a record body of ciphertext (`ct_len` bytes) || tag in place
+    /// ([`GcmKey::open`]); `DecryptError` if it does not verify.
+    pub(crate) fn open_record(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        body: &mut [u8],
+        ct_len: usize,
+    ) -> Result<(), Error> {
+        let (ct, tag) = body.split_at_mut(ct_len);
+        self.open(nonce, aad, ct, tag).ok_or(Error::DecryptError)
     }
 
     /// Decrypts `buf` in place if `tag` verifies; otherwise `buf` is wiped

@@ -4,7 +4,7 @@
 use rustls::crypto::cipher::{
     make_tls12_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, KeyBlockShape,
     MessageDecrypter, MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage,
-    PrefixedPayload, Tls12AeadAlgorithm, UnsupportedOperationError, NONCE_LEN,
+    Tls12AeadAlgorithm, UnsupportedOperationError, NONCE_LEN,
 };
 use rustls::crypto::CipherSuiteCommon;
 use rustls::{
@@ -50,57 +50,55 @@ const fn suite(
 static GCM_128: Tls12Gcm = Tls12Gcm(Bits::B128);
 static GCM_256: Tls12Gcm = Tls12Gcm(Bits::B256);
 
-/// TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 with galois record protection.
-///
-/// ```
-/// let s = galois_rustls::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;
-/// assert_eq!(s.version(), &rustls::version::TLS12);
-/// ```
-pub static TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
-    SupportedCipherSuite::Tls12(&suite(
-        CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
-        AWS_ECDSA_128,
-        &GCM_128,
-    ));
+/// `pub static $name` (the rustls suite of that name) with galois record
+/// protection for `$aead`, the rest from `$aws`.
+macro_rules! tls12_suite {
+    ($(#[$m:meta])* $name:ident = $aws:expr, $aead:expr) => {
+        $(#[$m])*
+        pub static $name: SupportedCipherSuite =
+            SupportedCipherSuite::Tls12(&suite(CipherSuite::$name, $aws, $aead));
+    };
+}
 
-/// TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 with galois record protection.
-///
-/// ```
-/// let s = galois_rustls::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384;
-/// assert_eq!(s.suite(), rustls::CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384);
-/// ```
-pub static TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
-    SupportedCipherSuite::Tls12(&suite(
-        CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
-        AWS_ECDSA_256,
-        &GCM_256,
-    ));
+tls12_suite! {
+    /// TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 with galois record protection.
+    ///
+    /// ```
+    /// let s = galois_rustls::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;
+    /// assert_eq!(s.version(), &rustls::version::TLS12);
+    /// ```
+    TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 = AWS_ECDSA_128, &GCM_128
+}
 
-/// TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 with galois record protection.
-///
-/// ```
-/// let s = galois_rustls::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256;
-/// assert_eq!(s.suite(), rustls::CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256);
-/// ```
-pub static TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: SupportedCipherSuite =
-    SupportedCipherSuite::Tls12(&suite(
-        CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
-        AWS_RSA_128,
-        &GCM_128,
-    ));
+tls12_suite! {
+    /// TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 with galois record protection.
+    ///
+    /// ```
+    /// let s = galois_rustls::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384;
+    /// assert_eq!(s.suite(), rustls::CipherSuite::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384);
+    /// ```
+    TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 = AWS_ECDSA_256, &GCM_256
+}
 
-/// TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 with galois record protection.
-///
-/// ```
-/// let s = galois_rustls::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384;
-/// assert_eq!(s.suite(), rustls::CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384);
-/// ```
-pub static TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: SupportedCipherSuite =
-    SupportedCipherSuite::Tls12(&suite(
-        CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
-        AWS_RSA_256,
-        &GCM_256,
-    ));
+tls12_suite! {
+    /// TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 with galois record protection.
+    ///
+    /// ```
+    /// let s = galois_rustls::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256;
+    /// assert_eq!(s.suite(), rustls::CipherSuite::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256);
+    /// ```
+    TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 = AWS_RSA_128, &GCM_128
+}
+
+tls12_suite! {
+    /// TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 with galois record protection.
+    ///
+    /// ```
+    /// let s = galois_rustls::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384;
+    /// assert_eq!(s.suite(), rustls::CipherSuite::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384);
+    /// ```
+    TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384 = AWS_RSA_256, &GCM_256
+}
 
 struct Tls12Gcm(Bits);
 
@@ -164,21 +162,16 @@ impl MessageEncrypter for Tls12Encrypter {
         msg: OutboundPlainMessage<'_>,
         seq: u64,
     ) -> Result<OutboundOpaqueMessage, Error> {
-        let total_len = self.encrypted_payload_len(msg.payload.len());
-        let mut payload = PrefixedPayload::with_capacity(total_len);
-        let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
-        payload.extend_from_slice(&nonce[FIXED_IV_LEN..]);
-        self.key
-            .seal_record(
-                &nonce,
-                &aad,
-                &mut payload,
-                EXPLICIT_NONCE_LEN,
-                &msg.payload,
-                &[],
-            )
-            .ok_or_else(|| Error::EncryptError)?;
+        let nonce = Nonce::new(&self.iv, seq).0;
+        let payload = self.key.seal_record(
+            &nonce,
+            &aad,
+            self.encrypted_payload_len(msg.payload.len()),
+            &nonce[FIXED_IV_LEN..],
+            &msg.payload,
+            &[],
+        )?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 
@@ -207,10 +200,7 @@ impl MessageDecrypter for Tls12Decrypter {
         nonce[FIXED_IV_LEN..].copy_from_slice(&msg.payload[..EXPLICIT_NONCE_LEN]);
         let aad = make_tls12_aad(seq, msg.typ, msg.version, plain_len);
         let body = &mut msg.payload[EXPLICIT_NONCE_LEN..];
-        let (ct, tag) = body.split_at_mut(plain_len);
-        self.key
-            .open(&nonce, &aad, ct, tag)
-            .ok_or_else(|| Error::DecryptError)?;
+        self.key.open_record(&nonce, &aad, body, plain_len)?;
         if plain_len > MAX_FRAGMENT_LEN {
             return Err(Error::PeerSentOversizedRecord);
         }

@@ -2,8 +2,8 @@
 
 use rustls::crypto::cipher::{
     make_tls13_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter,
-    MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload,
-    Tls13AeadAlgorithm, UnsupportedOperationError,
+    MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage, Tls13AeadAlgorithm,
+    UnsupportedOperationError,
 };
 use rustls::crypto::CipherSuiteCommon;
 use rustls::{
@@ -19,46 +19,48 @@ use rustls::crypto::aws_lc_rs::cipher_suite as aws;
 const AWS_128: &Tls13CipherSuite = aws_tls13(aws::TLS13_AES_128_GCM_SHA256);
 const AWS_256: &Tls13CipherSuite = aws_tls13(aws::TLS13_AES_256_GCM_SHA384);
 
-/// TLS_AES_128_GCM_SHA256 with galois record protection.
-///
-/// ```
-/// assert_eq!(
-///     galois_rustls::TLS13_AES_128_GCM_SHA256.suite(),
-///     rustls::CipherSuite::TLS13_AES_128_GCM_SHA256
-/// );
-/// ```
-pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
-    SupportedCipherSuite::Tls13(&Tls13CipherSuite {
-        common: CipherSuiteCommon {
-            suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
-            hash_provider: AWS_128.common.hash_provider,
-            // RFC 8446 section 5.5: 2^24.5 full records; rustls updates keys before.
-            confidentiality_limit: 1 << 24,
-        },
-        hkdf_provider: AWS_128.hkdf_provider,
-        aead_alg: &Tls13Gcm(Bits::B128),
-        quic: Some(&QUIC_AES_128_GCM),
-    });
+/// `pub static $name` (the rustls suite of that name) with galois record
+/// and QUIC packet protection for `$bits`, hash and HKDF from `$aws`.
+macro_rules! tls13_suite {
+    ($(#[$m:meta])* $name:ident = $aws:expr, $bits:expr, $quic:expr) => {
+        $(#[$m])*
+        pub static $name: SupportedCipherSuite = SupportedCipherSuite::Tls13(&Tls13CipherSuite {
+            common: CipherSuiteCommon {
+                suite: CipherSuite::$name,
+                hash_provider: $aws.common.hash_provider,
+                // RFC 8446 section 5.5: 2^24.5 full records; rustls updates keys before.
+                confidentiality_limit: 1 << 24,
+            },
+            hkdf_provider: $aws.hkdf_provider,
+            aead_alg: &Tls13Gcm($bits),
+            quic: Some(&$quic),
+        });
+    };
+}
 
-/// TLS_AES_256_GCM_SHA384 with galois record protection.
-///
-/// ```
-/// assert_eq!(
-///     galois_rustls::TLS13_AES_256_GCM_SHA384.suite(),
-///     rustls::CipherSuite::TLS13_AES_256_GCM_SHA384
-/// );
-/// ```
-pub static TLS13_AES_256_GCM_SHA384: SupportedCipherSuite =
-    SupportedCipherSuite::Tls13(&Tls13CipherSuite {
-        common: CipherSuiteCommon {
-            suite: CipherSuite::TLS13_AES_256_GCM_SHA384,
-            hash_provider: AWS_256.common.hash_provider,
-            confidentiality_limit: 1 << 24,
-        },
-        hkdf_provider: AWS_256.hkdf_provider,
-        aead_alg: &Tls13Gcm(Bits::B256),
-        quic: Some(&QUIC_AES_256_GCM),
-    });
+tls13_suite! {
+    /// TLS_AES_128_GCM_SHA256 with galois record protection.
+    ///
+    /// ```
+    /// assert_eq!(
+    ///     galois_rustls::TLS13_AES_128_GCM_SHA256.suite(),
+    ///     rustls::CipherSuite::TLS13_AES_128_GCM_SHA256
+    /// );
+    /// ```
+    TLS13_AES_128_GCM_SHA256 = AWS_128, Bits::B128, QUIC_AES_128_GCM
+}
+
+tls13_suite! {
+    /// TLS_AES_256_GCM_SHA384 with galois record protection.
+    ///
+    /// ```
+    /// assert_eq!(
+    ///     galois_rustls::TLS13_AES_256_GCM_SHA384.suite(),
+    ///     rustls::CipherSuite::TLS13_AES_256_GCM_SHA384
+    /// );
+    /// ```
+    TLS13_AES_256_GCM_SHA384 = AWS_256, Bits::B256, QUIC_AES_256_GCM
+}
 
 /// AES key size of a suite.
 #[derive(Clone, Copy)]
@@ -126,19 +128,12 @@ impl MessageEncrypter for Tls13Encrypter {
     ) -> Result<OutboundOpaqueMessage, Error> {
         // TLSInnerPlaintext = content || type (no padding), then the tag.
         let total_len = self.encrypted_payload_len(msg.payload.len());
-        let mut payload = PrefixedPayload::with_capacity(total_len);
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls13_aad(total_len);
-        self.key
-            .seal_record(
-                &nonce,
-                &aad,
-                &mut payload,
-                0,
-                &msg.payload,
-                &msg.typ.to_array(),
-            )
-            .ok_or_else(|| Error::EncryptError)?;
+        let trailer = msg.typ.to_array();
+        let payload = self
+            .key
+            .seal_record(&nonce, &aad, total_len, &[], &msg.payload, &trailer)?;
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,
             ProtocolVersion::TLSv1_2,
@@ -169,10 +164,7 @@ impl MessageDecrypter for Tls13Decrypter {
         };
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls13_aad(len);
-        let (ct, tag) = payload.split_at_mut(ct_len);
-        self.key
-            .open(&nonce, &aad, ct, tag)
-            .ok_or_else(|| Error::DecryptError)?;
+        self.key.open_record(&nonce, &aad, payload, ct_len)?;
         payload.truncate(ct_len);
         msg.into_tls13_unpadded_message()
     }

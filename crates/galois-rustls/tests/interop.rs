@@ -17,7 +17,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use common::{pattern, pki, KeyKind};
+use common::{pattern, pki, sha256, KeyKind};
 use rustls::{AlertDescription, CipherSuite, ClientConfig, ClientConnection, Error, RootCertStore};
 
 /// Files shared by the tests: the CA, both server identities, the body.
@@ -46,12 +46,6 @@ fn files() -> &'static Files {
             body: Arc::new(body),
         }
     })
-}
-
-fn sha256(d: &[u8]) -> Vec<u8> {
-    aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, d)
-        .as_ref()
-        .to_vec()
 }
 
 fn is_tls13(s: CipherSuite) -> bool {
@@ -357,14 +351,7 @@ fn galois_client_against_openssl_s_server() {
                 }
             }
         };
-        sock.set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let conn = ClientConnection::new(
-            Arc::new(client(common::Impl::Galois, suite)),
-            "localhost".try_into().unwrap(),
-        )
-        .unwrap();
-        let mut tls = rustls::StreamOwned::new(conn, sock);
+        let mut tls = client_stream(sock, common::Impl::Galois, suite);
         tls.write_all(b"GET /file.bin HTTP/1.0\r\n\r\n").unwrap();
         let mut got = Vec::new();
         let r = tls.read_to_end(&mut got);
@@ -496,6 +483,23 @@ fn tampered_request_from_curl_is_refused() {
     }
 }
 
+/// A TLS client of implementation `imp` offering only `suite`, over
+/// `sock` (reads time out after 30 s), for "localhost".
+fn client_stream(
+    sock: TcpStream,
+    imp: common::Impl,
+    suite: CipherSuite,
+) -> rustls::StreamOwned<ClientConnection, TcpStream> {
+    sock.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let conn = ClientConnection::new(
+        Arc::new(client(imp, suite)),
+        "localhost".try_into().unwrap(),
+    )
+    .unwrap();
+    rustls::StreamOwned::new(conn, sock)
+}
+
 /// The same with a rustls (aws-lc-rs) client: it receives bad_record_mac.
 #[test]
 fn tampered_request_from_rustls_is_refused() {
@@ -503,14 +507,7 @@ fn tampered_request_from_rustls_is_refused() {
         let (addr, rx) = start_server(common::key_kind_for(suite), server::Versions::Both);
         let p = proxy(addr, Some(request_record(suite, 9)), None);
         let sock = TcpStream::connect(p).unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let conn = ClientConnection::new(
-            Arc::new(client(common::Impl::AwsLc, suite)),
-            "localhost".try_into().unwrap(),
-        )
-        .unwrap();
-        let mut tls = rustls::StreamOwned::new(conn, sock);
+        let mut tls = client_stream(sock, common::Impl::AwsLc, suite);
         tls.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
             .unwrap();
         let mut got = Vec::new();
@@ -547,14 +544,7 @@ fn tampered_response_to_galois_client_is_refused() {
                 }),
             );
             let sock = TcpStream::connect(p).unwrap();
-            sock.set_read_timeout(Some(Duration::from_secs(30)))
-                .unwrap();
-            let conn = ClientConnection::new(
-                Arc::new(client(common::Impl::Galois, suite)),
-                "localhost".try_into().unwrap(),
-            )
-            .unwrap();
-            let mut tls = rustls::StreamOwned::new(conn, sock);
+            let mut tls = client_stream(sock, common::Impl::Galois, suite);
             tls.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 .unwrap();
             let mut got = Vec::new();

@@ -4,7 +4,7 @@
 //! cross-checks against rustls's aws-lc-rs QUIC keys for AES-256-GCM and
 //! multipath nonces, tampering, and bad inputs.
 
-use rustls::quic::{Algorithm, HeaderProtectionKey, Keys, PacketKey, Version};
+use rustls::quic::{Algorithm, HeaderProtectionKey, Keys, PacketKey, Tag, Version};
 use rustls::Side;
 
 fn unhex(s: &str) -> Vec<u8> {
@@ -222,6 +222,31 @@ fn pattern(len: usize, seed: u8) -> Vec<u8> {
 }
 
 /// AES-256-GCM (no RFC example) and AES-128-GCM against rustls's aws-lc-rs
+/// Seals `buf` in place with `k`, on path `path` or single-path.
+fn seal_on(k: &dyn PacketKey, path: Option<u32>, pn: u64, header: &[u8], buf: &mut [u8]) -> Tag {
+    match path {
+        None => k.encrypt_in_place(pn, header, buf),
+        Some(id) => k.encrypt_in_place_for_path(id, pn, header, buf),
+    }
+    .unwrap()
+}
+
+/// Opens `buf` (payload || tag) with `k`, on path `path` or single-path.
+fn open_on(
+    k: &dyn PacketKey,
+    path: Option<u32>,
+    pn: u64,
+    header: &[u8],
+    buf: &mut [u8],
+) -> Vec<u8> {
+    match path {
+        None => k.decrypt_in_place(pn, header, buf),
+        Some(id) => k.decrypt_in_place_for_path(id, pn, header, buf),
+    }
+    .unwrap()
+    .to_vec()
+}
+
 /// QUIC keys: each opens what the other sealed, single-path and multipath,
 /// and header-protection masks agree.
 #[test]
@@ -254,38 +279,16 @@ fn packet_and_header_keys_agree_with_aws_lc() {
                 for path in [None, Some(3u32)] {
                     let pt = pattern(len, seed.wrapping_add(len as u8));
                     let mut ct = pt.clone();
-                    let tag = match path {
-                        None => g.encrypt_in_place(pn, &header, &mut ct).unwrap(),
-                        Some(id) => g
-                            .encrypt_in_place_for_path(id, pn, &header, &mut ct)
-                            .unwrap(),
-                    };
+                    let tag = seal_on(&*g, path, pn, &header, &mut ct);
                     let mut other = pt.clone();
-                    let tag2 = match path {
-                        None => a.encrypt_in_place(pn, &header, &mut other).unwrap(),
-                        Some(id) => a
-                            .encrypt_in_place_for_path(id, pn, &header, &mut other)
-                            .unwrap(),
-                    };
+                    let tag2 = seal_on(&*a, path, pn, &header, &mut other);
                     assert_eq!((&ct, tag.as_ref()), (&other, tag2.as_ref()));
                     ct.extend_from_slice(tag.as_ref());
-                    let opened = match path {
-                        None => a.decrypt_in_place(pn, &header, &mut ct).unwrap().to_vec(),
-                        Some(id) => a
-                            .decrypt_in_place_for_path(id, pn, &header, &mut ct)
-                            .unwrap()
-                            .to_vec(),
-                    };
+                    let opened = open_on(&*a, path, pn, &header, &mut ct);
                     assert_eq!(opened, pt);
                     let mut ct2 = other;
                     ct2.extend_from_slice(tag2.as_ref());
-                    let opened = match path {
-                        None => g.decrypt_in_place(pn, &header, &mut ct2).unwrap().to_vec(),
-                        Some(id) => g
-                            .decrypt_in_place_for_path(id, pn, &header, &mut ct2)
-                            .unwrap()
-                            .to_vec(),
-                    };
+                    let opened = open_on(&*g, path, pn, &header, &mut ct2);
                     assert_eq!(opened, pt);
                 }
             }
@@ -337,6 +340,19 @@ fn packet_and_header_keys_agree_with_aws_lc() {
     }
 }
 
+/// The client's A.2 payload sealed by `client` as packet `CLIENT_PN`:
+/// ciphertext || tag.
+fn sealed_client_payload(client: &Keys, header: &[u8]) -> Vec<u8> {
+    let mut body = client_payload();
+    let tag = client
+        .local
+        .packet
+        .encrypt_in_place(CLIENT_PN, header, &mut body)
+        .unwrap();
+    body.extend_from_slice(tag.as_ref());
+    body
+}
+
 /// Any flipped bit of the A.2 packet (header or payload) makes it fail to
 /// open, and the payload buffer then holds no plaintext.
 #[test]
@@ -357,13 +373,7 @@ fn tampered_packets_are_refused() {
     // Straight into decrypt_in_place: the body is wiped on failure.
     let client = initial_keys(Side::Client);
     let header = unhex(CLIENT_HEADER);
-    let mut body = client_payload();
-    let tag = client
-        .local
-        .packet
-        .encrypt_in_place(CLIENT_PN, &header, &mut body)
-        .unwrap();
-    body.extend_from_slice(tag.as_ref());
+    let mut body = sealed_client_payload(&client, &header);
     let last = body.len() - 1;
     body[last] ^= 0x80;
     assert!(server
@@ -376,13 +386,7 @@ fn tampered_packets_are_refused() {
         "plaintext left behind"
     );
     // Wrong packet number (the nonce) fails too.
-    let mut body = client_payload();
-    let tag = client
-        .local
-        .packet
-        .encrypt_in_place(CLIENT_PN, &header, &mut body)
-        .unwrap();
-    body.extend_from_slice(tag.as_ref());
+    let mut body = sealed_client_payload(&client, &header);
     assert!(server
         .remote
         .packet

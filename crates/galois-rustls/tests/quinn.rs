@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::sha256;
+
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -181,12 +183,6 @@ fn client_endpoint(suite: CipherSuite) -> quinn::Endpoint {
     let mut ep = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
     ep.set_default_client_config(quinn::ClientConfig::new(Arc::new(qcc)));
     ep
-}
-
-fn sha256(d: &[u8]) -> Vec<u8> {
-    aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, d)
-        .as_ref()
-        .to_vec()
 }
 
 /// 8 MiB client -> server and echoed back over a bidirectional stream, for

@@ -128,12 +128,6 @@ fn key_updates() {
     }
 }
 
-fn sha256(data: &[u8]) -> Vec<u8> {
-    aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, data)
-        .as_ref()
-        .to_vec()
-}
-
 /// 64 MiB each way through rustls with galois on one side; the receiver's
 /// SHA-256 must match the sender's.
 #[test]

@@ -242,3 +242,41 @@ pub fn implementations() -> Vec<Options> {
     );
     v
 }
+
+/// AES-GCM-SIV and XAES-256-GCM: their constructor pinning a GHASH backend
+/// and an AES implementation, called in this one place by the suites.
+pub trait Pinned: galois_aead::AeadInit {
+    fn pinned(key: &[u8], ghash: GhashBackend, aes: Option<AesBackend>) -> Self {
+        let mut o = Options::new().backend(ghash);
+        if let Some(a) = aes {
+            o = o.aes_backend(a);
+        }
+        Self::with_options(key, o).unwrap()
+    }
+}
+
+impl<T: galois_aead::AeadInit> Pinned for T {}
+
+/// Every implementation of `A` a test must run: each GHASH backend (AES
+/// auto-selected), each AES backend (over ctmul64), then the automatic
+/// choice.
+pub fn pinned_implementations<A: Pinned>(key: &[u8]) -> Vec<A> {
+    let mut v: Vec<A> = ghash_backends()
+        .into_iter()
+        .map(|b| A::pinned(key, b, None))
+        .collect();
+    for a in aes_backends() {
+        v.push(A::pinned(key, GhashBackend::Ctmul64, Some(a)));
+    }
+    v.push(A::new(key).unwrap());
+    v
+}
+
+/// `r`, a constructor's result for an `n`-byte key, is the key-length error.
+#[track_caller]
+pub fn refuses_key_len<T>(n: usize, r: Result<T, galois_aead::Error>) {
+    assert_eq!(
+        r.err(),
+        Some(galois_aead::Error::InvalidKeyLength { got: n })
+    );
+}

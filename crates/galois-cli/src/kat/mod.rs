@@ -6,6 +6,7 @@
 //! fails (with a reason) or is unsupported (with a reason, for algorithms
 //! or parameters the library does not have yet).
 
+mod detached;
 pub mod gcm;
 mod gcm64;
 mod poly1305;

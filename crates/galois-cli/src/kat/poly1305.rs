@@ -64,12 +64,17 @@ pub(crate) fn run_case(
     }
 }
 
+/// Whether a case is valid, and its key or nonce, message and tag.
+type Fields = (bool, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// Whether the case is valid, then its hex fields `first`, `msg` and `tag`.
+fn fields(c: &Case, first: &str) -> Result<Fields, String> {
+    Ok((c.valid()?, c.hex(first)?, c.hex("msg")?, c.hex("tag")?))
+}
+
 fn run_aes(case: &Value, b: Poly1305Backend) -> Result<Outcome, String> {
     let c = Case(case);
-    let valid = c.valid()?;
-    let nonce = c.hex("nonce")?;
-    let msg = c.hex("msg")?;
-    let tag = c.hex("tag")?;
+    let (valid, nonce, msg, tag) = fields(&c, "nonce")?;
     // `key` = k || r; the split fields, when given, must agree with it (or
     // stand in for it when it is absent).
     let split = (c.hex_opt("k")?, c.hex_opt("r")?);
@@ -189,10 +194,7 @@ fn run_aes(case: &Value, b: Poly1305Backend) -> Result<Outcome, String> {
 
 fn run_onetime(case: &Value, b: Poly1305Backend) -> Result<Outcome, String> {
     let c = Case(case);
-    let valid = c.valid()?;
-    let key = c.hex("key")?;
-    let msg = c.hex("msg")?;
-    let tag = c.hex("tag")?;
+    let (valid, key, msg, tag) = fields(&c, "key")?;
     let new = || Poly1305::with_backend(&key, b);
     let mut p = match new() {
         Ok(p) => p,
@@ -281,20 +283,39 @@ mod tests {
         assert!(all_pass(&run(example1())));
     }
 
+    /// Example 1 with `edit` applied.
+    fn changed(edit: impl FnOnce(&mut Value)) -> Value {
+        let mut c = example1();
+        edit(&mut c);
+        c
+    }
+
     #[test]
     fn wrong_answers_fail() {
-        let mut c = example1();
-        c["tag"] = json!("f4c633c3044fc145f84f335cb81953df");
-        assert!(all_fail_with(&run(c), "tag"));
-        let mut c = example1();
-        c["intermediates"]["poly_r_mod_p"] = json!("321e58e25a69d7f8f27060770b3f8bb9d");
-        assert!(all_fail_with(&run(c), "poly_r_mod_p"));
-        let mut c = example1();
-        c["intermediates"]["chunks_c_i"] = json!(["2f6f3"]);
-        assert!(all_fail_with(&run(c), "c_1"));
-        let mut c = example1();
-        c["aes_k_nonce"] = json!("580b3b0f9447bb1e69d095b5928b6dbd");
-        assert!(all_fail_with(&run(c), "AES_k(n)"));
+        assert!(all_fail_with(
+            &run(changed(
+                |c| c["tag"] = json!("f4c633c3044fc145f84f335cb81953df")
+            )),
+            "tag"
+        ));
+        assert!(all_fail_with(
+            &run(changed(
+                |c| c["intermediates"]["poly_r_mod_p"] = json!("321e58e25a69d7f8f27060770b3f8bb9d")
+            )),
+            "poly_r_mod_p"
+        ));
+        assert!(all_fail_with(
+            &run(changed(
+                |c| c["intermediates"]["chunks_c_i"] = json!(["2f6f3"])
+            )),
+            "c_1"
+        ));
+        assert!(all_fail_with(
+            &run(changed(
+                |c| c["aes_k_nonce"] = json!("580b3b0f9447bb1e69d095b5928b6dbd")
+            )),
+            "AES_k(n)"
+        ));
     }
 
     #[test]
@@ -311,9 +332,10 @@ mod tests {
 
     #[test]
     fn invalid_cases_must_be_rejected() {
-        let mut c = example1();
-        c["result"] = json!("invalid");
-        assert!(all_fail_with(&run(c), "accepted"));
+        assert!(all_fail_with(
+            &run(changed(|c| c["result"] = json!("invalid"))),
+            "accepted"
+        ));
         let mut c = example1();
         c["result"] = json!("invalid");
         c["tag"] = json!("00c633c3044fc145f84f335cb81953de");

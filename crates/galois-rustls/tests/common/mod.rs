@@ -320,3 +320,10 @@ pub fn galois_suites() -> Vec<CipherSuite> {
         .map(|s: &SupportedCipherSuite| s.suite())
         .collect()
 }
+
+/// The SHA-256 of `data` (aws-lc-rs), to compare what crossed a connection.
+pub fn sha256(data: &[u8]) -> Vec<u8> {
+    aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, data)
+        .as_ref()
+        .to_vec()
+}
