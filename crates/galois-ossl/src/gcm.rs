@@ -1,0 +1,858 @@
+//! AES-128/192/256-GCM as OpenSSL ciphers: the EVP streaming contract
+//! (AAD by `update` with no output, text in pieces of any size, tag by
+//! parameter) over galois-aead's on-line `Encryptor` and
+//! `UnverifiedDecryptor`, and the TLS 1.2 record path (`tlsaad`,
+//! `tlsivfixed`, `tlsivgen`, `tlsivinv`, one `cipher` call per record) over
+//! the one-shot `Aead` calls. Every check of IVs, tags and lengths is the
+//! library's; this file keeps only what OpenSSL's interface adds.
+
+use crate::ffi::{self, Param};
+use crate::params::{self, fail, Res};
+use galois_aead::gcm::online::{Encryptor, UnverifiedDecryptor};
+use galois_aead::{Aes, AesGcm, Options};
+use std::ffi::{c_int, c_void};
+use std::ptr::NonNull;
+use zeroize::{Zeroize, Zeroizing};
+
+/// The longest GCM tag (and the only one the TLS record path uses).
+const TAG_MAX: usize = 16;
+/// The IV length EVP starts with.
+const DEFAULT_IVLEN: usize = 12;
+/// TLS 1.2 GCM (RFC 5288): 13 bytes of AAD, a 4-byte fixed IV part
+/// ("salt") from the key block and an 8-byte explicit part per record,
+/// sent in front of the ciphertext, with the tag behind it.
+const TLS_AAD_LEN: usize = 13;
+const TLS_FIXED_IV_LEN: usize = 4;
+const TLS_EXPLICIT_IV_LEN: usize = 8;
+
+/// The message in progress.
+enum Stream<'k> {
+    Enc(Encryptor<'k, Aes>),
+    Dec(UnverifiedDecryptor<'k, Aes>),
+}
+
+/// A key's GCM objects and the message in progress, which borrows one of
+/// them. The key objects live on the heap at fixed addresses from
+/// creation until `Drop`, which drops the stream first; the stream never
+/// leaves this struct, so its `'static` is never observed.
+struct Keyed {
+    stream: Option<Stream<'static>>,
+    /// 16-byte tags: every encryption, and decryption with a full tag.
+    full: NonNull<AesGcm>,
+    /// Decryption with a truncated tag (set before the ciphertext): a key
+    /// object of that tag length, kept for the following messages.
+    short: Option<(usize, NonNull<AesGcm>)>,
+    /// The key itself, for `dupctx` and the truncated-tag key object.
+    raw: Zeroizing<Vec<u8>>,
+}
+
+fn boxed(gcm: AesGcm) -> NonNull<AesGcm> {
+    NonNull::from(Box::leak(Box::new(gcm)))
+}
+
+/// Frees a key object made by [`boxed`] (it wipes itself on drop).
+///
+/// # Safety
+/// `p` came from [`boxed`], is freed once, and nothing borrows it.
+unsafe fn free(p: NonNull<AesGcm>) {
+    // SAFETY: the caller's contract: `p` is a leaked Box no one borrows.
+    drop(unsafe { Box::from_raw(p.as_ptr()) });
+}
+
+impl Drop for Keyed {
+    fn drop(&mut self) {
+        self.stream = None;
+        // SAFETY: both came from `boxed`; the only borrower, the stream, is
+        // gone, and they are freed here only.
+        unsafe {
+            free(self.full);
+            if let Some((_, p)) = self.short.take() {
+                free(p);
+            }
+        }
+    }
+}
+
+impl Keyed {
+    fn new(key: &[u8]) -> Res<Self> {
+        let full = boxed(AesGcm::new(key)?);
+        Ok(Keyed {
+            stream: None,
+            full,
+            short: None,
+            raw: Zeroizing::new(key.to_vec()),
+        })
+    }
+
+    fn gcm(&self) -> &AesGcm {
+        // SAFETY: `full` is valid until `self` drops.
+        unsafe { self.full.as_ref() }
+    }
+
+    /// Starts a message under `iv`; a decryption verifies a tag of
+    /// `tag_len` bytes at the end.
+    fn start(&mut self, enc: bool, iv: &[u8], tag_len: usize) -> Res {
+        self.stream = None;
+        let key = if enc || tag_len == TAG_MAX {
+            self.full
+        } else {
+            match self.short {
+                Some((n, p)) if n == tag_len => p,
+                _ => {
+                    let opts = Options::new().permissive_tag_len(tag_len)?;
+                    let p = boxed(AesGcm::with_options(&self.raw, opts)?);
+                    if let Some((_, old)) = self.short.replace((tag_len, p)) {
+                        // SAFETY: from `boxed`; the stream (its only
+                        // possible borrower) was dropped above.
+                        unsafe { free(old) };
+                    }
+                    p
+                }
+            }
+        };
+        // SAFETY: `key` lives at a fixed address until `Drop` (or until a
+        // `short` replacement above, which happens only with no stream), and
+        // the stream that borrows it is dropped before either.
+        let gcm: &'static AesGcm = unsafe { key.as_ref() };
+        self.stream = Some(if enc {
+            Stream::Enc(gcm.encryptor(iv)?)
+        } else {
+            Stream::Dec(gcm.unverified_decryptor(iv)?)
+        });
+        Ok(())
+    }
+}
+
+/// One cipher context (`EVP_CIPHER_CTX`'s provider side).
+pub struct Ctx {
+    keylen: usize,
+    enc: bool,
+    keyed: Option<Keyed>,
+    ivlen: usize,
+    /// The IV of the next (or the last) message, `ivlen` bytes once set.
+    iv: Vec<u8>,
+    /// An IV is set and no message has ended under it.
+    iv_ready: bool,
+    /// Decryption: the expected tag; encryption: the last message's tag.
+    tag: [u8; TAG_MAX],
+    /// Decryption: the length of the tag set. Encryption: a tag length set
+    /// with a NULL tag, reported by `taglen`.
+    taglen: Option<usize>,
+    tag_ready: bool,
+    tls_aad: Option<[u8; TLS_AAD_LEN]>,
+    /// `tlsivfixed` was set: the TLS 1.2 IV is fixed part || counter.
+    tls_iv: bool,
+}
+
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        self.wipe_message();
+        self.iv.zeroize();
+    }
+}
+
+fn io_slices<'a>(out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<&'a mut [u8]> {
+    if inl == 0 {
+        return Ok(&mut []);
+    }
+    if out.is_null() || input.is_null() {
+        return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL buffer");
+    }
+    if outsize < inl {
+        return fail(
+            ffi::PROV_R_OUTPUT_BUFFER_TOO_SMALL,
+            "galois: output buffer too small",
+        );
+    }
+    // SAFETY: EVP's contract: `input` holds `inl` readable bytes and `out`
+    // `outsize >= inl` writable ones; they may overlap (in place), which
+    // `copy` (memmove) allows. The input is not read again afterwards.
+    unsafe {
+        std::ptr::copy(input, out, inl);
+        Ok(std::slice::from_raw_parts_mut(out, inl))
+    }
+}
+
+impl Ctx {
+    pub fn new(keylen: usize) -> Self {
+        Ctx {
+            keylen,
+            enc: true,
+            keyed: None,
+            ivlen: DEFAULT_IVLEN,
+            iv: Vec::new(),
+            iv_ready: false,
+            tag: [0; TAG_MAX],
+            taglen: None,
+            tag_ready: false,
+            tls_aad: None,
+            tls_iv: false,
+        }
+    }
+
+    /// Forgets the message in progress (and its tag).
+    fn wipe_message(&mut self) {
+        if let Some(k) = self.keyed.as_mut() {
+            k.stream = None;
+        }
+        self.tag.zeroize();
+        self.taglen = None;
+        self.tag_ready = false;
+        if let Some(a) = self.tls_aad.as_mut() {
+            a.zeroize();
+        }
+        self.tls_aad = None;
+    }
+
+    /// `dupctx`: a copy with its own key schedule. A message in progress
+    /// cannot be copied (galois-aead's on-line state is not cloneable).
+    pub fn dup(&self) -> Res<Self> {
+        let keyed = match &self.keyed {
+            Some(k) if k.stream.is_some() => {
+                return fail(
+                    ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                    "galois: a context cannot be copied in the middle of a message",
+                )
+            }
+            Some(k) => Some(Keyed::new(&k.raw)?),
+            None => None,
+        };
+        Ok(Ctx {
+            keylen: self.keylen,
+            enc: self.enc,
+            keyed,
+            ivlen: self.ivlen,
+            iv: self.iv.clone(),
+            iv_ready: self.iv_ready,
+            tag: self.tag,
+            taglen: self.taglen,
+            tag_ready: self.tag_ready,
+            tls_aad: self.tls_aad,
+            tls_iv: self.tls_iv,
+        })
+    }
+
+    /// `einit`/`dinit`: a new key (the old one wiped) and/or a new IV; a
+    /// message in progress is abandoned.
+    pub fn init(
+        &mut self,
+        enc: bool,
+        key: Option<&[u8]>,
+        iv: Option<&[u8]>,
+        params: *const Param,
+    ) -> Res {
+        self.wipe_message();
+        self.enc = enc;
+        if let Some(key) = key {
+            self.keyed = None;
+            self.tls_iv = false;
+            if key.len() != self.keylen {
+                return fail(
+                    ffi::PROV_R_INVALID_KEY_LENGTH,
+                    format!(
+                        "galois: this cipher takes a {}-byte key, not {}",
+                        self.keylen,
+                        key.len()
+                    ),
+                );
+            }
+            self.keyed = Some(Keyed::new(key)?);
+        }
+        if let Some(iv) = iv {
+            self.iv.zeroize();
+            self.iv = iv.to_vec();
+            self.ivlen = iv.len();
+            self.iv_ready = true;
+        }
+        // SAFETY: `params` is NULL or a valid array (EVP's contract).
+        unsafe { self.set_params(params) }
+    }
+
+    fn keyed(&mut self) -> Res<&mut Keyed> {
+        match self.keyed.as_mut() {
+            Some(k) => Ok(k),
+            None => fail(ffi::PROV_R_NO_KEY_SET, "galois: no key set"),
+        }
+    }
+
+    /// The message in progress, started on first use.
+    fn stream(&mut self) -> Res<&mut Stream<'static>> {
+        let started = self.keyed.as_ref().is_some_and(|k| k.stream.is_some());
+        if !started {
+            if !self.iv_ready {
+                return fail(
+                    ffi::PROV_R_INVALID_IV_LENGTH,
+                    "galois: no IV set for this message",
+                );
+            }
+            if self.tls_aad.is_some() {
+                return fail(
+                    ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                    "galois: a TLS record is pending: use EVP_Cipher",
+                );
+            }
+            let (enc, tag_len) = (self.enc, self.taglen.unwrap_or(TAG_MAX));
+            let iv = std::mem::take(&mut self.iv);
+            let r = self.keyed().and_then(|k| k.start(enc, &iv, tag_len));
+            self.iv = iv;
+            r?;
+        }
+        match self.keyed.as_mut().and_then(|k| k.stream.as_mut()) {
+            Some(s) => Ok(s),
+            None => fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: no message"),
+        }
+    }
+
+    /// `update`: a whole TLS 1.2 record when `tlsaad` was set (libssl
+    /// sends each record through `EVP_CipherUpdate` or `EVP_Cipher`), else
+    /// AAD when `out` is NULL, else text (in place or not).
+    pub fn update(
+        &mut self,
+        out: *mut u8,
+        outsize: usize,
+        input: *const u8,
+        inl: usize,
+    ) -> Res<usize> {
+        if self.tls_aad.is_some() {
+            let r = self.tls_record(out, outsize, input, inl);
+            self.wipe_message();
+            return r;
+        }
+        if inl == 0 {
+            return Ok(0);
+        }
+        if input.is_null() {
+            return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL input");
+        }
+        let stream = self.stream()?;
+        if out.is_null() {
+            // SAFETY: EVP's contract: `input` holds `inl` readable bytes.
+            let aad = unsafe { std::slice::from_raw_parts(input, inl) };
+            match stream {
+                Stream::Enc(e) => e.aad(aad)?,
+                Stream::Dec(d) => d.aad(aad)?,
+            }
+            return Ok(inl);
+        }
+        let buf = io_slices(out, outsize, input, inl)?;
+        match stream {
+            Stream::Enc(e) => e.encrypt(buf)?,
+            Stream::Dec(d) => d.decrypt_unverified(buf)?,
+        }
+        Ok(inl)
+    }
+
+    /// `final`: the tag (encryption) or its verification (decryption).
+    /// The IV is used up either way.
+    pub fn finish(&mut self) -> Res<usize> {
+        self.stream()?;
+        self.iv_ready = false;
+        let Some(stream) = self.keyed.as_mut().and_then(|k| k.stream.take()) else {
+            return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: no message");
+        };
+        match stream {
+            Stream::Enc(e) => {
+                self.tag.copy_from_slice(e.finish().as_bytes());
+                self.tag_ready = true;
+                crate::count_seal();
+            }
+            Stream::Dec(d) => {
+                let Some(n) = self.taglen else {
+                    return fail(ffi::PROV_R_TAG_NOT_SET, "galois: no tag set for decryption");
+                };
+                d.finish(&self.tag[..n])?;
+                crate::count_open();
+            }
+        }
+        Ok(0)
+    }
+
+    /// `cipher` (`EVP_Cipher`): `update` with input, `final` without.
+    pub fn cipher(
+        &mut self,
+        out: *mut u8,
+        outsize: usize,
+        input: *const u8,
+        inl: usize,
+    ) -> Res<usize> {
+        if input.is_null() && self.tls_aad.is_none() {
+            self.finish()
+        } else {
+            self.update(out, outsize, input, inl)
+        }
+    }
+
+    /// The next explicit IV of TLS 1.2 encryption: the IV's last 8 bytes,
+    /// then counted up (RFC 5288's nonce_explicit as a counter, as
+    /// OpenSSL's own GCM does), copied to `out` (its last bytes if
+    /// shorter).
+    fn tls_next_iv(&mut self, out: &mut [u8]) -> Res {
+        if !self.tls_iv
+            || self.keyed.is_none()
+            || self.iv.len() < TLS_EXPLICIT_IV_LEN
+            || out.is_empty()
+        {
+            return fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: no TLS fixed IV set",
+            );
+        }
+        let n = out.len().min(self.iv.len());
+        let at = self.iv.len() - n;
+        out[..n].copy_from_slice(&self.iv[at..]);
+        let tail = self.iv.len() - TLS_EXPLICIT_IV_LEN;
+        let mut c = [0u8; 8];
+        c.copy_from_slice(&self.iv[tail..]);
+        self.iv[tail..].copy_from_slice(&u64::from_be_bytes(c).wrapping_add(1).to_be_bytes());
+        // The IV used for this record is the one before the increment.
+        Ok(())
+    }
+
+    fn tls_record(
+        &mut self,
+        out: *mut u8,
+        outsize: usize,
+        input: *const u8,
+        inl: usize,
+    ) -> Res<usize> {
+        let aad = self.tls_aad.unwrap_or_default();
+        if inl < TLS_EXPLICIT_IV_LEN + TAG_MAX {
+            return fail(
+                ffi::PROV_R_INVALID_INPUT_LENGTH,
+                "galois: TLS record too short",
+            );
+        }
+        let rec = io_slices(out, outsize, input, inl)?;
+        let (explicit, rest) = rec.split_at_mut(TLS_EXPLICIT_IV_LEN);
+        let (text, tag) = rest.split_at_mut(rest.len() - TAG_MAX);
+        if self.enc {
+            let mut iv = [0u8; TLS_FIXED_IV_LEN + TLS_EXPLICIT_IV_LEN];
+            if self.iv.len() != iv.len() {
+                return fail(
+                    ffi::PROV_R_INVALID_IV_LENGTH,
+                    "galois: TLS needs a 12-byte IV",
+                );
+            }
+            iv.copy_from_slice(&self.iv);
+            self.tls_next_iv(explicit)?;
+            let t = self
+                .keyed()?
+                .gcm()
+                .seal_in_place_detached(&iv, &aad, text)?;
+            tag.copy_from_slice(t.as_bytes());
+            crate::count_seal();
+            Ok(inl)
+        } else {
+            self.tls_set_explicit_iv(explicit)?;
+            let iv = self.iv.clone();
+            // On failure the library wipes `text`: no unverified plaintext.
+            self.keyed()?
+                .gcm()
+                .open_in_place_detached(&iv, &aad, text, tag)?;
+            crate::count_open();
+            Ok(text.len())
+        }
+    }
+
+    /// `tlsivinv`: the explicit IV of a received record.
+    fn tls_set_explicit_iv(&mut self, explicit: &[u8]) -> Res {
+        if !self.tls_iv || self.enc || self.keyed.is_none() || explicit.len() > self.iv.len() {
+            return fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: cannot set the TLS explicit IV",
+            );
+        }
+        let at = self.iv.len() - explicit.len();
+        self.iv[at..].copy_from_slice(explicit);
+        self.iv_ready = true;
+        Ok(())
+    }
+
+    /// `tlsivfixed`: the fixed IV part from the key block (or the whole IV);
+    /// an encrypting context draws the rest at random.
+    fn tls_set_fixed_iv(&mut self, fixed: &[u8]) -> Res {
+        self.keyed()?;
+        if fixed.len() == self.ivlen {
+            self.iv = fixed.to_vec();
+        } else {
+            if fixed.len() < TLS_FIXED_IV_LEN || self.ivlen < fixed.len() + TLS_EXPLICIT_IV_LEN {
+                return fail(
+                    ffi::PROV_R_INVALID_IV_LENGTH,
+                    "galois: bad TLS fixed IV length",
+                );
+            }
+            let mut iv = vec![0u8; self.ivlen];
+            iv[..fixed.len()].copy_from_slice(fixed);
+            if self.enc && getrandom::fill(&mut iv[fixed.len()..]).is_err() {
+                return fail(
+                    ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                    "galois: no random bytes",
+                );
+            }
+            self.iv.zeroize();
+            self.iv = iv;
+        }
+        self.tls_iv = true;
+        self.iv_ready = true;
+        Ok(())
+    }
+
+    /// `tlsaad`: the record header; the length it carries loses the
+    /// explicit IV (and, decrypting, the tag), as the record's AAD covers
+    /// the plaintext length.
+    fn tls_set_aad(&mut self, aad: &[u8]) -> Res {
+        let Ok(mut a) = <[u8; TLS_AAD_LEN]>::try_from(aad) else {
+            return fail(
+                ffi::PROV_R_INVALID_INPUT_LENGTH,
+                "galois: TLS AAD must be 13 bytes",
+            );
+        };
+        let overhead = TLS_EXPLICIT_IV_LEN + if self.enc { 0 } else { TAG_MAX };
+        let len = u16::from_be_bytes([a[11], a[12]]) as usize;
+        let Some(len) = len.checked_sub(overhead) else {
+            return fail(
+                ffi::PROV_R_INVALID_INPUT_LENGTH,
+                "galois: TLS record too short",
+            );
+        };
+        a[11..].copy_from_slice(&(len as u16).to_be_bytes());
+        self.tls_aad = Some(a);
+        Ok(())
+    }
+
+    /// `set_ctx_params`.
+    ///
+    /// # Safety
+    /// `params` is NULL or a valid `OSSL_PARAM` array.
+    pub unsafe fn set_params(&mut self, params: *const Param) -> Res {
+        // SAFETY (for each `find` below): the caller's contract.
+        if let Some(p) = unsafe { params::find(params, c"ivlen") } {
+            self.ivlen = params::get_size(p)?;
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { params::find(params, c"keylen") } {
+            let n = params::get_size(p)?;
+            if n != self.keylen {
+                return fail(
+                    ffi::PROV_R_INVALID_KEY_LENGTH,
+                    format!("galois: the key length is {}", self.keylen),
+                );
+            }
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { params::find(params, c"tag") } {
+            let tag = params::get_octets(p)?;
+            let n = tag.map_or(p.data_size, <[u8]>::len);
+            if n == 0 || n > TAG_MAX {
+                return fail(
+                    ffi::PROV_R_INVALID_TAG_LENGTH,
+                    format!("galois: a tag of {n} bytes"),
+                );
+            }
+            if let Some(t) = tag {
+                if self.enc {
+                    return fail(
+                        ffi::PROV_R_INVALID_TAG,
+                        "galois: a tag is set for decryption only",
+                    );
+                }
+                self.tag[..n].copy_from_slice(t);
+            }
+            self.taglen = Some(n);
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { params::find(params, c"tlsaad") } {
+            let aad = params::get_octets(p)?.unwrap_or_default();
+            self.tls_set_aad(aad)?;
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { params::find(params, c"tlsivfixed") } {
+            let fixed = params::get_octets(p)?.unwrap_or_default();
+            self.tls_set_fixed_iv(fixed)?;
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { params::find(params, c"tlsivinv") } {
+            let inv = params::get_octets(p)?.unwrap_or_default();
+            self.tls_set_explicit_iv(inv)?;
+        }
+        Ok(())
+    }
+
+    /// `get_ctx_params`.
+    ///
+    /// # Safety
+    /// `params` is NULL or a valid writable `OSSL_PARAM` array.
+    pub unsafe fn get_params(&mut self, params: *mut Param) -> Res {
+        // SAFETY (each call): the caller's contract.
+        unsafe {
+            params::set_size(params, c"ivlen", self.ivlen)?;
+            params::set_size(params, c"keylen", self.keylen)?;
+            params::set_size(params, c"taglen", self.taglen.unwrap_or(TAG_MAX))?;
+            if self.tls_aad.is_some() {
+                params::set_size(params, c"tlsaadpad", TAG_MAX)?;
+            }
+            for key in [c"iv", c"updated-iv"] {
+                if let Some(p) = params::find_mut(params, key) {
+                    if self.iv.len() != self.ivlen {
+                        return fail(ffi::PROV_R_INVALID_IV_LENGTH, "galois: no IV set");
+                    }
+                    params::set_octets(p, &self.iv, key)?;
+                }
+            }
+            if let Some(p) = params::find_mut(params, c"tag") {
+                let n = (*p).data_size;
+                if !self.enc || !self.tag_ready || n == 0 || n > TAG_MAX {
+                    return fail(
+                        ffi::PROV_R_INVALID_TAG,
+                        "galois: no tag to get (encrypt and finish first; 1 to 16 bytes)",
+                    );
+                }
+                params::set_octets(p, &self.tag[..n], c"tag")?;
+            }
+            if let Some(p) = params::find_mut(params, c"tlsivgen") {
+                let n = (*p).data_size;
+                let mut out = vec![0u8; n];
+                self.tls_next_iv(&mut out)?;
+                params::set_octets(p, &out, c"tlsivgen")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The context parameters `set_ctx_params` takes.
+pub static SETTABLE: ffi::Table<Param, 7> = ffi::Table([
+    ffi::describe(c"ivlen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"keylen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"tag", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::describe(c"tlsaad", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::describe(c"tlsivfixed", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::describe(c"tlsivinv", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::PARAM_END,
+]);
+
+/// The context parameters `get_ctx_params` gives.
+pub static GETTABLE: ffi::Table<Param, 9> = ffi::Table([
+    ffi::describe(c"keylen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"ivlen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"taglen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"iv", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::describe(c"updated-iv", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::describe(c"tag", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::describe(c"tlsaadpad", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"tlsivgen", ffi::OSSL_PARAM_OCTET_STRING),
+    ffi::PARAM_END,
+]);
+
+/// The algorithm parameters `get_params` gives.
+pub static ALG_GETTABLE: ffi::Table<Param, 10> = ffi::Table([
+    ffi::describe(c"mode", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"keylen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"ivlen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"blocksize", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::describe(c"aead", ffi::OSSL_PARAM_INTEGER),
+    ffi::describe(c"custom-iv", ffi::OSSL_PARAM_INTEGER),
+    ffi::describe(c"cts", ffi::OSSL_PARAM_INTEGER),
+    ffi::describe(c"tls-multi", ffi::OSSL_PARAM_INTEGER),
+    ffi::describe(c"has-randkey", ffi::OSSL_PARAM_INTEGER),
+    ffi::PARAM_END,
+]);
+
+/// `get_params` of the algorithm with `keylen`-byte keys.
+///
+/// # Safety
+/// `params` is NULL or a valid writable `OSSL_PARAM` array.
+pub unsafe fn alg_params(params: *mut Param, keylen: usize) -> Res {
+    // SAFETY (each call): the caller's contract.
+    unsafe {
+        params::set_uint(params, c"mode", ffi::EVP_CIPH_GCM_MODE)?;
+        params::set_size(params, c"keylen", keylen)?;
+        params::set_size(params, c"ivlen", DEFAULT_IVLEN)?;
+        params::set_size(params, c"blocksize", 1)?;
+        params::set_int(params, c"aead", 1)?;
+        params::set_int(params, c"custom-iv", 1)?;
+        params::set_int(params, c"cts", 0)?;
+        params::set_int(params, c"tls-multi", 0)?;
+        params::set_int(params, c"has-randkey", 0)?;
+    }
+    Ok(())
+}
+
+// ---- the C entry points ----
+
+/// # Safety
+/// `vctx` is a context from `newctx`/`dupctx` not yet freed.
+unsafe fn ctx<'a>(vctx: *mut c_void) -> Res<&'a mut Ctx> {
+    // SAFETY: the caller's contract; OpenSSL never uses a context from two
+    // threads at once.
+    match unsafe { (vctx as *mut Ctx).as_mut() } {
+        Some(c) => Ok(c),
+        None => fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL context"),
+    }
+}
+
+/// # Safety
+/// `p` is NULL or holds `n` readable bytes.
+unsafe fn opt_bytes<'a>(p: *const u8, n: usize) -> Option<&'a [u8]> {
+    // SAFETY: the caller's contract.
+    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+pub unsafe extern "C" fn newctx<const K: usize>(_provctx: *mut c_void) -> *mut c_void {
+    params::entry(std::ptr::null_mut(), || {
+        Ok(Box::into_raw(Box::new(Ctx::new(K))).cast())
+    })
+}
+
+pub unsafe extern "C" fn freectx(vctx: *mut c_void) {
+    params::entry((), || {
+        if !vctx.is_null() {
+            // SAFETY: `vctx` came from `newctx`/`dupctx` (Box::into_raw) and
+            // OpenSSL frees it once; Drop wipes it.
+            drop(unsafe { Box::from_raw(vctx as *mut Ctx) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn dupctx(vctx: *mut c_void) -> *mut c_void {
+    params::entry(std::ptr::null_mut(), || {
+        // SAFETY: OpenSSL passes a live context.
+        let c = unsafe { ctx(vctx) }?.dup()?;
+        Ok(Box::into_raw(Box::new(c)).cast())
+    })
+}
+
+unsafe fn init(
+    enc: bool,
+    vctx: *mut c_void,
+    key: *const u8,
+    keylen: usize,
+    iv: *const u8,
+    ivlen: usize,
+    params: *const Param,
+) -> c_int {
+    params::entry(0, || {
+        // SAFETY: EVP's contract: a live context, `key`/`iv` NULL or of
+        // `keylen`/`ivlen` bytes, `params` NULL or a valid array.
+        unsafe { ctx(vctx)?.init(enc, opt_bytes(key, keylen), opt_bytes(iv, ivlen), params) }?;
+        Ok(1)
+    })
+}
+
+pub unsafe extern "C" fn einit(
+    vctx: *mut c_void,
+    key: *const u8,
+    keylen: usize,
+    iv: *const u8,
+    ivlen: usize,
+    params: *const Param,
+) -> c_int {
+    // SAFETY: forwarded from OpenSSL with its contract.
+    unsafe { init(true, vctx, key, keylen, iv, ivlen, params) }
+}
+
+pub unsafe extern "C" fn dinit(
+    vctx: *mut c_void,
+    key: *const u8,
+    keylen: usize,
+    iv: *const u8,
+    ivlen: usize,
+    params: *const Param,
+) -> c_int {
+    // SAFETY: forwarded from OpenSSL with its contract.
+    unsafe { init(false, vctx, key, keylen, iv, ivlen, params) }
+}
+
+/// Shared shape of `update` and `cipher`.
+unsafe fn run(
+    vctx: *mut c_void,
+    outl: *mut usize,
+    f: impl FnOnce(&mut Ctx) -> Res<usize>,
+) -> c_int {
+    params::entry(0, || {
+        // SAFETY: OpenSSL passes a live context.
+        let n = f(unsafe { ctx(vctx) }?)?;
+        if !outl.is_null() {
+            // SAFETY: `outl` is EVP's writable size_t.
+            unsafe { *outl = n };
+        }
+        Ok(1)
+    })
+}
+
+pub unsafe extern "C" fn update(
+    vctx: *mut c_void,
+    out: *mut u8,
+    outl: *mut usize,
+    outsize: usize,
+    input: *const u8,
+    inl: usize,
+) -> c_int {
+    // SAFETY: forwarded from OpenSSL with its contract.
+    unsafe { run(vctx, outl, |c| c.update(out, outsize, input, inl)) }
+}
+
+pub unsafe extern "C" fn final_(
+    vctx: *mut c_void,
+    _out: *mut u8,
+    outl: *mut usize,
+    _outsize: usize,
+) -> c_int {
+    // SAFETY: forwarded from OpenSSL with its contract.
+    unsafe { run(vctx, outl, Ctx::finish) }
+}
+
+pub unsafe extern "C" fn cipher(
+    vctx: *mut c_void,
+    out: *mut u8,
+    outl: *mut usize,
+    outsize: usize,
+    input: *const u8,
+    inl: usize,
+) -> c_int {
+    // SAFETY: forwarded from OpenSSL with its contract.
+    unsafe { run(vctx, outl, |c| c.cipher(out, outsize, input, inl)) }
+}
+
+pub unsafe extern "C" fn get_params<const K: usize>(params: *mut Param) -> c_int {
+    params::entry(0, || {
+        // SAFETY: OpenSSL passes a valid array.
+        unsafe { alg_params(params, K) }?;
+        Ok(1)
+    })
+}
+
+pub unsafe extern "C" fn get_ctx_params(vctx: *mut c_void, params: *mut Param) -> c_int {
+    params::entry(0, || {
+        // SAFETY: a live context and a valid array (OpenSSL's contract).
+        unsafe { ctx(vctx)?.get_params(params) }?;
+        Ok(1)
+    })
+}
+
+pub unsafe extern "C" fn set_ctx_params(vctx: *mut c_void, params: *const Param) -> c_int {
+    params::entry(0, || {
+        // SAFETY: a live context and a valid array (OpenSSL's contract).
+        unsafe { ctx(vctx)?.set_params(params) }?;
+        Ok(1)
+    })
+}
+
+pub unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
+    ALG_GETTABLE.as_ptr()
+}
+
+pub unsafe extern "C" fn gettable_ctx_params(
+    _cctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const Param {
+    GETTABLE.as_ptr()
+}
+
+pub unsafe extern "C" fn settable_ctx_params(
+    _cctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const Param {
+    SETTABLE.as_ptr()
+}

@@ -1,0 +1,253 @@
+//! `galois.so`, an OpenSSL 3 provider module: galois-aead's AES-GCM for
+//! any program on libcrypto or libssl 3.0 or later, loaded at run time from
+//! a config file (see the crate README).
+//!
+//! The module is a C ABI and nothing else: `OSSL_provider_init` hands
+//! OpenSSL the dispatch tables built here. Every entry point runs its body
+//! under `catch_unwind` (no panic crosses into C) and reports failures on
+//! OpenSSL's error stack (`params::entry`).
+
+mod ffi;
+mod gcm;
+mod params;
+
+use ffi::{Algorithm, Dispatch, Param, Table};
+use std::ffi::{c_int, c_void};
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+static SEALS: AtomicU64 = AtomicU64::new(0);
+static OPENS: AtomicU64 = AtomicU64::new(0);
+/// Loaded instances of the provider (one per library context).
+static INSTANCES: AtomicUsize = AtomicUsize::new(0);
+
+/// One message sealed (an encryption's `final`, or one TLS 1.2 record).
+pub(crate) fn count_seal() {
+    SEALS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// One message opened: its tag verified.
+pub(crate) fn count_open() {
+    OPENS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Casts an entry point to the common pointer type of `OSSL_DISPATCH`.
+macro_rules! func {
+    ($id:expr, $f:expr, $ty:ty) => {
+        Dispatch {
+            id: $id,
+            // SAFETY: OpenSSL calls the pointer only through the type that
+            // `$id` implies (core_dispatch.h), which is `$ty`, the type the
+            // function is cast from here.
+            func: Some(unsafe { std::mem::transmute::<$ty, unsafe extern "C" fn()>($f) }),
+        }
+    };
+}
+
+const DISPATCH_END: Dispatch = Dispatch { id: 0, func: None };
+
+type NewCtx = unsafe extern "C" fn(*mut c_void) -> *mut c_void;
+type FreeCtx = unsafe extern "C" fn(*mut c_void);
+type Init =
+    unsafe extern "C" fn(*mut c_void, *const u8, usize, *const u8, usize, *const Param) -> c_int;
+type Update =
+    unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize, usize, *const u8, usize) -> c_int;
+type Final = unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize, usize) -> c_int;
+type GetParams = unsafe extern "C" fn(*mut Param) -> c_int;
+type GetCtxParams = unsafe extern "C" fn(*mut c_void, *mut Param) -> c_int;
+type SetCtxParams = unsafe extern "C" fn(*mut c_void, *const Param) -> c_int;
+type Gettable = unsafe extern "C" fn(*mut c_void) -> *const Param;
+type CtxGettable = unsafe extern "C" fn(*mut c_void, *mut c_void) -> *const Param;
+
+/// The dispatch table of AES-GCM with `K`-byte keys.
+macro_rules! gcm_table {
+    ($k:literal) => {
+        Table([
+            func!(ffi::OSSL_FUNC_CIPHER_NEWCTX, gcm::newctx::<$k>, NewCtx),
+            func!(ffi::OSSL_FUNC_CIPHER_FREECTX, gcm::freectx, FreeCtx),
+            func!(ffi::OSSL_FUNC_CIPHER_DUPCTX, gcm::dupctx, NewCtx),
+            func!(ffi::OSSL_FUNC_CIPHER_ENCRYPT_INIT, gcm::einit, Init),
+            func!(ffi::OSSL_FUNC_CIPHER_DECRYPT_INIT, gcm::dinit, Init),
+            func!(ffi::OSSL_FUNC_CIPHER_UPDATE, gcm::update, Update),
+            func!(ffi::OSSL_FUNC_CIPHER_FINAL, gcm::final_, Final),
+            func!(ffi::OSSL_FUNC_CIPHER_CIPHER, gcm::cipher, Update),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_GET_PARAMS,
+                gcm::get_params::<$k>,
+                GetParams
+            ),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+                gcm::get_ctx_params,
+                GetCtxParams
+            ),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+                gcm::set_ctx_params,
+                SetCtxParams
+            ),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+                gcm::gettable_params,
+                Gettable
+            ),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+                gcm::gettable_ctx_params,
+                CtxGettable
+            ),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+                gcm::settable_ctx_params,
+                CtxGettable
+            ),
+            DISPATCH_END,
+        ])
+    };
+}
+
+static AES_128_GCM: Table<Dispatch, 15> = gcm_table!(16);
+static AES_192_GCM: Table<Dispatch, 15> = gcm_table!(24);
+static AES_256_GCM: Table<Dispatch, 15> = gcm_table!(32);
+
+const PROPERTIES: &std::ffi::CStr = c"provider=galois";
+
+/// OpenSSL's own names, aliases and OIDs for each cipher.
+static CIPHERS: Table<Algorithm, 4> = Table([
+    Algorithm {
+        names: c"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6".as_ptr(),
+        properties: PROPERTIES.as_ptr(),
+        implementation: AES_128_GCM.as_ptr(),
+        description: c"AES-128-GCM (galois)".as_ptr(),
+    },
+    Algorithm {
+        names: c"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26".as_ptr(),
+        properties: PROPERTIES.as_ptr(),
+        implementation: AES_192_GCM.as_ptr(),
+        description: c"AES-192-GCM (galois)".as_ptr(),
+    },
+    Algorithm {
+        names: c"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46".as_ptr(),
+        properties: PROPERTIES.as_ptr(),
+        implementation: AES_256_GCM.as_ptr(),
+        description: c"AES-256-GCM (galois)".as_ptr(),
+    },
+    Algorithm {
+        names: std::ptr::null(),
+        properties: std::ptr::null(),
+        implementation: std::ptr::null(),
+        description: std::ptr::null(),
+    },
+]);
+
+unsafe extern "C" fn query_operation(
+    _provctx: *mut c_void,
+    op: c_int,
+    no_cache: *mut c_int,
+) -> *const Algorithm {
+    if !no_cache.is_null() {
+        // SAFETY: OpenSSL passes a writable int.
+        unsafe { *no_cache = 0 };
+    }
+    match op {
+        ffi::OSSL_OP_CIPHER => CIPHERS.as_ptr(),
+        _ => std::ptr::null(),
+    }
+}
+
+static PROVIDER_GETTABLE: Table<Param, 5> = Table([
+    ffi::describe(c"name", ffi::OSSL_PARAM_UTF8_PTR),
+    ffi::describe(c"version", ffi::OSSL_PARAM_UTF8_PTR),
+    ffi::describe(c"buildinfo", ffi::OSSL_PARAM_UTF8_PTR),
+    ffi::describe(c"status", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
+    ffi::PARAM_END,
+]);
+
+unsafe extern "C" fn provider_gettable(_provctx: *mut c_void) -> *const Param {
+    PROVIDER_GETTABLE.as_ptr()
+}
+
+const VERSION: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes(),
+) {
+    Ok(v) => v,
+    Err(_) => c"unknown",
+};
+
+unsafe extern "C" fn provider_get_params(_provctx: *mut c_void, params: *mut Param) -> c_int {
+    params::entry(0, || {
+        // SAFETY (each call): OpenSSL passes a valid writable array.
+        unsafe {
+            params::set_utf8_ptr(params, c"name", c"galois")?;
+            params::set_utf8_ptr(params, c"version", VERSION)?;
+            params::set_utf8_ptr(params, c"buildinfo", c"galois-aead AES-GCM provider")?;
+            params::set_uint(params, c"status", 1)?;
+        }
+        Ok(1)
+    })
+}
+
+unsafe extern "C" fn teardown(_provctx: *mut c_void) {
+    params::entry((), || {
+        let last = INSTANCES.fetch_sub(1, Ordering::AcqRel) == 1;
+        if last && std::env::var_os("GALOIS_PROVIDER_STATS").is_some_and(|v| v == "1") {
+            let (s, o) = (SEALS.load(Ordering::Relaxed), OPENS.load(Ordering::Relaxed));
+            let _ = writeln!(std::io::stderr(), "galois provider: {s} seals, {o} opens");
+        }
+        Ok(())
+    })
+}
+
+type Teardown = unsafe extern "C" fn(*mut c_void);
+type Query = unsafe extern "C" fn(*mut c_void, c_int, *mut c_int) -> *const Algorithm;
+type ProvGetParams = unsafe extern "C" fn(*mut c_void, *mut Param) -> c_int;
+
+static PROVIDER: Table<Dispatch, 5> = Table([
+    func!(ffi::OSSL_FUNC_PROVIDER_TEARDOWN, teardown, Teardown),
+    func!(
+        ffi::OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,
+        provider_gettable,
+        Gettable
+    ),
+    func!(
+        ffi::OSSL_FUNC_PROVIDER_GET_PARAMS,
+        provider_get_params,
+        ProvGetParams
+    ),
+    func!(
+        ffi::OSSL_FUNC_PROVIDER_QUERY_OPERATION,
+        query_operation,
+        Query
+    ),
+    DISPATCH_END,
+]);
+
+/// The module's entry point, which OpenSSL looks up by name.
+///
+/// # Safety
+/// Called by OpenSSL's provider loader with writable `out` and `provctx`.
+#[no_mangle]
+pub unsafe extern "C" fn OSSL_provider_init(
+    handle: *const c_void,
+    _core: *const Dispatch,
+    out: *mut *const Dispatch,
+    provctx: *mut *mut c_void,
+) -> c_int {
+    params::entry(0, || {
+        if out.is_null() || provctx.is_null() {
+            return params::fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: bad provider init call",
+            );
+        }
+        INSTANCES.fetch_add(1, Ordering::AcqRel);
+        // SAFETY: both are writable (checked non-NULL; OpenSSL's contract).
+        // The provider context is only ever passed back to us and not
+        // dereferenced: the core handle serves as a non-NULL token.
+        unsafe {
+            *out = PROVIDER.as_ptr();
+            *provctx = handle as *mut c_void;
+        }
+        Ok(1)
+    })
+}

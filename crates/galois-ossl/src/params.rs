@@ -1,0 +1,210 @@
+//! `OSSL_PARAM` access and OpenSSL's error stack: the module's one place
+//! for both. Integers go through libcrypto's own converters (a caller may
+//! pass any integer width); octet strings are read from the array directly.
+
+use crate::ffi::{self, Param};
+use std::ffi::{c_char, c_int, c_uint, CStr, CString};
+
+/// A failure to report on OpenSSL's error stack: a `PROV_R_*` reason and a
+/// message.
+#[derive(Debug)]
+pub struct Fail {
+    pub reason: c_int,
+    pub msg: String,
+}
+
+pub type Res<T = ()> = Result<T, Fail>;
+
+pub fn fail<T>(reason: c_int, msg: impl Into<String>) -> Res<T> {
+    Err(Fail {
+        reason,
+        msg: msg.into(),
+    })
+}
+
+impl From<galois_aead::Error> for Fail {
+    /// The one mapping of the library's errors to OpenSSL reasons.
+    fn from(e: galois_aead::Error) -> Self {
+        use galois_aead::Error as E;
+        let reason = match e {
+            E::InvalidKeyLength { .. } | E::InvalidKey { .. } => ffi::PROV_R_INVALID_KEY_LENGTH,
+            E::InvalidIvLength { .. } | E::InvalidNonceLength { .. } => {
+                ffi::PROV_R_INVALID_IV_LENGTH
+            }
+            E::InvalidTagLength { .. } | E::IvLengthNotAllowedWithShortTag { .. } => {
+                ffi::PROV_R_INVALID_TAG_LENGTH
+            }
+            E::AuthenticationFailed => ffi::PROV_R_FAILED_TO_DECRYPT,
+            E::MessageTooLong { .. } | E::AadTooLong | E::TooLong { .. } => {
+                ffi::PROV_R_INVALID_INPUT_LENGTH
+            }
+            _ => ffi::PROV_R_CIPHER_OPERATION_FAILED,
+        };
+        Fail {
+            reason,
+            msg: format!("galois: {e}"),
+        }
+    }
+}
+
+impl Fail {
+    /// Pushes this failure onto the calling thread's OpenSSL error stack.
+    pub fn raise(&self) {
+        let msg = CString::new(self.msg.replace('\0', " ")).unwrap_or_default();
+        // SAFETY: ERR_new/ERR_set_debug/ERR_set_error are what ERR_raise_data
+        // expands to; every pointer is a NUL-terminated string that outlives
+        // the calls (libcrypto copies the formatted message), and the format
+        // "%s" consumes exactly the one string argument passed.
+        unsafe {
+            ffi::ERR_new();
+            ffi::ERR_set_debug(c"galois-ossl".as_ptr(), 0, c"galois".as_ptr());
+            ffi::ERR_set_error(ffi::ERR_LIB_PROV, self.reason, c"%s".as_ptr(), msg.as_ptr());
+        }
+    }
+}
+
+/// Runs one entry point's body: a panic becomes a failure on the error
+/// stack (never an unwind into C), an `Err` is raised, and `Ok(v)` is `v`.
+pub fn entry<T>(failed: T, body: impl FnOnce() -> Res<T>) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(f)) => {
+            f.raise();
+            failed
+        }
+        Err(_) => {
+            Fail {
+                reason: ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                msg: "galois: internal error".into(),
+            }
+            .raise();
+            failed
+        }
+    }
+}
+
+/// The entry of `params` named `key`, if the array has one.
+///
+/// # Safety
+/// `params` is NULL or a valid `OSSL_PARAM` array (terminated by an entry
+/// with a NULL key) that outlives the returned reference.
+pub unsafe fn find<'a>(params: *const Param, key: &CStr) -> Option<&'a Param> {
+    if params.is_null() {
+        return None;
+    }
+    // SAFETY: `params` is a valid terminated array (the caller's contract);
+    // the result is NULL or an element of it.
+    unsafe { ffi::OSSL_PARAM_locate_const(params, key.as_ptr()).as_ref() }
+}
+
+/// The entry of `params` named `key`, to write a value into.
+///
+/// # Safety
+/// As for [`find`], with the array writable.
+pub unsafe fn find_mut(params: *mut Param, key: &CStr) -> Option<*mut Param> {
+    if params.is_null() {
+        return None;
+    }
+    // SAFETY: as in `find`.
+    let p = unsafe { ffi::OSSL_PARAM_locate(params, key.as_ptr()) };
+    (!p.is_null()).then_some(p)
+}
+
+/// An integer parameter as a `size_t`.
+pub fn get_size(p: &Param) -> Res<usize> {
+    let mut v = 0usize;
+    // SAFETY: `p` is a valid parameter (from `find`); `v` is a local.
+    if unsafe { ffi::OSSL_PARAM_get_size_t(p, &mut v) } == 1 {
+        Ok(v)
+    } else {
+        fail(
+            ffi::PROV_R_FAILED_TO_GET_PARAMETER,
+            "galois: an integer parameter was expected",
+        )
+    }
+}
+
+/// An octet-string parameter's bytes; `None` when its data pointer is NULL
+/// (how `EVP_CTRL_AEAD_SET_TAG` passes a tag length alone).
+pub fn get_octets<'a>(p: &'a Param) -> Res<Option<&'a [u8]>> {
+    if p.data_type != ffi::OSSL_PARAM_OCTET_STRING {
+        return fail(
+            ffi::PROV_R_FAILED_TO_GET_PARAMETER,
+            "galois: an octet string was expected",
+        );
+    }
+    if p.data.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: an OSSL_PARAM octet string holds `data_size` readable bytes at
+    // `data` (core.h), for as long as the parameter array lives.
+    Ok(Some(unsafe {
+        std::slice::from_raw_parts(p.data as *const u8, p.data_size)
+    }))
+}
+
+fn set_ok(ok: c_int, what: &CStr) -> Res {
+    if ok == 1 {
+        Ok(())
+    } else {
+        fail(
+            ffi::PROV_R_FAILED_TO_SET_PARAMETER,
+            format!("galois: cannot return parameter {}", what.to_string_lossy()),
+        )
+    }
+}
+
+/// Writes a value into the entry `key` of `params` if present, with
+/// `write` (one of libcrypto's `OSSL_PARAM_set_*`).
+///
+/// # Safety
+/// As for [`find_mut`]; `write` is sound on any valid element.
+unsafe fn set_with(params: *mut Param, key: &CStr, write: impl FnOnce(*mut Param) -> c_int) -> Res {
+    // SAFETY: the caller's contract.
+    match unsafe { find_mut(params, key) } {
+        Some(p) => set_ok(write(p), key),
+        None => Ok(()),
+    }
+}
+
+/// # Safety
+/// As for [`find_mut`].
+pub unsafe fn set_size(params: *mut Param, key: &CStr, v: usize) -> Res {
+    // SAFETY: the caller's contract; `p` is an element of the array.
+    unsafe { set_with(params, key, |p| ffi::OSSL_PARAM_set_size_t(p, v)) }
+}
+
+/// # Safety
+/// As for [`find_mut`].
+pub unsafe fn set_uint(params: *mut Param, key: &CStr, v: c_uint) -> Res {
+    // SAFETY: the caller's contract; `p` is an element of the array.
+    unsafe { set_with(params, key, |p| ffi::OSSL_PARAM_set_uint(p, v)) }
+}
+
+/// # Safety
+/// As for [`find_mut`].
+pub unsafe fn set_int(params: *mut Param, key: &CStr, v: c_int) -> Res {
+    // SAFETY: the caller's contract; `p` is an element of the array.
+    unsafe { set_with(params, key, |p| ffi::OSSL_PARAM_set_int(p, v)) }
+}
+
+/// # Safety
+/// As for [`find_mut`].
+pub unsafe fn set_utf8_ptr(params: *mut Param, key: &CStr, v: &'static CStr) -> Res {
+    let v: *const c_char = v.as_ptr();
+    // SAFETY: the caller's contract; `v` is a static string.
+    unsafe { set_with(params, key, |p| ffi::OSSL_PARAM_set_utf8_ptr(p, v)) }
+}
+
+/// Copies `v` into the octet-string parameter `p` (which must have room).
+///
+/// # Safety
+/// `p` is a valid element of a writable parameter array.
+pub unsafe fn set_octets(p: *mut Param, v: &[u8], key: &CStr) -> Res {
+    // SAFETY: `p` is valid (the caller's contract); OSSL_PARAM_set_octet_string
+    // checks the room and copies `v.len()` bytes from `v`.
+    set_ok(
+        unsafe { ffi::OSSL_PARAM_set_octet_string(p, v.as_ptr().cast(), v.len()) },
+        key,
+    )
+}
