@@ -1,0 +1,613 @@
+//! The provider through OpenSSL's EVP interface, as a program sees it: the
+//! module built by this crate is loaded into this process's libcrypto, and
+//! ciphers are fetched with `provider=galois` (checked to come from galois)
+//! and compared against the default provider's.
+//!
+//! - every AES-GCM and AES-GMAC vector file (`scripts/vector-files.sh`)
+//!   through `EVP_EncryptInit_ex2`/`EVP_DecryptInit_ex2`, whole and split at
+//!   random update points, in place and not;
+//! - random messages against the default provider, byte for byte;
+//! - tampered tags, ciphertexts and AAD fail `final` with an error on the stack;
+//! - re-init with a new IV and the same key, `EVP_CIPHER_CTX_copy`, a used-up IV.
+
+use rand::{Rng, SeedableRng};
+use std::ffi::{c_char, c_int, c_ulong, c_void, CStr, CString};
+use std::path::PathBuf;
+use std::ptr::{null, null_mut};
+use std::sync::OnceLock;
+
+#[link(name = "crypto")]
+extern "C" {
+    fn OSSL_PROVIDER_set_default_search_path(libctx: *mut c_void, path: *const c_char) -> c_int;
+    fn OSSL_PROVIDER_load(libctx: *mut c_void, name: *const c_char) -> *mut c_void;
+    fn OSSL_PROVIDER_get0_name(p: *const c_void) -> *const c_char;
+    fn EVP_CIPHER_fetch(
+        libctx: *mut c_void,
+        alg: *const c_char,
+        props: *const c_char,
+    ) -> *mut c_void;
+    fn EVP_CIPHER_get0_provider(c: *const c_void) -> *const c_void;
+    fn EVP_CIPHER_CTX_new() -> *mut c_void;
+    fn EVP_CIPHER_CTX_free(c: *mut c_void);
+    fn EVP_CIPHER_CTX_copy(out: *mut c_void, input: *const c_void) -> c_int;
+    fn EVP_CIPHER_CTX_ctrl(c: *mut c_void, ty: c_int, arg: c_int, ptr: *mut c_void) -> c_int;
+    fn EVP_CIPHER_CTX_set_key_length(c: *mut c_void, n: c_int) -> c_int;
+    fn EVP_EncryptInit_ex2(
+        c: *mut c_void,
+        ci: *const c_void,
+        key: *const u8,
+        iv: *const u8,
+        p: *const c_void,
+    ) -> c_int;
+    fn EVP_DecryptInit_ex2(
+        c: *mut c_void,
+        ci: *const c_void,
+        key: *const u8,
+        iv: *const u8,
+        p: *const c_void,
+    ) -> c_int;
+    fn EVP_EncryptUpdate(
+        c: *mut c_void,
+        out: *mut u8,
+        outl: *mut c_int,
+        input: *const u8,
+        inl: c_int,
+    ) -> c_int;
+    fn EVP_DecryptUpdate(
+        c: *mut c_void,
+        out: *mut u8,
+        outl: *mut c_int,
+        input: *const u8,
+        inl: c_int,
+    ) -> c_int;
+    fn EVP_EncryptFinal_ex(c: *mut c_void, out: *mut u8, outl: *mut c_int) -> c_int;
+    fn EVP_DecryptFinal_ex(c: *mut c_void, out: *mut u8, outl: *mut c_int) -> c_int;
+    fn ERR_get_error_all(
+        file: *mut *const c_char,
+        line: *mut c_int,
+        func: *mut *const c_char,
+        data: *mut *const c_char,
+        flags: *mut c_int,
+    ) -> c_ulong;
+    fn ERR_error_string_n(e: c_ulong, buf: *mut c_char, len: usize);
+}
+
+const EVP_CTRL_AEAD_SET_IVLEN: c_int = 0x9;
+const EVP_CTRL_AEAD_GET_TAG: c_int = 0x10;
+const EVP_CTRL_AEAD_SET_TAG: c_int = 0x11;
+
+/// The workspace root.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The module: `$GALOIS_OSSL_MODULE`, else the cdylib cargo built beside
+/// this test (target/<profile>/libgalois_ossl.so).
+fn module() -> PathBuf {
+    if let Some(p) = std::env::var_os("GALOIS_OSSL_MODULE") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().unwrap();
+    exe.parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("libgalois_ossl.so")
+}
+
+/// Loads galois (as `galois.so` from a private directory, the name
+/// OpenSSL looks for) and the default provider, once per process.
+fn load() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("galois-ossl-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = module();
+        std::fs::copy(&src, dir.join("galois.so"))
+            .unwrap_or_else(|e| panic!("{}: {e}", src.display()));
+        let d = CString::new(dir.to_str().unwrap()).unwrap();
+        // SAFETY (test): valid NUL-terminated strings; the default library context.
+        unsafe {
+            assert_eq!(
+                OSSL_PROVIDER_set_default_search_path(null_mut(), d.as_ptr()),
+                1
+            );
+            assert!(
+                !OSSL_PROVIDER_load(null_mut(), c"galois".as_ptr()).is_null(),
+                "{}",
+                errors()
+            );
+            assert!(!OSSL_PROVIDER_load(null_mut(), c"default".as_ptr()).is_null());
+        }
+    });
+}
+
+/// Drains the thread's OpenSSL error stack into one string (reason and
+/// the provider's message of each entry).
+fn errors() -> String {
+    let mut all = Vec::new();
+    loop {
+        let (mut file, mut func, mut data) = (null(), null(), null());
+        let (mut line, mut flags) = (0, 0);
+        // SAFETY (test): plain libcrypto calls with local out-pointers.
+        let e =
+            unsafe { ERR_get_error_all(&mut file, &mut line, &mut func, &mut data, &mut flags) };
+        if e == 0 {
+            return all.join("; ");
+        }
+        let mut buf = [0 as c_char; 256];
+        unsafe { ERR_error_string_n(e, buf.as_mut_ptr(), buf.len()) };
+        let mut s = unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        if !data.is_null() {
+            s = format!("{s}: {}", unsafe { CStr::from_ptr(data) }.to_string_lossy());
+        }
+        all.push(s);
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Cipher(*mut c_void);
+// SAFETY (test): a fetched EVP_CIPHER is immutable and reference-counted.
+unsafe impl Send for Cipher {}
+unsafe impl Sync for Cipher {}
+
+/// AES-GCM for `keylen`-byte keys from the provider `prov`.
+fn cipher(keylen: usize, prov: &str) -> Cipher {
+    load();
+    let name = CString::new(format!("AES-{}-GCM", keylen * 8)).unwrap();
+    let props = CString::new(format!("provider={prov}")).unwrap();
+    // SAFETY (test): valid strings; the result is checked.
+    let c = unsafe { EVP_CIPHER_fetch(null_mut(), name.as_ptr(), props.as_ptr()) };
+    assert!(!c.is_null(), "fetch {name:?} {props:?}: {}", errors());
+    let got = unsafe { CStr::from_ptr(OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c))) };
+    assert_eq!(got.to_str().unwrap(), prov);
+    Cipher(c)
+}
+
+struct Ctx(*mut c_void);
+impl Ctx {
+    fn new() -> Self {
+        // SAFETY (test): checked below.
+        let c = unsafe { EVP_CIPHER_CTX_new() };
+        assert!(!c.is_null());
+        Ctx(c)
+    }
+}
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        // SAFETY (test): created by EVP_CIPHER_CTX_new, freed once.
+        unsafe { EVP_CIPHER_CTX_free(self.0) }
+    }
+}
+
+fn ok(r: c_int, what: &str) -> Result<(), String> {
+    if r == 1 {
+        Ok(())
+    } else {
+        Err(format!("{what}: {}", errors()))
+    }
+}
+
+/// Random cut points of `n` bytes (empty pieces included).
+fn pieces(rng: &mut impl Rng, n: usize, split: bool) -> Vec<std::ops::Range<usize>> {
+    if !split {
+        return vec![0..n];
+    }
+    let mut cuts: Vec<usize> = (0..rng.random_range(0..6))
+        .map(|_| rng.random_range(0..=n))
+        .collect();
+    cuts.push(0);
+    cuts.push(n);
+    cuts.sort();
+    cuts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// How a message goes through EVP.
+#[derive(Clone, Copy)]
+struct Way {
+    split: bool,
+    in_place: bool,
+    /// Decryption: the tag is set before the ciphertext (else after).
+    tag_first: bool,
+}
+
+/// Sets up a context: cipher and IV length, then key and IV.
+fn start(ctx: &Ctx, c: Cipher, enc: bool, key: &[u8], iv: &[u8]) -> Result<(), String> {
+    let init = if enc {
+        EVP_EncryptInit_ex2
+    } else {
+        EVP_DecryptInit_ex2
+    };
+    // SAFETY (test): a live context and cipher; key and IV of the lengths
+    // the context was told.
+    unsafe {
+        ok(init(ctx.0, c.0, null(), null(), null()), "init")?;
+        ok(
+            EVP_CIPHER_CTX_ctrl(
+                ctx.0,
+                EVP_CTRL_AEAD_SET_IVLEN,
+                iv.len() as c_int,
+                null_mut(),
+            ),
+            "set ivlen",
+        )?;
+        if key.len() * 8 != 128 && key.len() * 8 != 192 && key.len() * 8 != 256 {
+            ok(
+                EVP_CIPHER_CTX_set_key_length(ctx.0, key.len() as c_int),
+                "set key length",
+            )?;
+        }
+        ok(
+            init(ctx.0, null(), key.as_ptr(), iv.as_ptr(), null()),
+            "init key and iv",
+        )
+    }
+}
+
+/// AAD then text through `update`; returns the output.
+fn run(
+    ctx: &Ctx,
+    enc: bool,
+    aad: &[u8],
+    text: &[u8],
+    rng: &mut impl Rng,
+    way: Way,
+) -> Result<Vec<u8>, String> {
+    let update = if enc {
+        EVP_EncryptUpdate
+    } else {
+        EVP_DecryptUpdate
+    };
+    for r in pieces(rng, aad.len(), way.split) {
+        let mut outl = -1;
+        // SAFETY (test): `aad[r]` is readable; NULL output means AAD.
+        ok(
+            unsafe {
+                update(
+                    ctx.0,
+                    null_mut(),
+                    &mut outl,
+                    aad[r.clone()].as_ptr(),
+                    r.len() as c_int,
+                )
+            },
+            "aad",
+        )?;
+    }
+    let mut out = if way.in_place {
+        text.to_vec()
+    } else {
+        vec![0u8; text.len()]
+    };
+    for r in pieces(rng, text.len(), way.split) {
+        let mut outl = -1;
+        let dst = out[r.clone()].as_mut_ptr();
+        let src = if way.in_place {
+            dst as *const u8
+        } else {
+            text[r.clone()].as_ptr()
+        };
+        // SAFETY (test): `r` is in bounds of both buffers.
+        ok(
+            unsafe { update(ctx.0, dst, &mut outl, src, r.len() as c_int) },
+            "update",
+        )?;
+        if outl as usize != r.len() {
+            return Err(format!("update gave {outl} bytes for {}", r.len()));
+        }
+    }
+    Ok(out)
+}
+
+fn encrypt(
+    c: Cipher,
+    key: &[u8],
+    iv: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    taglen: usize,
+    rng: &mut impl Rng,
+    way: Way,
+) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let ctx = Ctx::new();
+    start(&ctx, c, true, key, iv)?;
+    let ct = run(&ctx, true, aad, pt, rng, way)?;
+    let mut tag = vec![0u8; taglen];
+    let mut outl = -1;
+    // SAFETY (test): a live context; `tag` has `taglen` bytes.
+    unsafe {
+        ok(EVP_EncryptFinal_ex(ctx.0, null_mut(), &mut outl), "final")?;
+        ok(
+            EVP_CIPHER_CTX_ctrl(
+                ctx.0,
+                EVP_CTRL_AEAD_GET_TAG,
+                taglen as c_int,
+                tag.as_mut_ptr().cast(),
+            ),
+            "get tag",
+        )?;
+    }
+    Ok((ct, tag))
+}
+
+fn set_tag(ctx: &Ctx, tag: &[u8]) -> Result<(), String> {
+    let mut t = tag.to_vec();
+    // SAFETY (test): a live context; `t` has `tag.len()` bytes.
+    ok(
+        unsafe {
+            EVP_CIPHER_CTX_ctrl(
+                ctx.0,
+                EVP_CTRL_AEAD_SET_TAG,
+                t.len() as c_int,
+                t.as_mut_ptr().cast(),
+            )
+        },
+        "set tag",
+    )
+}
+
+fn decrypt(
+    c: Cipher,
+    key: &[u8],
+    iv: &[u8],
+    aad: &[u8],
+    ct: &[u8],
+    tag: &[u8],
+    rng: &mut impl Rng,
+    way: Way,
+) -> Result<Vec<u8>, String> {
+    let ctx = Ctx::new();
+    start(&ctx, c, false, key, iv)?;
+    if way.tag_first {
+        set_tag(&ctx, tag)?;
+    }
+    let pt = run(&ctx, false, aad, ct, rng, way)?;
+    if !way.tag_first {
+        set_tag(&ctx, tag)?;
+    }
+    let mut outl = -1;
+    // SAFETY (test): a live context.
+    ok(
+        unsafe { EVP_DecryptFinal_ex(ctx.0, null_mut(), &mut outl) },
+        "final",
+    )?;
+    Ok(pt)
+}
+
+fn unhex(v: &serde_json::Value) -> Vec<u8> {
+    hex::decode(v.as_str().unwrap_or("")).unwrap()
+}
+
+fn vector_files() -> Vec<PathBuf> {
+    let out = std::process::Command::new("bash")
+        .arg(root().join("scripts/vector-files.sh"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(PathBuf::from)
+        .collect()
+}
+
+#[test]
+fn every_gcm_vector_file_whole_and_split() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(39);
+    let (mut files, mut valid, mut refused) = (0, 0, 0);
+    for f in vector_files() {
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        if !matches!(doc["algorithm"].as_str(), Some("AES-GCM" | "AES-GMAC")) {
+            continue;
+        }
+        files += 1;
+        for t in doc["tests"].as_array().unwrap() {
+            let id = format!("{} #{}", f.display(), t["id"]);
+            let (key, iv, aad, ct, tag) = (
+                unhex(&t["key"]),
+                unhex(&t["iv"]),
+                unhex(&t["aad"]),
+                unhex(&t["ct"]),
+                unhex(&t["tag"]),
+            );
+            let c = cipher(
+                if [16, 24, 32].contains(&key.len()) {
+                    key.len()
+                } else {
+                    16
+                },
+                "galois",
+            );
+            // Whole, in place; split at random points, separate buffers; split, in place.
+            for (i, way) in [(false, true), (true, false), (true, true)]
+                .into_iter()
+                .enumerate()
+            {
+                let way = Way {
+                    split: way.0,
+                    in_place: way.1,
+                    tag_first: tag.len() < 16 || i == 1,
+                };
+                let opened = decrypt(c, &key, &iv, &aad, &ct, &tag, &mut rng, way);
+                if t["result"] == "valid" {
+                    let pt = unhex(&t["pt"]);
+                    assert_eq!(opened.as_deref(), Ok(&pt[..]), "{id}: decrypt");
+                    let sealed = encrypt(c, &key, &iv, &aad, &pt, tag.len(), &mut rng, way);
+                    assert_eq!(sealed, Ok((ct.clone(), tag.clone())), "{id}: encrypt");
+                } else {
+                    let e = opened.expect_err(&format!("{id}: an invalid case opened"));
+                    assert!(!e.is_empty(), "{id}: no error");
+                }
+            }
+            if t["result"] == "valid" {
+                valid += 1;
+            } else {
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        files >= 3 && valid > 100 && refused > 0,
+        "{files} files, {valid} valid, {refused} invalid"
+    );
+    eprintln!("vectors: {files} files, {valid} valid cases sealed and opened, {refused} invalid cases refused");
+}
+
+#[test]
+fn random_messages_match_the_default_provider() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x6a10);
+    for i in 0..600 {
+        let keylen = [16, 24, 32][i % 3];
+        let (g, d) = (cipher(keylen, "galois"), cipher(keylen, "default"));
+        let key: Vec<u8> = (0..keylen).map(|_| rng.random()).collect();
+        let ivlen = if i % 4 == 0 {
+            rng.random_range(1..80)
+        } else {
+            12
+        };
+        let iv: Vec<u8> = (0..ivlen).map(|_| rng.random()).collect();
+        let aad: Vec<u8> = (0..rng.random_range(0..70)).map(|_| rng.random()).collect();
+        let n = if i % 50 == 0 {
+            rng.random_range(0..300_000)
+        } else {
+            rng.random_range(0..2100)
+        };
+        let pt: Vec<u8> = (0..n).map(|_| rng.random()).collect();
+        let way = Way {
+            split: i % 2 == 0,
+            in_place: i % 3 == 0,
+            tag_first: i % 5 == 0,
+        };
+        let ours = encrypt(g, &key, &iv, &aad, &pt, 16, &mut rng, way).unwrap();
+        let theirs = encrypt(d, &key, &iv, &aad, &pt, 16, &mut rng, way).unwrap();
+        assert_eq!(
+            ours,
+            theirs,
+            "case {i}: keylen {keylen} ivlen {ivlen} aad {} pt {n}",
+            aad.len()
+        );
+        let (ct, tag) = ours;
+        assert_eq!(
+            decrypt(g, &key, &iv, &aad, &ct, &tag, &mut rng, way).unwrap(),
+            pt,
+            "case {i}"
+        );
+        assert_eq!(
+            decrypt(d, &key, &iv, &aad, &ct, &tag, &mut rng, way).unwrap(),
+            pt,
+            "case {i}"
+        );
+    }
+}
+
+#[test]
+fn tampering_fails_final_with_an_error_on_the_stack() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let g = cipher(32, "galois");
+    let (key, iv, aad, pt) = ([5u8; 32], [6u8; 12], b"header".to_vec(), vec![7u8; 100]);
+    let way = Way {
+        split: true,
+        in_place: false,
+        tag_first: false,
+    };
+    let (ct, tag) = encrypt(g, &key, &iv, &aad, &pt, 16, &mut rng, way).unwrap();
+    for which in 0..3 {
+        let (mut a, mut c, mut t) = (aad.clone(), ct.clone(), tag.clone());
+        match which {
+            0 => t[15] ^= 1,
+            1 => c[50] ^= 0x80,
+            _ => a[0] ^= 1,
+        }
+        let e = decrypt(g, &key, &iv, &a, &c, &t, &mut rng, way).unwrap_err();
+        assert!(e.starts_with("final:") && e.contains("galois"), "{e}");
+    }
+    // A truncated tag set after the ciphertext is refused, never skipped.
+    let (ct12, tag12) = encrypt(g, &key, &iv, &aad, &pt, 12, &mut rng, way).unwrap();
+    let late = Way {
+        tag_first: false,
+        ..way
+    };
+    assert!(decrypt(g, &key, &iv, &aad, &ct12, &tag12, &mut rng, late).is_err());
+    let early = Way {
+        tag_first: true,
+        ..way
+    };
+    assert_eq!(
+        decrypt(g, &key, &iv, &aad, &ct12, &tag12, &mut rng, early).unwrap(),
+        pt
+    );
+    let mut bad = tag12.clone();
+    bad[11] ^= 4;
+    assert!(decrypt(g, &key, &iv, &aad, &ct12, &bad, &mut rng, early)
+        .unwrap_err()
+        .starts_with("final:"));
+}
+
+#[test]
+fn new_iv_same_key_copy_and_used_up_iv() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let (g, d) = (cipher(16, "galois"), cipher(16, "default"));
+    let key = [9u8; 16];
+    let way = Way {
+        split: true,
+        in_place: true,
+        tag_first: false,
+    };
+    let ctx = Ctx::new();
+    start(&ctx, g, true, &key, &[0; 12]).unwrap();
+    for n in 0..20u8 {
+        let iv = [n; 12];
+        // SAFETY (test): a live context; IV only (same key).
+        unsafe {
+            ok(
+                EVP_EncryptInit_ex2(ctx.0, null(), null(), iv.as_ptr(), null()),
+                "re-init",
+            )
+            .unwrap()
+        };
+        let pt = vec![n; 33 * n as usize];
+        let ct = run(&ctx, true, b"aad", &pt, &mut rng, way).unwrap();
+        let mut tag = [0u8; 16];
+        let mut outl = 0;
+        // SAFETY (test): a live context, a 16-byte tag buffer.
+        unsafe {
+            ok(EVP_EncryptFinal_ex(ctx.0, null_mut(), &mut outl), "final").unwrap();
+            ok(
+                EVP_CIPHER_CTX_ctrl(ctx.0, EVP_CTRL_AEAD_GET_TAG, 16, tag.as_mut_ptr().cast()),
+                "tag",
+            )
+            .unwrap();
+        }
+        assert_eq!(
+            (ct, tag.to_vec()),
+            encrypt(d, &key, &iv, b"aad", &pt, 16, &mut rng, way).unwrap()
+        );
+        // The IV is used up: more text without a new IV is refused.
+        let mut b = [0u8; 4];
+        let r = unsafe { EVP_EncryptUpdate(ctx.0, b.as_mut_ptr(), &mut outl, b.as_ptr(), 4) };
+        assert_eq!(r, 0, "an update after final without a new IV");
+        errors();
+    }
+    // EVP_CIPHER_CTX_copy before any data: both copies give the same message.
+    let a = Ctx::new();
+    start(&a, g, true, &key, &[3; 12]).unwrap();
+    let b = Ctx::new();
+    // SAFETY (test): live contexts.
+    unsafe { ok(EVP_CIPHER_CTX_copy(b.0, a.0), "copy").unwrap() };
+    let (x, y) = (
+        run(&a, true, b"", b"same", &mut rng, way).unwrap(),
+        run(&b, true, b"", b"same", &mut rng, way).unwrap(),
+    );
+    assert_eq!(x, y);
+    // In the middle of a message a copy is refused with an error.
+    let c = Ctx::new();
+    assert_eq!(unsafe { EVP_CIPHER_CTX_copy(c.0, a.0) }, 0);
+    assert!(errors().contains("galois"));
+}
