@@ -111,7 +111,27 @@ extern "C" {
     pub fn ERR_set_error(lib: c_int, reason: c_int, fmt: *const c_char, ...);
 }
 
-/// A settable/gettable table entry: the name and type only.
+/// A static parameter list (what `gettable_*`/`settable_*` return): names
+/// and types, terminated.
+pub struct ParamList(pub &'static [Param]);
+// SAFETY: the lists are immutable and point only at static strings.
+unsafe impl Sync for ParamList {}
+
+impl ParamList {
+    pub const fn as_ptr(&self) -> *const Param {
+        self.0.as_ptr()
+    }
+}
+
+/// `param_list![c"name" => TYPE, ...]`: a [`ParamList`] of those entries.
+macro_rules! param_list {
+    ($($key:literal => $ty:ident),* $(,)?) => {
+        $crate::ffi::ParamList(&[$($crate::ffi::describe($key, $crate::ffi::$ty),)* $crate::ffi::PARAM_END])
+    };
+}
+pub(crate) use param_list;
+
+/// A settable/gettable list entry: the name and type only.
 pub const fn describe(key: &'static std::ffi::CStr, data_type: c_uint) -> Param {
     Param {
         key: key.as_ptr(),

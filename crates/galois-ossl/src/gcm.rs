@@ -367,21 +367,6 @@ impl Ctx {
         Ok(0)
     }
 
-    /// `cipher` (`EVP_Cipher`): `update` with input, `final` without.
-    pub fn cipher(
-        &mut self,
-        out: *mut u8,
-        outsize: usize,
-        input: *const u8,
-        inl: usize,
-    ) -> Res<usize> {
-        if input.is_null() && self.tls_aad.is_none() {
-            self.finish()
-        } else {
-            self.update(out, outsize, input, inl)
-        }
-    }
-
     /// The next explicit IV of TLS 1.2 encryption: the IV's last 8 bytes,
     /// then counted up (RFC 5288's nonce_explicit as a counter, as
     /// OpenSSL's own GCM does), copied to `out` (its last bytes if
@@ -621,42 +606,39 @@ impl Ctx {
 }
 
 /// The context parameters `set_ctx_params` takes.
-pub static SETTABLE: ffi::Table<Param, 7> = ffi::Table([
-    ffi::describe(c"ivlen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"keylen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"tag", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::describe(c"tlsaad", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::describe(c"tlsivfixed", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::describe(c"tlsivinv", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::PARAM_END,
-]);
+pub static SETTABLE: ffi::ParamList = ffi::param_list![
+    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"tag" => OSSL_PARAM_OCTET_STRING,
+    c"tlsaad" => OSSL_PARAM_OCTET_STRING,
+    c"tlsivfixed" => OSSL_PARAM_OCTET_STRING,
+    c"tlsivinv" => OSSL_PARAM_OCTET_STRING,
+];
 
 /// The context parameters `get_ctx_params` gives.
-pub static GETTABLE: ffi::Table<Param, 9> = ffi::Table([
-    ffi::describe(c"keylen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"ivlen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"taglen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"iv", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::describe(c"updated-iv", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::describe(c"tag", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::describe(c"tlsaadpad", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"tlsivgen", ffi::OSSL_PARAM_OCTET_STRING),
-    ffi::PARAM_END,
-]);
+pub static GETTABLE: ffi::ParamList = ffi::param_list![
+    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"taglen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"iv" => OSSL_PARAM_OCTET_STRING,
+    c"updated-iv" => OSSL_PARAM_OCTET_STRING,
+    c"tag" => OSSL_PARAM_OCTET_STRING,
+    c"tlsaadpad" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"tlsivgen" => OSSL_PARAM_OCTET_STRING,
+];
 
 /// The algorithm parameters `get_params` gives.
-pub static ALG_GETTABLE: ffi::Table<Param, 10> = ffi::Table([
-    ffi::describe(c"mode", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"keylen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"ivlen", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"blocksize", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::describe(c"aead", ffi::OSSL_PARAM_INTEGER),
-    ffi::describe(c"custom-iv", ffi::OSSL_PARAM_INTEGER),
-    ffi::describe(c"cts", ffi::OSSL_PARAM_INTEGER),
-    ffi::describe(c"tls-multi", ffi::OSSL_PARAM_INTEGER),
-    ffi::describe(c"has-randkey", ffi::OSSL_PARAM_INTEGER),
-    ffi::PARAM_END,
-]);
+pub static ALG_GETTABLE: ffi::ParamList = ffi::param_list![
+    c"mode" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"blocksize" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"aead" => OSSL_PARAM_INTEGER,
+    c"custom-iv" => OSSL_PARAM_INTEGER,
+    c"cts" => OSSL_PARAM_INTEGER,
+    c"tls-multi" => OSSL_PARAM_INTEGER,
+    c"has-randkey" => OSSL_PARAM_INTEGER,
+];
 
 /// `get_params` of the algorithm with `keylen`-byte keys.
 ///
@@ -723,8 +705,8 @@ pub unsafe extern "C" fn dupctx(vctx: *mut c_void) -> *mut c_void {
     })
 }
 
-unsafe fn init(
-    enc: bool,
+/// `einit` (`ENC`) and `dinit`.
+pub unsafe extern "C" fn init<const ENC: bool>(
     vctx: *mut c_void,
     key: *const u8,
     keylen: usize,
@@ -735,33 +717,9 @@ unsafe fn init(
     params::entry(0, || {
         // SAFETY: EVP's contract: a live context, `key`/`iv` NULL or of
         // `keylen`/`ivlen` bytes, `params` NULL or a valid array.
-        unsafe { ctx(vctx)?.init(enc, opt_bytes(key, keylen), opt_bytes(iv, ivlen), params) }?;
+        unsafe { ctx(vctx)?.init(ENC, opt_bytes(key, keylen), opt_bytes(iv, ivlen), params) }?;
         Ok(1)
     })
-}
-
-pub unsafe extern "C" fn einit(
-    vctx: *mut c_void,
-    key: *const u8,
-    keylen: usize,
-    iv: *const u8,
-    ivlen: usize,
-    params: *const Param,
-) -> c_int {
-    // SAFETY: forwarded from OpenSSL with its contract.
-    unsafe { init(true, vctx, key, keylen, iv, ivlen, params) }
-}
-
-pub unsafe extern "C" fn dinit(
-    vctx: *mut c_void,
-    key: *const u8,
-    keylen: usize,
-    iv: *const u8,
-    ivlen: usize,
-    params: *const Param,
-) -> c_int {
-    // SAFETY: forwarded from OpenSSL with its contract.
-    unsafe { init(false, vctx, key, keylen, iv, ivlen, params) }
 }
 
 /// Shared shape of `update` and `cipher`.
@@ -781,7 +739,9 @@ unsafe fn run(
     })
 }
 
-pub unsafe extern "C" fn update(
+/// `update`, and `cipher` (`EVP_Cipher`: `CIPHER`) which also ends a message
+/// when given no input.
+pub unsafe extern "C" fn update<const CIPHER: bool>(
     vctx: *mut c_void,
     out: *mut u8,
     outl: *mut usize,
@@ -790,7 +750,15 @@ pub unsafe extern "C" fn update(
     inl: usize,
 ) -> c_int {
     // SAFETY: forwarded from OpenSSL with its contract.
-    unsafe { run(vctx, outl, |c| c.update(out, outsize, input, inl)) }
+    unsafe {
+        run(vctx, outl, |c| {
+            if CIPHER && input.is_null() && c.tls_aad.is_none() {
+                c.finish()
+            } else {
+                c.update(out, outsize, input, inl)
+            }
+        })
+    }
 }
 
 pub unsafe extern "C" fn final_(
@@ -801,18 +769,6 @@ pub unsafe extern "C" fn final_(
 ) -> c_int {
     // SAFETY: forwarded from OpenSSL with its contract.
     unsafe { run(vctx, outl, Ctx::finish) }
-}
-
-pub unsafe extern "C" fn cipher(
-    vctx: *mut c_void,
-    out: *mut u8,
-    outl: *mut usize,
-    outsize: usize,
-    input: *const u8,
-    inl: usize,
-) -> c_int {
-    // SAFETY: forwarded from OpenSSL with its contract.
-    unsafe { run(vctx, outl, |c| c.cipher(out, outsize, input, inl)) }
 }
 
 pub unsafe extern "C" fn get_params<const K: usize>(params: *mut Param) -> c_int {

@@ -66,11 +66,11 @@ macro_rules! gcm_table {
             func!(ffi::OSSL_FUNC_CIPHER_NEWCTX, gcm::newctx::<$k>, NewCtx),
             func!(ffi::OSSL_FUNC_CIPHER_FREECTX, gcm::freectx, FreeCtx),
             func!(ffi::OSSL_FUNC_CIPHER_DUPCTX, gcm::dupctx, NewCtx),
-            func!(ffi::OSSL_FUNC_CIPHER_ENCRYPT_INIT, gcm::einit, Init),
-            func!(ffi::OSSL_FUNC_CIPHER_DECRYPT_INIT, gcm::dinit, Init),
-            func!(ffi::OSSL_FUNC_CIPHER_UPDATE, gcm::update, Update),
+            func!(ffi::OSSL_FUNC_CIPHER_ENCRYPT_INIT, gcm::init::<true>, Init),
+            func!(ffi::OSSL_FUNC_CIPHER_DECRYPT_INIT, gcm::init::<false>, Init),
+            func!(ffi::OSSL_FUNC_CIPHER_UPDATE, gcm::update::<false>, Update),
             func!(ffi::OSSL_FUNC_CIPHER_FINAL, gcm::final_, Final),
-            func!(ffi::OSSL_FUNC_CIPHER_CIPHER, gcm::cipher, Update),
+            func!(ffi::OSSL_FUNC_CIPHER_CIPHER, gcm::update::<true>, Update),
             func!(
                 ffi::OSSL_FUNC_CIPHER_GET_PARAMS,
                 gcm::get_params::<$k>,
@@ -155,13 +155,12 @@ unsafe extern "C" fn query_operation(
     }
 }
 
-static PROVIDER_GETTABLE: Table<Param, 5> = Table([
-    ffi::describe(c"name", ffi::OSSL_PARAM_UTF8_PTR),
-    ffi::describe(c"version", ffi::OSSL_PARAM_UTF8_PTR),
-    ffi::describe(c"buildinfo", ffi::OSSL_PARAM_UTF8_PTR),
-    ffi::describe(c"status", ffi::OSSL_PARAM_UNSIGNED_INTEGER),
-    ffi::PARAM_END,
-]);
+static PROVIDER_GETTABLE: ffi::ParamList = ffi::param_list![
+    c"name" => OSSL_PARAM_UTF8_PTR,
+    c"version" => OSSL_PARAM_UTF8_PTR,
+    c"buildinfo" => OSSL_PARAM_UTF8_PTR,
+    c"status" => OSSL_PARAM_UNSIGNED_INTEGER,
+];
 
 unsafe extern "C" fn provider_gettable(_provctx: *mut c_void) -> *const Param {
     PROVIDER_GETTABLE.as_ptr()

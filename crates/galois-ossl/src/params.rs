@@ -126,7 +126,7 @@ pub fn get_size(p: &Param) -> Res<usize> {
 
 /// An octet-string parameter's bytes; `None` when its data pointer is NULL
 /// (how `EVP_CTRL_AEAD_SET_TAG` passes a tag length alone).
-pub fn get_octets<'a>(p: &'a Param) -> Res<Option<&'a [u8]>> {
+pub fn get_octets(p: &Param) -> Res<Option<&[u8]>> {
     if p.data_type != ffi::OSSL_PARAM_OCTET_STRING {
         return fail(
             ffi::PROV_R_FAILED_TO_GET_PARAMETER,

@@ -193,7 +193,7 @@ fn ok(r: c_int, what: &str) -> Result<(), String> {
 /// Random cut points of `n` bytes (empty pieces included).
 fn pieces(rng: &mut impl Rng, n: usize, split: bool) -> Vec<std::ops::Range<usize>> {
     if !split {
-        return vec![0..n];
+        return std::iter::once(0..n).collect();
     }
     let mut cuts: Vec<usize> = (0..rng.random_range(0..6))
         .map(|_| rng.random_range(0..=n))
@@ -301,19 +301,25 @@ fn run(
     Ok(out)
 }
 
-fn encrypt(
+/// A key, IV and AAD under one cipher.
+#[derive(Clone, Copy)]
+struct Msg<'a> {
     c: Cipher,
-    key: &[u8],
-    iv: &[u8],
-    aad: &[u8],
+    key: &'a [u8],
+    iv: &'a [u8],
+    aad: &'a [u8],
+}
+
+fn encrypt(
+    m: &Msg,
     pt: &[u8],
     taglen: usize,
     rng: &mut impl Rng,
     way: Way,
 ) -> Result<(Vec<u8>, Vec<u8>), String> {
     let ctx = Ctx::new();
-    start(&ctx, c, true, key, iv)?;
-    let ct = run(&ctx, true, aad, pt, rng, way)?;
+    start(&ctx, m.c, true, m.key, m.iv)?;
+    let ct = run(&ctx, true, m.aad, pt, rng, way)?;
     let mut tag = vec![0u8; taglen];
     let mut outl = -1;
     // SAFETY (test): a live context; `tag` has `taglen` bytes.
@@ -349,21 +355,18 @@ fn set_tag(ctx: &Ctx, tag: &[u8]) -> Result<(), String> {
 }
 
 fn decrypt(
-    c: Cipher,
-    key: &[u8],
-    iv: &[u8],
-    aad: &[u8],
+    m: &Msg,
     ct: &[u8],
     tag: &[u8],
     rng: &mut impl Rng,
     way: Way,
 ) -> Result<Vec<u8>, String> {
     let ctx = Ctx::new();
-    start(&ctx, c, false, key, iv)?;
+    start(&ctx, m.c, false, m.key, m.iv)?;
     if way.tag_first {
         set_tag(&ctx, tag)?;
     }
-    let pt = run(&ctx, false, aad, ct, rng, way)?;
+    let pt = run(&ctx, false, m.aad, ct, rng, way)?;
     if !way.tag_first {
         set_tag(&ctx, tag)?;
     }
@@ -425,6 +428,12 @@ fn every_gcm_vector_file_whole_and_split() {
                 },
                 "galois",
             );
+            let m = Msg {
+                c,
+                key: &key,
+                iv: &iv,
+                aad: &aad,
+            };
             // Whole, in place; split at random points, separate buffers; split, in place.
             for (i, way) in [(false, true), (true, false), (true, true)]
                 .into_iter()
@@ -435,11 +444,11 @@ fn every_gcm_vector_file_whole_and_split() {
                     in_place: way.1,
                     tag_first: tag.len() < 16 || i == 1,
                 };
-                let opened = decrypt(c, &key, &iv, &aad, &ct, &tag, &mut rng, way);
+                let opened = decrypt(&m, &ct, &tag, &mut rng, way);
                 if t["result"] == "valid" {
                     let pt = unhex(&t["pt"]);
                     assert_eq!(opened.as_deref(), Ok(&pt[..]), "{id}: decrypt");
-                    let sealed = encrypt(c, &key, &iv, &aad, &pt, tag.len(), &mut rng, way);
+                    let sealed = encrypt(&m, &pt, tag.len(), &mut rng, way);
                     assert_eq!(sealed, Ok((ct.clone(), tag.clone())), "{id}: encrypt");
                 } else {
                     let e = opened.expect_err(&format!("{id}: an invalid case opened"));
@@ -465,7 +474,6 @@ fn random_messages_match_the_default_provider() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x6a10);
     for i in 0..600 {
         let keylen = [16, 24, 32][i % 3];
-        let (g, d) = (cipher(keylen, "galois"), cipher(keylen, "default"));
         let key: Vec<u8> = (0..keylen).map(|_| rng.random()).collect();
         let ivlen = if i % 4 == 0 {
             rng.random_range(1..80)
@@ -485,39 +493,49 @@ fn random_messages_match_the_default_provider() {
             in_place: i % 3 == 0,
             tag_first: i % 5 == 0,
         };
-        let ours = encrypt(g, &key, &iv, &aad, &pt, 16, &mut rng, way).unwrap();
-        let theirs = encrypt(d, &key, &iv, &aad, &pt, 16, &mut rng, way).unwrap();
-        assert_eq!(
-            ours,
-            theirs,
+        let ours = Msg {
+            c: cipher(keylen, "galois"),
+            key: &key,
+            iv: &iv,
+            aad: &aad,
+        };
+        let theirs = Msg {
+            c: cipher(keylen, "default"),
+            ..ours
+        };
+        let sealed = encrypt(&ours, &pt, 16, &mut rng, way).unwrap();
+        let what = format!(
             "case {i}: keylen {keylen} ivlen {ivlen} aad {} pt {n}",
             aad.len()
         );
-        let (ct, tag) = ours;
         assert_eq!(
-            decrypt(g, &key, &iv, &aad, &ct, &tag, &mut rng, way).unwrap(),
-            pt,
-            "case {i}"
+            sealed,
+            encrypt(&theirs, &pt, 16, &mut rng, way).unwrap(),
+            "{what}"
         );
-        assert_eq!(
-            decrypt(d, &key, &iv, &aad, &ct, &tag, &mut rng, way).unwrap(),
-            pt,
-            "case {i}"
-        );
+        let (ct, tag) = sealed;
+        for m in [&ours, &theirs] {
+            assert_eq!(decrypt(m, &ct, &tag, &mut rng, way).unwrap(), pt, "{what}");
+        }
     }
 }
 
 #[test]
 fn tampering_fails_final_with_an_error_on_the_stack() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-    let g = cipher(32, "galois");
     let (key, iv, aad, pt) = ([5u8; 32], [6u8; 12], b"header".to_vec(), vec![7u8; 100]);
-    let way = Way {
+    let m = Msg {
+        c: cipher(32, "galois"),
+        key: &key,
+        iv: &iv,
+        aad: &aad,
+    };
+    let late = Way {
         split: true,
         in_place: false,
         tag_first: false,
     };
-    let (ct, tag) = encrypt(g, &key, &iv, &aad, &pt, 16, &mut rng, way).unwrap();
+    let (ct, tag) = encrypt(&m, &pt, 16, &mut rng, late).unwrap();
     for which in 0..3 {
         let (mut a, mut c, mut t) = (aad.clone(), ct.clone(), tag.clone());
         match which {
@@ -525,27 +543,21 @@ fn tampering_fails_final_with_an_error_on_the_stack() {
             1 => c[50] ^= 0x80,
             _ => a[0] ^= 1,
         }
-        let e = decrypt(g, &key, &iv, &a, &c, &t, &mut rng, way).unwrap_err();
+        let e = decrypt(&Msg { aad: &a, ..m }, &c, &t, &mut rng, late).unwrap_err();
         assert!(e.starts_with("final:") && e.contains("galois"), "{e}");
     }
-    // A truncated tag set after the ciphertext is refused, never skipped.
-    let (ct12, tag12) = encrypt(g, &key, &iv, &aad, &pt, 12, &mut rng, way).unwrap();
-    let late = Way {
-        tag_first: false,
-        ..way
-    };
-    assert!(decrypt(g, &key, &iv, &aad, &ct12, &tag12, &mut rng, late).is_err());
+    // A truncated tag set after the ciphertext is refused, never skipped;
+    // set before it, it verifies (and a flipped bit of it fails).
+    let (ct12, tag12) = encrypt(&m, &pt, 12, &mut rng, late).unwrap();
+    assert!(decrypt(&m, &ct12, &tag12, &mut rng, late).is_err());
     let early = Way {
         tag_first: true,
-        ..way
+        ..late
     };
-    assert_eq!(
-        decrypt(g, &key, &iv, &aad, &ct12, &tag12, &mut rng, early).unwrap(),
-        pt
-    );
+    assert_eq!(decrypt(&m, &ct12, &tag12, &mut rng, early).unwrap(), pt);
     let mut bad = tag12.clone();
     bad[11] ^= 4;
-    assert!(decrypt(g, &key, &iv, &aad, &ct12, &bad, &mut rng, early)
+    assert!(decrypt(&m, &ct12, &bad, &mut rng, early)
         .unwrap_err()
         .starts_with("final:"));
 }
@@ -587,7 +599,19 @@ fn new_iv_same_key_copy_and_used_up_iv() {
         }
         assert_eq!(
             (ct, tag.to_vec()),
-            encrypt(d, &key, &iv, b"aad", &pt, 16, &mut rng, way).unwrap()
+            encrypt(
+                &Msg {
+                    c: d,
+                    key: &key,
+                    iv: &iv,
+                    aad: b"aad"
+                },
+                &pt,
+                16,
+                &mut rng,
+                way
+            )
+            .unwrap()
         );
         // The IV is used up: more text without a new IV is refused.
         let mut b = [0u8; 4];
