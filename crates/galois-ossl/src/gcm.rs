@@ -9,7 +9,7 @@
 use crate::ffi::{self, Param};
 use crate::params::{self, fail, Res};
 use galois_aead::gcm::online::{Encryptor, UnverifiedDecryptor};
-use galois_aead::{Aes, AesGcm, Options};
+use galois_aead::{Aes, AesGcm, Options, Tag};
 use std::ffi::{c_int, c_void};
 use std::ptr::NonNull;
 use zeroize::{Zeroize, Zeroizing};
@@ -25,18 +25,61 @@ const TLS_AAD_LEN: usize = 13;
 const TLS_FIXED_IV_LEN: usize = 4;
 const TLS_EXPLICIT_IV_LEN: usize = 8;
 
-/// The message in progress.
+/// An on-line message: text in several pieces.
 enum Stream<'k> {
     Enc(Encryptor<'k, Aes>),
     Dec(UnverifiedDecryptor<'k, Aes>),
 }
 
-/// A key's GCM objects and the message in progress, which borrows one of
-/// them. The key objects live on the heap at fixed addresses from
-/// creation until `Drop`, which drops the stream first; the stream never
-/// leaves this struct, so its `'static` is never observed.
+impl Stream<'_> {
+    fn aad(&mut self, aad: &[u8]) -> Res {
+        match self {
+            Stream::Enc(e) => e.aad(aad)?,
+            Stream::Dec(d) => d.aad(aad)?,
+        }
+        Ok(())
+    }
+
+    fn text(&mut self, buf: &mut [u8]) -> Res {
+        match self {
+            Stream::Enc(e) => e.encrypt(buf)?,
+            Stream::Dec(d) => d.decrypt_unverified(buf)?,
+        }
+        Ok(())
+    }
+}
+
+/// The message in progress. Most messages (a TLS 1.3 record, a packet)
+/// are AAD and then one piece of text: that piece goes through one one-shot
+/// call of the library (its fastest path), and only a second piece of text
+/// turns the message into an on-line [`Stream`].
+enum Message {
+    /// The AAD so far; no text yet.
+    Aad(Vec<u8>),
+    /// An encryption whose one piece of text so far was sealed in one call:
+    /// its AAD and ciphertext (to go on-line from if more text follows) and
+    /// its tag.
+    Sealed {
+        aad: Vec<u8>,
+        ct: Vec<u8>,
+        tag: Tag,
+    },
+    /// A decryption whose one piece of text so far verified against the tag
+    /// set before it: more text cannot match that tag.
+    Opened,
+    Stream(Stream<'static>),
+}
+
+/// AAD is kept for a one-shot call up to this size; beyond, it goes on-line.
+const AAD_KEEP: usize = 1 << 16;
+
+/// A key's GCM objects and the message in progress, which may borrow one of
+/// them. The key objects live on the heap at fixed addresses from creation
+/// until `Drop`, which drops the message first; a [`Stream`] never leaves
+/// this struct (or the function building it), so its `'static` is never
+/// observed.
 struct Keyed {
-    stream: Option<Stream<'static>>,
+    msg: Option<Message>,
     /// 16-byte tags: every encryption, and decryption with a full tag.
     full: NonNull<AesGcm>,
     /// Decryption with a truncated tag (set before the ciphertext): a key
@@ -61,9 +104,9 @@ unsafe fn free(p: NonNull<AesGcm>) {
 
 impl Drop for Keyed {
     fn drop(&mut self) {
-        self.stream = None;
-        // SAFETY: both came from `boxed`; the only borrower, the stream, is
-        // gone, and they are freed here only.
+        self.msg = None;
+        // SAFETY: both came from `boxed`; the only borrower, a stream in
+        // `msg`, is gone, and they are freed here only.
         unsafe {
             free(self.full);
             if let Some((_, p)) = self.short.take() {
@@ -77,23 +120,18 @@ impl Keyed {
     fn new(key: &[u8]) -> Res<Self> {
         let full = boxed(AesGcm::new(key)?);
         Ok(Keyed {
-            stream: None,
+            msg: None,
             full,
             short: None,
             raw: Zeroizing::new(key.to_vec()),
         })
     }
 
-    fn gcm(&self) -> &AesGcm {
-        // SAFETY: `full` is valid until `self` drops.
-        unsafe { self.full.as_ref() }
-    }
-
-    /// Starts a message under `iv`; a decryption verifies a tag of
-    /// `tag_len` bytes at the end.
-    fn start(&mut self, enc: bool, iv: &[u8], tag_len: usize) -> Res {
-        self.stream = None;
-        let key = if enc || tag_len == TAG_MAX {
+    /// The key object for tags of `tag_len` bytes. Called only while no
+    /// stream exists (`msg` is taken out and holds none), so replacing the
+    /// truncated-tag object frees nothing borrowed.
+    fn key(&mut self, tag_len: usize) -> Res<&'static AesGcm> {
+        let p = if tag_len == TAG_MAX {
             self.full
         } else {
             match self.short {
@@ -102,24 +140,29 @@ impl Keyed {
                     let opts = Options::new().permissive_tag_len(tag_len)?;
                     let p = boxed(AesGcm::with_options(&self.raw, opts)?);
                     if let Some((_, old)) = self.short.replace((tag_len, p)) {
-                        // SAFETY: from `boxed`; the stream (its only
-                        // possible borrower) was dropped above.
+                        // SAFETY: from `boxed`; no stream exists (see above).
                         unsafe { free(old) };
                     }
                     p
                 }
             }
         };
-        // SAFETY: `key` lives at a fixed address until `Drop` (or until a
-        // `short` replacement above, which happens only with no stream), and
-        // the stream that borrows it is dropped before either.
-        let gcm: &'static AesGcm = unsafe { key.as_ref() };
-        self.stream = Some(if enc {
-            Stream::Enc(gcm.encryptor(iv)?)
+        // SAFETY: `p` lives at a fixed address until `Drop` (or a `short`
+        // replacement, which happens only with no stream); every stream that
+        // borrows it is stored in `msg` or dropped before either.
+        Ok(unsafe { p.as_ref() })
+    }
+
+    /// A new on-line message under `iv` that has taken `aad`; a decryption
+    /// verifies a `tag_len`-byte tag at the end.
+    fn stream(&mut self, enc: bool, iv: &[u8], tag_len: usize, aad: &[u8]) -> Res<Stream<'static>> {
+        let mut s = if enc {
+            Stream::Enc(self.key(TAG_MAX)?.encryptor(iv)?)
         } else {
-            Stream::Dec(gcm.unverified_decryptor(iv)?)
-        });
-        Ok(())
+            Stream::Dec(self.key(tag_len)?.unverified_decryptor(iv)?)
+        };
+        s.aad(aad)?;
+        Ok(s)
     }
 }
 
@@ -193,7 +236,7 @@ impl Ctx {
     /// Forgets the message in progress (and its tag).
     fn wipe_message(&mut self) {
         if let Some(k) = self.keyed.as_mut() {
-            k.stream = None;
+            k.msg = None;
         }
         self.tag.zeroize();
         self.taglen = None;
@@ -204,17 +247,32 @@ impl Ctx {
         self.tls_aad = None;
     }
 
-    /// `dupctx`: a copy with its own key schedule. A message in progress
-    /// cannot be copied (galois-aead's on-line state is not cloneable).
+    /// `dupctx`: a copy with its own key schedule. An on-line message (two
+    /// or more pieces of text so far) cannot be copied: galois-aead's
+    /// on-line state is not cloneable.
     pub fn dup(&self) -> Res<Self> {
         let keyed = match &self.keyed {
-            Some(k) if k.stream.is_some() => {
-                return fail(
-                    ffi::PROV_R_CIPHER_OPERATION_FAILED,
-                    "galois: a context cannot be copied in the middle of a message",
-                )
+            Some(k) => {
+                let msg = match &k.msg {
+                    None => None,
+                    Some(Message::Aad(a)) => Some(Message::Aad(a.clone())),
+                    Some(Message::Sealed { aad, ct, tag }) => Some(Message::Sealed {
+                        aad: aad.clone(),
+                        ct: ct.clone(),
+                        tag: *tag,
+                    }),
+                    Some(Message::Opened) => Some(Message::Opened),
+                    Some(Message::Stream(_)) => {
+                        return fail(
+                            ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                            "galois: a context cannot be copied after two pieces of text",
+                        )
+                    }
+                };
+                let mut copy = Keyed::new(&k.raw)?;
+                copy.msg = msg;
+                Some(copy)
             }
-            Some(k) => Some(Keyed::new(&k.raw)?),
             None => None,
         };
         Ok(Ctx {
@@ -275,37 +333,143 @@ impl Ctx {
         }
     }
 
-    /// The message in progress, started on first use.
-    fn stream(&mut self) -> Res<&mut Stream<'static>> {
-        let started = self.keyed.as_ref().is_some_and(|k| k.stream.is_some());
-        if !started {
-            if !self.iv_ready {
-                return fail(
-                    ffi::PROV_R_INVALID_IV_LENGTH,
-                    "galois: no IV set for this message",
-                );
+    /// The length of the tag a decryption verifies.
+    fn tag_len(&self) -> usize {
+        self.taglen.unwrap_or(TAG_MAX)
+    }
+
+    /// The key and the IV.
+    fn keyed_iv(&mut self) -> Res<(&mut Keyed, &[u8])> {
+        match self.keyed.as_mut() {
+            Some(k) => Ok((k, &self.iv)),
+            None => fail(ffi::PROV_R_NO_KEY_SET, "galois: no key set"),
+        }
+    }
+
+    /// The message in progress, taken out of the context (a new one if the
+    /// IV is fresh).
+    fn take_message(&mut self) -> Res<Message> {
+        if self.tls_aad.is_some() {
+            return fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: a TLS record is pending: use EVP_Cipher",
+            );
+        }
+        let iv_ready = self.iv_ready;
+        match self.keyed_iv()?.0.msg.take() {
+            Some(m) => Ok(m),
+            None if iv_ready => Ok(Message::Aad(Vec::new())),
+            None => fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: no IV set for this message (each IV is used once)",
+            ),
+        }
+    }
+
+    /// Ends the message in progress (after a failure: the IV is used up).
+    fn abandon(&mut self) {
+        if let Some(k) = self.keyed.as_mut() {
+            k.msg = None;
+        }
+        self.iv_ready = false;
+    }
+
+    fn add_aad(&mut self, aad: &[u8]) -> Res {
+        let msg = self.take_message()?;
+        let (enc, tag_len) = (self.enc, self.tag_len());
+        let (k, iv) = self.keyed_iv()?;
+        k.msg = Some(match msg {
+            Message::Aad(mut kept) if kept.len() + aad.len() <= AAD_KEEP => {
+                kept.extend_from_slice(aad);
+                Message::Aad(kept)
             }
-            if self.tls_aad.is_some() {
+            Message::Aad(kept) => {
+                let mut s = k.stream(enc, iv, tag_len, &kept)?;
+                s.aad(aad)?;
+                Message::Stream(s)
+            }
+            Message::Stream(mut s) => {
+                s.aad(aad)?;
+                Message::Stream(s)
+            }
+            Message::Sealed { .. } | Message::Opened => {
                 return fail(
                     ffi::PROV_R_CIPHER_OPERATION_FAILED,
-                    "galois: a TLS record is pending: use EVP_Cipher",
-                );
+                    "galois: additional data must come before the text",
+                )
             }
-            let (enc, tag_len) = (self.enc, self.taglen.unwrap_or(TAG_MAX));
-            let iv = std::mem::take(&mut self.iv);
-            let r = self.keyed().and_then(|k| k.start(enc, &iv, tag_len));
-            self.iv = iv;
-            r?;
-        }
-        match self.keyed.as_mut().and_then(|k| k.stream.as_mut()) {
-            Some(s) => Ok(s),
-            None => fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: no message"),
-        }
+        });
+        Ok(())
+    }
+
+    fn add_text(&mut self, buf: &mut [u8]) -> Res {
+        let msg = self.take_message()?;
+        let (enc, tag_len, tag_set) = (self.enc, self.tag_len(), self.taglen.is_some());
+        let tag = self.tag;
+        let (k, iv) = self.keyed_iv()?;
+        k.msg = Some(match msg {
+            Message::Aad(aad) if enc => {
+                let tag = k.key(TAG_MAX)?.seal_in_place_detached(iv, &aad, buf)?;
+                Message::Sealed {
+                    aad,
+                    ct: buf.to_vec(),
+                    tag,
+                }
+            }
+            Message::Aad(aad) if tag_set => {
+                let ct = buf.to_vec();
+                match k
+                    .key(tag_len)?
+                    .open_in_place_detached(iv, &aad, buf, &tag[..tag_len])
+                {
+                    Ok(()) => Message::Opened,
+                    // Not authentic as a whole message, but more ciphertext
+                    // may follow: on-line from the start, releasing
+                    // unverified plaintext as EVP's contract has it; `final`
+                    // decides.
+                    Err(galois_aead::Error::AuthenticationFailed) => {
+                        buf.copy_from_slice(&ct);
+                        let mut s = k.stream(false, iv, tag_len, &aad)?;
+                        s.text(buf)?;
+                        Message::Stream(s)
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            Message::Aad(aad) => {
+                let mut s = k.stream(enc, iv, tag_len, &aad)?;
+                s.text(buf)?;
+                Message::Stream(s)
+            }
+            Message::Sealed { aad, ct, .. } => {
+                // More text: on-line from the start. The first piece's
+                // plaintext, recovered from its ciphertext, goes through an
+                // encryptor again (giving the same ciphertext).
+                let mut first = Zeroizing::new(ct);
+                k.stream(false, iv, TAG_MAX, &aad)?.text(&mut first)?;
+                let mut s = k.stream(true, iv, TAG_MAX, &aad)?;
+                s.text(&mut first)?;
+                s.text(buf)?;
+                Message::Stream(s)
+            }
+            Message::Opened => {
+                return fail(
+                    ffi::PROV_R_FAILED_TO_DECRYPT,
+                    "galois: authentication failed: more ciphertext after a verified message",
+                )
+            }
+            Message::Stream(mut s) => {
+                s.text(buf)?;
+                Message::Stream(s)
+            }
+        });
+        Ok(())
     }
 
     /// `update`: a whole TLS 1.2 record when `tlsaad` was set (libssl
     /// sends each record through `EVP_CipherUpdate` or `EVP_Cipher`), else
-    /// AAD when `out` is NULL, else text (in place or not).
+    /// AAD when `out` is NULL, else text (in place or not). A failure ends
+    /// the message.
     pub fn update(
         &mut self,
         out: *mut u8,
@@ -324,45 +488,54 @@ impl Ctx {
         if input.is_null() {
             return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL input");
         }
-        let stream = self.stream()?;
-        if out.is_null() {
+        let r = if out.is_null() {
             // SAFETY: EVP's contract: `input` holds `inl` readable bytes.
-            let aad = unsafe { std::slice::from_raw_parts(input, inl) };
-            match stream {
-                Stream::Enc(e) => e.aad(aad)?,
-                Stream::Dec(d) => d.aad(aad)?,
-            }
-            return Ok(inl);
+            self.add_aad(unsafe { std::slice::from_raw_parts(input, inl) })
+        } else {
+            io_slices(out, outsize, input, inl).and_then(|buf| self.add_text(buf))
+        };
+        if r.is_err() {
+            self.abandon();
         }
-        let buf = io_slices(out, outsize, input, inl)?;
-        match stream {
-            Stream::Enc(e) => e.encrypt(buf)?,
-            Stream::Dec(d) => d.decrypt_unverified(buf)?,
-        }
-        Ok(inl)
+        r.map(|()| inl)
     }
 
     /// `final`: the tag (encryption) or its verification (decryption).
     /// The IV is used up either way.
     pub fn finish(&mut self) -> Res<usize> {
-        self.stream()?;
-        self.iv_ready = false;
-        let Some(stream) = self.keyed.as_mut().and_then(|k| k.stream.take()) else {
-            return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: no message");
+        let msg = self.take_message();
+        self.abandon();
+        let msg = msg?;
+        let enc = self.enc;
+        let Some(n) = (if enc { Some(TAG_MAX) } else { self.taglen }) else {
+            return fail(ffi::PROV_R_TAG_NOT_SET, "galois: no tag set for decryption");
         };
-        match stream {
-            Stream::Enc(e) => {
-                self.tag.copy_from_slice(e.finish().as_bytes());
+        let want = self.tag;
+        let (k, iv) = self.keyed_iv()?;
+        let tag = match msg {
+            Message::Aad(aad) if enc => {
+                Some(k.key(TAG_MAX)?.seal_in_place_detached(iv, &aad, &mut [])?)
+            }
+            Message::Aad(aad) => {
+                k.key(n)?
+                    .open_in_place_detached(iv, &aad, &mut [], &want[..n])?;
+                None
+            }
+            Message::Sealed { tag, .. } => Some(tag),
+            Message::Opened => None,
+            Message::Stream(Stream::Enc(e)) => Some(e.finish()),
+            Message::Stream(Stream::Dec(d)) => {
+                d.finish(&want[..n])?;
+                None
+            }
+        };
+        match tag {
+            Some(t) => {
+                self.tag.copy_from_slice(t.as_bytes());
                 self.tag_ready = true;
                 crate::count_seal();
             }
-            Stream::Dec(d) => {
-                let Some(n) = self.taglen else {
-                    return fail(ffi::PROV_R_TAG_NOT_SET, "galois: no tag set for decryption");
-                };
-                d.finish(&self.tag[..n])?;
-                crate::count_open();
-            }
+            None => crate::count_open(),
         }
         Ok(0)
     }
@@ -422,18 +595,17 @@ impl Ctx {
             self.tls_next_iv(explicit)?;
             let t = self
                 .keyed()?
-                .gcm()
+                .key(TAG_MAX)?
                 .seal_in_place_detached(&iv, &aad, text)?;
             tag.copy_from_slice(t.as_bytes());
             crate::count_seal();
             Ok(inl)
         } else {
             self.tls_set_explicit_iv(explicit)?;
-            let iv = self.iv.clone();
             // On failure the library wipes `text`: no unverified plaintext.
-            self.keyed()?
-                .gcm()
-                .open_in_place_detached(&iv, &aad, text, tag)?;
+            let (k, iv) = self.keyed_iv()?;
+            k.key(TAG_MAX)?
+                .open_in_place_detached(iv, &aad, text, tag)?;
             crate::count_open();
             Ok(text.len())
         }
@@ -535,6 +707,17 @@ impl Ctx {
                 );
             }
             if let Some(t) = tag {
+                if self
+                    .keyed
+                    .as_ref()
+                    .is_some_and(|k| matches!(k.msg, Some(Message::Opened)))
+                {
+                    self.abandon();
+                    return fail(
+                        ffi::PROV_R_INVALID_TAG,
+                        "galois: the tag cannot change after the ciphertext it verified",
+                    );
+                }
                 if self.enc {
                     return fail(
                         ffi::PROV_R_INVALID_TAG,

@@ -81,18 +81,14 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The module: `$GALOIS_OSSL_MODULE`, else the cdylib cargo built beside
-/// this test (target/<profile>/libgalois_ossl.so).
+/// The module: `$GALOIS_OSSL_MODULE`, else the cdylib cargo built for this
+/// test run (target/<profile>/deps/libgalois_ossl.so, beside the test).
 fn module() -> PathBuf {
     if let Some(p) = std::env::var_os("GALOIS_OSSL_MODULE") {
         return PathBuf::from(p);
     }
     let exe = std::env::current_exe().unwrap();
-    exe.parent()
-        .unwrap()
-        .parent()
-        .unwrap()
-        .join("libgalois_ossl.so")
+    exe.parent().unwrap().join("libgalois_ossl.so")
 }
 
 /// Loads galois (as `galois.so` from a private directory, the name
@@ -536,15 +532,55 @@ fn tampering_fails_final_with_an_error_on_the_stack() {
         tag_first: false,
     };
     let (ct, tag) = encrypt(&m, &pt, 16, &mut rng, late).unwrap();
-    for which in 0..3 {
+    // The tag set after the ciphertext (on-line decryption) or before it
+    // (one call, then on-line when that fails), whole or split.
+    for (which, split, tag_first) in (0..3).flat_map(|w| {
+        [
+            (w, false, false),
+            (w, true, false),
+            (w, false, true),
+            (w, true, true),
+        ]
+    }) {
         let (mut a, mut c, mut t) = (aad.clone(), ct.clone(), tag.clone());
         match which {
             0 => t[15] ^= 1,
             1 => c[50] ^= 0x80,
             _ => a[0] ^= 1,
         }
-        let e = decrypt(&Msg { aad: &a, ..m }, &c, &t, &mut rng, late).unwrap_err();
+        let way = Way {
+            split,
+            in_place: split,
+            tag_first,
+        };
+        let e = decrypt(&Msg { aad: &a, ..m }, &c, &t, &mut rng, way).unwrap_err();
         assert!(e.starts_with("final:") && e.contains("galois"), "{e}");
+    }
+    // A message whose tag verified takes no more text, nor another tag.
+    for more_text in [true, false] {
+        let ctx = Ctx::new();
+        start(&ctx, m.c, false, &key, &iv).unwrap();
+        set_tag(&ctx, &tag).unwrap();
+        let whole = Way {
+            split: false,
+            in_place: true,
+            tag_first: true,
+        };
+        assert_eq!(run(&ctx, false, &aad, &ct, &mut rng, whole).unwrap(), pt);
+        let e = if more_text {
+            run(&ctx, false, b"", b"x", &mut rng, whole).map(drop)
+        } else {
+            set_tag(&ctx, &tag)
+        };
+        assert!(e.unwrap_err().contains("galois"));
+        let mut outl = 0;
+        // SAFETY (test): a live context.
+        assert_eq!(
+            unsafe { EVP_DecryptFinal_ex(ctx.0, null_mut(), &mut outl) },
+            0,
+            "final after a refused call"
+        );
+        errors();
     }
     // A truncated tag set after the ciphertext is refused, never skipped;
     // set before it, it verifies (and a flipped bit of it fails).
@@ -619,19 +655,81 @@ fn new_iv_same_key_copy_and_used_up_iv() {
         assert_eq!(r, 0, "an update after final without a new IV");
         errors();
     }
-    // EVP_CIPHER_CTX_copy before any data: both copies give the same message.
-    let a = Ctx::new();
-    start(&a, g, true, &key, &[3; 12]).unwrap();
-    let b = Ctx::new();
-    // SAFETY (test): live contexts.
-    unsafe { ok(EVP_CIPHER_CTX_copy(b.0, a.0), "copy").unwrap() };
-    let (x, y) = (
-        run(&a, true, b"", b"same", &mut rng, way).unwrap(),
-        run(&b, true, b"", b"same", &mut rng, way).unwrap(),
+    // EVP_CIPHER_CTX_copy before any data, after AAD and after one piece
+    // of text: the copy finishes the message as the original does.
+    let whole = Way {
+        split: false,
+        in_place: false,
+        tag_first: false,
+    };
+    let mut expect = None;
+    for pieces in 0..2 {
+        let a = Ctx::new();
+        start(&a, g, true, &key, &[3; 12]).unwrap();
+        let first = if pieces > 0 {
+            run(&a, true, b"aad", b"first", &mut rng, whole).unwrap()
+        } else {
+            vec![]
+        };
+        let b = Ctx::new();
+        // SAFETY (test): live contexts.
+        unsafe { ok(EVP_CIPHER_CTX_copy(b.0, a.0), "copy").unwrap() };
+        let tags: Vec<_> = [&a, &b]
+            .into_iter()
+            .map(|c| {
+                let aad: &[u8] = if pieces == 0 { b"aad" } else { b"" };
+                let text: &[u8] = if pieces == 0 {
+                    b"firstsecond"
+                } else {
+                    b"second"
+                };
+                let mut ct = first.clone();
+                ct.extend(run(c, true, aad, text, &mut rng, whole).unwrap());
+                let mut tag = [0u8; 16];
+                let mut outl = 0;
+                // SAFETY (test): a live context, a 16-byte tag buffer.
+                unsafe {
+                    ok(EVP_EncryptFinal_ex(c.0, null_mut(), &mut outl), "final").unwrap();
+                    ok(
+                        EVP_CIPHER_CTX_ctrl(
+                            c.0,
+                            EVP_CTRL_AEAD_GET_TAG,
+                            16,
+                            tag.as_mut_ptr().cast(),
+                        ),
+                        "tag",
+                    )
+                    .unwrap();
+                }
+                (ct, tag.to_vec())
+            })
+            .collect();
+        assert_eq!(tags[0], tags[1], "copy after {pieces} pieces");
+        assert_eq!(*expect.get_or_insert(tags[0].clone()), tags[0]);
+    }
+    assert_eq!(
+        expect.unwrap(),
+        encrypt(
+            &Msg {
+                c: d,
+                key: &key,
+                iv: &[3; 12],
+                aad: b"aad"
+            },
+            b"firstsecond",
+            16,
+            &mut rng,
+            whole
+        )
+        .unwrap()
     );
-    assert_eq!(x, y);
-    // In the middle of a message a copy is refused with an error.
+    // After two pieces of text (an on-line message) a copy is refused with an error.
+    let a = Ctx::new();
+    start(&a, g, true, &key, &[4; 12]).unwrap();
+    run(&a, true, b"", b"one", &mut rng, whole).unwrap();
+    run(&a, true, b"", b"two", &mut rng, whole).unwrap();
     let c = Ctx::new();
+    // SAFETY (test): live contexts.
     assert_eq!(unsafe { EVP_CIPHER_CTX_copy(c.0, a.0) }, 0);
     assert!(errors().contains("galois"));
 }
