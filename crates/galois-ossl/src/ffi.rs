@@ -99,7 +99,6 @@ pub const PROV_R_INVALID_INPUT_LENGTH: c_int = 230;
 #[link(name = "crypto")]
 extern "C" {
     pub fn OSSL_PARAM_locate(p: *mut Param, key: *const c_char) -> *mut Param;
-    pub fn OSSL_PARAM_locate_const(p: *const Param, key: *const c_char) -> *const Param;
     pub fn OSSL_PARAM_get_size_t(p: *const Param, val: *mut usize) -> c_int;
     pub fn OSSL_PARAM_set_size_t(p: *mut Param, val: usize) -> c_int;
     pub fn OSSL_PARAM_set_uint(p: *mut Param, val: c_uint) -> c_int;

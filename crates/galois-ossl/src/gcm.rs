@@ -12,6 +12,7 @@ use galois_aead::gcm::online::{Encryptor, UnverifiedDecryptor};
 use galois_aead::{Aes, AesGcm, Options, Tag};
 use std::ffi::{c_int, c_void};
 use std::ptr::NonNull;
+use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 /// The longest GCM tag (and the only one the TLS record path uses).
@@ -87,6 +88,9 @@ struct Keyed {
     short: Option<(usize, NonNull<AesGcm>)>,
     /// The key itself, for `dupctx` and the truncated-tag key object.
     raw: Zeroizing<Vec<u8>>,
+    /// Buffers of ended messages (AAD, ciphertext; never plaintext), kept
+    /// so that a message allocates nothing.
+    spare: Vec<Vec<u8>>,
 }
 
 fn boxed(gcm: AesGcm) -> NonNull<AesGcm> {
@@ -124,7 +128,32 @@ impl Keyed {
             full,
             short: None,
             raw: Zeroizing::new(key.to_vec()),
+            spare: Vec::new(),
         })
+    }
+
+    /// An empty buffer, from an ended message if there is one.
+    fn buffer(&mut self) -> Vec<u8> {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    fn give_back(&mut self, mut v: Vec<u8>) {
+        if self.spare.len() < 2 {
+            v.clear();
+            self.spare.push(v);
+        }
+    }
+
+    /// Ends the message in progress, keeping its buffers.
+    fn end(&mut self) {
+        match self.msg.take() {
+            Some(Message::Aad(aad)) => self.give_back(aad),
+            Some(Message::Sealed { aad, ct, .. }) => {
+                self.give_back(aad);
+                self.give_back(ct);
+            }
+            _ => {}
+        }
     }
 
     /// The key object for tags of `tag_len` bytes. Called only while no
@@ -236,7 +265,7 @@ impl Ctx {
     /// Forgets the message in progress (and its tag).
     fn wipe_message(&mut self) {
         if let Some(k) = self.keyed.as_mut() {
-            k.msg = None;
+            k.end();
         }
         self.tag.zeroize();
         self.taglen = None;
@@ -302,8 +331,16 @@ impl Ctx {
         self.wipe_message();
         self.enc = enc;
         if let Some(key) = key {
-            self.keyed = None;
             self.tls_iv = false;
+            // The same key again (a common way to start each message): its
+            // key objects are kept, no new key schedule.
+            let same = self
+                .keyed
+                .as_ref()
+                .is_some_and(|k| k.raw.len() == key.len() && bool::from(k.raw.ct_eq(key)));
+            if !same {
+                self.keyed = None;
+            }
             if key.len() != self.keylen {
                 return fail(
                     ffi::PROV_R_INVALID_KEY_LENGTH,
@@ -314,11 +351,13 @@ impl Ctx {
                     ),
                 );
             }
-            self.keyed = Some(Keyed::new(key)?);
+            if !same {
+                self.keyed = Some(Keyed::new(key)?);
+            }
         }
         if let Some(iv) = iv {
-            self.iv.zeroize();
-            self.iv = iv.to_vec();
+            self.iv.clear();
+            self.iv.extend_from_slice(iv);
             self.ivlen = iv.len();
             self.iv_ready = true;
         }
@@ -356,9 +395,10 @@ impl Ctx {
             );
         }
         let iv_ready = self.iv_ready;
-        match self.keyed_iv()?.0.msg.take() {
+        let k = self.keyed_iv()?.0;
+        match k.msg.take() {
             Some(m) => Ok(m),
-            None if iv_ready => Ok(Message::Aad(Vec::new())),
+            None if iv_ready => Ok(Message::Aad(k.buffer())),
             None => fail(
                 ffi::PROV_R_CIPHER_OPERATION_FAILED,
                 "galois: no IV set for this message (each IV is used once)",
@@ -369,7 +409,7 @@ impl Ctx {
     /// Ends the message in progress (after a failure: the IV is used up).
     fn abandon(&mut self) {
         if let Some(k) = self.keyed.as_mut() {
-            k.msg = None;
+            k.end();
         }
         self.iv_ready = false;
     }
@@ -410,15 +450,14 @@ impl Ctx {
         k.msg = Some(match msg {
             Message::Aad(aad) if enc => {
                 let tag = k.key(TAG_MAX)?.seal_in_place_detached(iv, &aad, buf)?;
-                Message::Sealed {
-                    aad,
-                    ct: buf.to_vec(),
-                    tag,
-                }
+                let mut ct = k.buffer();
+                ct.extend_from_slice(buf);
+                Message::Sealed { aad, ct, tag }
             }
             Message::Aad(aad) if tag_set => {
-                let ct = buf.to_vec();
-                match k
+                let mut ct = k.buffer();
+                ct.extend_from_slice(buf);
+                let m = match k
                     .key(tag_len)?
                     .open_in_place_detached(iv, &aad, buf, &tag[..tag_len])
                 {
@@ -434,7 +473,10 @@ impl Ctx {
                         Message::Stream(s)
                     }
                     Err(e) => return Err(e.into()),
-                }
+                };
+                k.give_back(aad);
+                k.give_back(ct);
+                m
             }
             Message::Aad(aad) => {
                 let mut s = k.stream(enc, iv, tag_len, &aad)?;
@@ -513,15 +555,24 @@ impl Ctx {
         let want = self.tag;
         let (k, iv) = self.keyed_iv()?;
         let tag = match msg {
-            Message::Aad(aad) if enc => {
-                Some(k.key(TAG_MAX)?.seal_in_place_detached(iv, &aad, &mut [])?)
-            }
             Message::Aad(aad) => {
-                k.key(n)?
-                    .open_in_place_detached(iv, &aad, &mut [], &want[..n])?;
-                None
+                let r = if enc {
+                    k.key(TAG_MAX)?
+                        .seal_in_place_detached(iv, &aad, &mut [])
+                        .map(Some)
+                } else {
+                    k.key(n)?
+                        .open_in_place_detached(iv, &aad, &mut [], &want[..n])
+                        .map(|()| None)
+                };
+                k.give_back(aad);
+                r?
             }
-            Message::Sealed { tag, .. } => Some(tag),
+            Message::Sealed { aad, ct, tag } => {
+                k.give_back(aad);
+                k.give_back(ct);
+                Some(tag)
+            }
             Message::Opened => None,
             Message::Stream(Stream::Enc(e)) => Some(e.finish()),
             Message::Stream(Stream::Dec(d)) => {
@@ -682,67 +733,63 @@ impl Ctx {
     /// # Safety
     /// `params` is NULL or a valid `OSSL_PARAM` array.
     pub unsafe fn set_params(&mut self, params: *const Param) -> Res {
-        // SAFETY (for each `find` below): the caller's contract.
-        if let Some(p) = unsafe { params::find(params, c"ivlen") } {
-            self.ivlen = params::get_size(p)?;
+        // SAFETY: the caller's contract; the entries are only read.
+        for (key, p) in unsafe { params::each(params.cast_mut()) } {
+            // SAFETY: `p` is an element of the array.
+            let p = unsafe { &*p };
+            match key {
+                b"ivlen" => self.ivlen = params::get_size(p)?,
+                b"keylen" if params::get_size(p)? != self.keylen => {
+                    return fail(
+                        ffi::PROV_R_INVALID_KEY_LENGTH,
+                        format!("galois: the key length is {}", self.keylen),
+                    )
+                }
+                b"tag" => self.set_tag(p)?,
+                b"tlsaad" => self.tls_set_aad(params::get_octets(p)?.unwrap_or_default())?,
+                b"tlsivfixed" => {
+                    self.tls_set_fixed_iv(params::get_octets(p)?.unwrap_or_default())?
+                }
+                b"tlsivinv" => {
+                    self.tls_set_explicit_iv(params::get_octets(p)?.unwrap_or_default())?
+                }
+                _ => {}
+            }
         }
-        // SAFETY: as above.
-        if let Some(p) = unsafe { params::find(params, c"keylen") } {
-            let n = params::get_size(p)?;
-            if n != self.keylen {
+        Ok(())
+    }
+
+    /// `tag`: the expected tag of a decryption, or (no data) a tag length.
+    fn set_tag(&mut self, p: &Param) -> Res {
+        let tag = params::get_octets(p)?;
+        let n = tag.map_or(p.data_size, <[u8]>::len);
+        if n == 0 || n > TAG_MAX {
+            return fail(
+                ffi::PROV_R_INVALID_TAG_LENGTH,
+                format!("galois: a tag of {n} bytes"),
+            );
+        }
+        if let Some(t) = tag {
+            if self
+                .keyed
+                .as_ref()
+                .is_some_and(|k| matches!(k.msg, Some(Message::Opened)))
+            {
+                self.abandon();
                 return fail(
-                    ffi::PROV_R_INVALID_KEY_LENGTH,
-                    format!("galois: the key length is {}", self.keylen),
+                    ffi::PROV_R_INVALID_TAG,
+                    "galois: the tag cannot change after the ciphertext it verified",
                 );
             }
-        }
-        // SAFETY: as above.
-        if let Some(p) = unsafe { params::find(params, c"tag") } {
-            let tag = params::get_octets(p)?;
-            let n = tag.map_or(p.data_size, <[u8]>::len);
-            if n == 0 || n > TAG_MAX {
+            if self.enc {
                 return fail(
-                    ffi::PROV_R_INVALID_TAG_LENGTH,
-                    format!("galois: a tag of {n} bytes"),
+                    ffi::PROV_R_INVALID_TAG,
+                    "galois: a tag is set for decryption only",
                 );
             }
-            if let Some(t) = tag {
-                if self
-                    .keyed
-                    .as_ref()
-                    .is_some_and(|k| matches!(k.msg, Some(Message::Opened)))
-                {
-                    self.abandon();
-                    return fail(
-                        ffi::PROV_R_INVALID_TAG,
-                        "galois: the tag cannot change after the ciphertext it verified",
-                    );
-                }
-                if self.enc {
-                    return fail(
-                        ffi::PROV_R_INVALID_TAG,
-                        "galois: a tag is set for decryption only",
-                    );
-                }
-                self.tag[..n].copy_from_slice(t);
-            }
-            self.taglen = Some(n);
+            self.tag[..n].copy_from_slice(t);
         }
-        // SAFETY: as above.
-        if let Some(p) = unsafe { params::find(params, c"tlsaad") } {
-            let aad = params::get_octets(p)?.unwrap_or_default();
-            self.tls_set_aad(aad)?;
-        }
-        // SAFETY: as above.
-        if let Some(p) = unsafe { params::find(params, c"tlsivfixed") } {
-            let fixed = params::get_octets(p)?.unwrap_or_default();
-            self.tls_set_fixed_iv(fixed)?;
-        }
-        // SAFETY: as above.
-        if let Some(p) = unsafe { params::find(params, c"tlsivinv") } {
-            let inv = params::get_octets(p)?.unwrap_or_default();
-            self.tls_set_explicit_iv(inv)?;
-        }
+        self.taglen = Some(n);
         Ok(())
     }
 
@@ -751,38 +798,40 @@ impl Ctx {
     /// # Safety
     /// `params` is NULL or a valid writable `OSSL_PARAM` array.
     pub unsafe fn get_params(&mut self, params: *mut Param) -> Res {
-        // SAFETY (each call): the caller's contract.
-        unsafe {
-            params::set_size(params, c"ivlen", self.ivlen)?;
-            params::set_size(params, c"keylen", self.keylen)?;
-            params::set_size(params, c"taglen", self.taglen.unwrap_or(TAG_MAX))?;
-            if self.tls_aad.is_some() {
-                params::set_size(params, c"tlsaadpad", TAG_MAX)?;
-            }
-            for key in [c"iv", c"updated-iv"] {
-                if let Some(p) = params::find_mut(params, key) {
-                    if self.iv.len() != self.ivlen {
-                        return fail(ffi::PROV_R_INVALID_IV_LENGTH, "galois: no IV set");
+        // SAFETY: the caller's contract.
+        for (key, p) in unsafe { params::each(params) } {
+            // SAFETY (this block): `p` is a writable element of the array.
+            let ok = unsafe {
+                let size = (*p).data_size;
+                match key {
+                    b"ivlen" => params::put_size(p, self.ivlen),
+                    b"keylen" => params::put_size(p, self.keylen),
+                    b"taglen" => params::put_size(p, self.tag_len()),
+                    b"tlsaadpad" if self.tls_aad.is_some() => params::put_size(p, TAG_MAX),
+                    b"iv" | b"updated-iv" => {
+                        if self.iv.len() != self.ivlen {
+                            return fail(ffi::PROV_R_INVALID_IV_LENGTH, "galois: no IV set");
+                        }
+                        params::put_octets(p, &self.iv)
                     }
-                    params::set_octets(p, &self.iv, key)?;
+                    b"tag" => {
+                        if !self.enc || !self.tag_ready || size == 0 || size > TAG_MAX {
+                            return fail(
+                                ffi::PROV_R_INVALID_TAG,
+                                "galois: no tag to get (encrypt and finish first; 1 to 16 bytes)",
+                            );
+                        }
+                        params::put_octets(p, &self.tag[..size])
+                    }
+                    b"tlsivgen" => {
+                        let mut out = vec![0u8; size];
+                        self.tls_next_iv(&mut out)?;
+                        params::put_octets(p, &out)
+                    }
+                    _ => continue,
                 }
-            }
-            if let Some(p) = params::find_mut(params, c"tag") {
-                let n = (*p).data_size;
-                if !self.enc || !self.tag_ready || n == 0 || n > TAG_MAX {
-                    return fail(
-                        ffi::PROV_R_INVALID_TAG,
-                        "galois: no tag to get (encrypt and finish first; 1 to 16 bytes)",
-                    );
-                }
-                params::set_octets(p, &self.tag[..n], c"tag")?;
-            }
-            if let Some(p) = params::find_mut(params, c"tlsivgen") {
-                let n = (*p).data_size;
-                let mut out = vec![0u8; n];
-                self.tls_next_iv(&mut out)?;
-                params::set_octets(p, &out, c"tlsivgen")?;
-            }
+            };
+            params::check(ok, key)?;
         }
         Ok(())
     }

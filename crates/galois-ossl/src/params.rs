@@ -83,37 +83,86 @@ pub fn entry<T>(failed: T, body: impl FnOnce() -> Res<T>) -> T {
     }
 }
 
-/// The entry of `params` named `key`, if the array has one.
+/// The entry of `params` named `key`, to write a value into.
 ///
 /// # Safety
-/// `params` is NULL or a valid `OSSL_PARAM` array (terminated by an entry
-/// with a NULL key) that outlives the returned reference.
-pub unsafe fn find<'a>(params: *const Param, key: &CStr) -> Option<&'a Param> {
+/// `params` is NULL or a valid writable `OSSL_PARAM` array (terminated by
+/// an entry with a NULL key) that outlives the returned pointer.
+pub unsafe fn find_mut(params: *mut Param, key: &CStr) -> Option<*mut Param> {
     if params.is_null() {
         return None;
     }
     // SAFETY: `params` is a valid terminated array (the caller's contract);
     // the result is NULL or an element of it.
-    unsafe { ffi::OSSL_PARAM_locate_const(params, key.as_ptr()).as_ref() }
-}
-
-/// The entry of `params` named `key`, to write a value into.
-///
-/// # Safety
-/// As for [`find`], with the array writable.
-pub unsafe fn find_mut(params: *mut Param, key: &CStr) -> Option<*mut Param> {
-    if params.is_null() {
-        return None;
-    }
-    // SAFETY: as in `find`.
     let p = unsafe { ffi::OSSL_PARAM_locate(params, key.as_ptr()) };
     (!p.is_null()).then_some(p)
+}
+
+/// The entries of a parameter array in order, with their keys.
+///
+/// # Safety
+/// `params` is NULL or a valid terminated `OSSL_PARAM` array that outlives
+/// the iteration.
+pub unsafe fn each<'a>(params: *mut Param) -> impl Iterator<Item = (&'a [u8], *mut Param)> {
+    let mut next = params;
+    std::iter::from_fn(move || {
+        // SAFETY: `next` is NULL or an element of the terminated array, not
+        // past its end (the caller's contract; iteration stops at the end).
+        let e = unsafe { next.as_ref() }?;
+        if e.key.is_null() {
+            return None;
+        }
+        let cur = next;
+        // SAFETY: `e` is not the terminator, so the next element exists; its
+        // key is a NUL-terminated string living as long as the array.
+        let key = unsafe {
+            next = next.add(1);
+            CStr::from_ptr(e.key).to_bytes()
+        };
+        Some((key, cur))
+    })
+}
+
+/// Writes a `size_t` into `p` (any integer type libcrypto converts to);
+/// 1 on success.
+///
+/// # Safety
+/// `p` is a writable element of a parameter array (from [`each`]).
+pub unsafe fn put_size(p: *mut Param, v: usize) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe { ffi::OSSL_PARAM_set_size_t(p, v) }
+}
+
+/// Copies `v` into the octet-string parameter `p` if it has room; 1 on
+/// success.
+///
+/// # Safety
+/// As for [`put_size`].
+pub unsafe fn put_octets(p: *mut Param, v: &[u8]) -> c_int {
+    // SAFETY: the caller's contract; libcrypto checks the room and copies
+    // `v.len()` bytes from `v`.
+    unsafe { ffi::OSSL_PARAM_set_octet_string(p, v.as_ptr().cast(), v.len()) }
+}
+
+/// The result of a `put_*` on the parameter `key`.
+pub fn check(ok: c_int, key: &[u8]) -> Res {
+    if ok == 1 {
+        Ok(())
+    } else {
+        fail(
+            ffi::PROV_R_FAILED_TO_SET_PARAMETER,
+            format!(
+                "galois: cannot return parameter {}",
+                String::from_utf8_lossy(key)
+            ),
+        )
+    }
 }
 
 /// An integer parameter as a `size_t`.
 pub fn get_size(p: &Param) -> Res<usize> {
     let mut v = 0usize;
-    // SAFETY: `p` is a valid parameter (from `find`); `v` is a local.
+    // SAFETY: `p` is a valid parameter (from `each`); `v` is a local.
     if unsafe { ffi::OSSL_PARAM_get_size_t(p, &mut v) } == 1 {
         Ok(v)
     } else {
@@ -144,14 +193,7 @@ pub fn get_octets(p: &Param) -> Res<Option<&[u8]>> {
 }
 
 fn set_ok(ok: c_int, what: &CStr) -> Res {
-    if ok == 1 {
-        Ok(())
-    } else {
-        fail(
-            ffi::PROV_R_FAILED_TO_SET_PARAMETER,
-            format!("galois: cannot return parameter {}", what.to_string_lossy()),
-        )
-    }
+    check(ok, what.to_bytes())
 }
 
 /// Writes a value into the entry `key` of `params` if present, with
@@ -194,17 +236,4 @@ pub unsafe fn set_utf8_ptr(params: *mut Param, key: &CStr, v: &'static CStr) -> 
     let v: *const c_char = v.as_ptr();
     // SAFETY: the caller's contract; `v` is a static string.
     unsafe { set_with(params, key, |p| ffi::OSSL_PARAM_set_utf8_ptr(p, v)) }
-}
-
-/// Copies `v` into the octet-string parameter `p` (which must have room).
-///
-/// # Safety
-/// `p` is a valid element of a writable parameter array.
-pub unsafe fn set_octets(p: *mut Param, v: &[u8], key: &CStr) -> Res {
-    // SAFETY: `p` is valid (the caller's contract); OSSL_PARAM_set_octet_string
-    // checks the room and copies `v.len()` bytes from `v`.
-    set_ok(
-        unsafe { ffi::OSSL_PARAM_set_octet_string(p, v.as_ptr().cast(), v.len()) },
-        key,
-    )
 }

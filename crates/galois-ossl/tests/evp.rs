@@ -610,12 +610,18 @@ fn new_iv_same_key_copy_and_used_up_iv() {
     };
     let ctx = Ctx::new();
     start(&ctx, g, true, &key, &[0; 12]).unwrap();
+    let mut cur = key;
     for n in 0..20u8 {
         let iv = [n; 12];
-        // SAFETY (test): a live context; IV only (same key).
+        // Re-init with the IV only, with the same key again, or with another key.
+        if n % 5 == 4 {
+            cur = [n; 16];
+        }
+        let k = if n % 5 == 0 { null() } else { cur.as_ptr() };
+        // SAFETY (test): a live context; a 16-byte key or none, a 12-byte IV.
         unsafe {
             ok(
-                EVP_EncryptInit_ex2(ctx.0, null(), null(), iv.as_ptr(), null()),
+                EVP_EncryptInit_ex2(ctx.0, null(), k, iv.as_ptr(), null()),
                 "re-init",
             )
             .unwrap()
@@ -638,7 +644,7 @@ fn new_iv_same_key_copy_and_used_up_iv() {
             encrypt(
                 &Msg {
                     c: d,
-                    key: &key,
+                    key: &cur,
                     iv: &iv,
                     aad: b"aad"
                 },
