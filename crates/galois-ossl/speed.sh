@@ -6,9 +6,10 @@
 # and the spread of OpenSSL against itself (the control: max/min of its runs).
 # Usage: bash crates/galois-ossl/speed.sh [REPS] [CPU]   (after scripts/install-c.sh;
 #        GALOIS_OSSL_CNF=.../openssl-galois.cnf, default $TARGET/ossl-prefix/...)
-# Modes: "-evp" (one message, update after update: the on-line path) and
-# "-aead -evp" (per message: init with key and IV, 13 bytes AAD, one update,
-# final: the one-shot path, key schedule included).
+# Modes: "-evp" and "-aead -evp". OpenSSL 3.0.19's loops re-init the context
+# with the key and the IV for every message in both (the provider sees a key,
+# an IV, one update, final); -aead adds 13 bytes of AAD. `openssl speed`
+# divides by the process's user CPU time, not wall time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPS=${1:-3}
