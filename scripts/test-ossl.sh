@@ -6,6 +6,7 @@
 #   2. the EVP test program (crates/galois-ossl/tests/evp.rs) against the
 #      installed module: every AES-GCM/GMAC vector file whole and split,
 #      random messages against the default provider, tampering, re-init, copy;
+#      GMAC (EVP_MAC) against the default provider and the GMAC vectors;
 #   3. openssl s_server + s_client with OPENSSL_CONF=<the config>: TLS 1.3
 #      (both AES-GCM suites) and TLS 1.2 (ECDHE-RSA and ECDHE-ECDSA, AES-128
 #      and AES-256-GCM), 1 MiB each way, compared byte for byte; each side's
@@ -58,11 +59,13 @@ listed=$(openssl list -cipher-algorithms -provider-path "$P/lib/ossl-modules" -p
 for n in 128 192 256; do
   grep -q "aes-$n-gcm, id-aes$n-GCM } @ galois" <<<"$listed" || { echo "$listed"; fail "openssl list: no AES-$n-GCM @ galois"; }
 done
-echo "install: $MOD, $CNF; openssl list shows AES-128/192/256-GCM @ galois"
+macs=$(openssl list -mac-algorithms -provider-path "$P/lib/ossl-modules" -provider galois)
+grep -q "GMAC } @ galois" <<<"$macs" || { echo "$macs"; fail "openssl list: no GMAC @ galois"; }
+echo "install: $MOD, $CNF; openssl list shows AES-128/192/256-GCM and GMAC @ galois"
 
 echo "== the EVP test program against the installed module"
 # --workspace: the test binary the CI build made (-p would resolve other features).
-GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 4 \
+GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 5 \
   cargo test --workspace --release --locked --test evp
 
 dir=$(mktemp -d)

@@ -50,6 +50,7 @@ impl<T, const N: usize> Table<T, N> {
 // OSSL_PARAM data types (core.h).
 pub const OSSL_PARAM_INTEGER: c_uint = 1;
 pub const OSSL_PARAM_UNSIGNED_INTEGER: c_uint = 2;
+pub const OSSL_PARAM_UTF8_STRING: c_uint = 4;
 pub const OSSL_PARAM_UTF8_PTR: c_uint = 6;
 pub const OSSL_PARAM_OCTET_STRING: c_uint = 5;
 
@@ -61,6 +62,19 @@ pub const OSSL_FUNC_PROVIDER_QUERY_OPERATION: c_int = 1027;
 
 // Operations.
 pub const OSSL_OP_CIPHER: c_int = 2;
+pub const OSSL_OP_MAC: c_int = 3;
+
+// MAC functions.
+pub const OSSL_FUNC_MAC_NEWCTX: c_int = 1;
+pub const OSSL_FUNC_MAC_DUPCTX: c_int = 2;
+pub const OSSL_FUNC_MAC_FREECTX: c_int = 3;
+pub const OSSL_FUNC_MAC_INIT: c_int = 4;
+pub const OSSL_FUNC_MAC_UPDATE: c_int = 5;
+pub const OSSL_FUNC_MAC_FINAL: c_int = 6;
+pub const OSSL_FUNC_MAC_GET_CTX_PARAMS: c_int = 8;
+pub const OSSL_FUNC_MAC_SET_CTX_PARAMS: c_int = 9;
+pub const OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS: c_int = 11;
+pub const OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS: c_int = 12;
 
 // Cipher functions.
 pub const OSSL_FUNC_CIPHER_NEWCTX: c_int = 1;

@@ -15,6 +15,22 @@ use std::ptr::NonNull;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
+/// OpenSSL's names of AES-GCM (name, alias, OID) and the key length of each:
+/// the cipher algorithms, and what GMAC's `cipher` parameter accepts.
+pub const NAMES: [(&std::ffi::CStr, usize); 3] = [
+    (c"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", 16),
+    (c"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", 24),
+    (c"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", 32),
+];
+
+/// The key length of the AES-GCM named `name` (any of its names, any case).
+pub fn keylen_of(name: &[u8]) -> Option<usize> {
+    NAMES.iter().find_map(|(names, keylen)| {
+        let mut all = names.to_bytes().split(|&b| b == b':');
+        all.any(|n| n.eq_ignore_ascii_case(name)).then_some(*keylen)
+    })
+}
+
 /// The longest GCM tag (and the only one the TLS record path uses).
 const TAG_MAX: usize = 16;
 /// The IV length EVP starts with.
@@ -246,6 +262,11 @@ fn io_slices<'a>(out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> 
 }
 
 impl Ctx {
+    /// The tag of the last message sealed.
+    pub fn sealed_tag(&self) -> Option<&[u8]> {
+        (self.enc && self.tag_ready).then_some(&self.tag[..])
+    }
+
     pub fn new(keylen: usize) -> Self {
         Ctx {
             keylen,
@@ -894,46 +915,15 @@ pub unsafe fn alg_params(params: *mut Param, keylen: usize) -> Res {
 
 // ---- the C entry points ----
 
-/// # Safety
-/// `vctx` is a context from `newctx`/`dupctx` not yet freed.
-unsafe fn ctx<'a>(vctx: *mut c_void) -> Res<&'a mut Ctx> {
-    // SAFETY: the caller's contract; OpenSSL never uses a context from two
-    // threads at once.
-    match unsafe { (vctx as *mut Ctx).as_mut() } {
-        Some(c) => Ok(c),
-        None => fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL context"),
-    }
-}
-
-/// # Safety
-/// `p` is NULL or holds `n` readable bytes.
-unsafe fn opt_bytes<'a>(p: *const u8, n: usize) -> Option<&'a [u8]> {
-    // SAFETY: the caller's contract.
-    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, n) })
-}
-
 pub unsafe extern "C" fn newctx<const K: usize>(_provctx: *mut c_void) -> *mut c_void {
-    params::entry(std::ptr::null_mut(), || {
-        Ok(Box::into_raw(Box::new(Ctx::new(K))).cast())
-    })
-}
-
-pub unsafe extern "C" fn freectx(vctx: *mut c_void) {
-    params::entry((), || {
-        if !vctx.is_null() {
-            // SAFETY: `vctx` came from `newctx`/`dupctx` (Box::into_raw) and
-            // OpenSSL frees it once; Drop wipes it.
-            drop(unsafe { Box::from_raw(vctx as *mut Ctx) });
-        }
-        Ok(())
-    })
+    params::entry(std::ptr::null_mut(), || Ok(params::boxed(Ctx::new(K))))
 }
 
 pub unsafe extern "C" fn dupctx(vctx: *mut c_void) -> *mut c_void {
     params::entry(std::ptr::null_mut(), || {
         // SAFETY: OpenSSL passes a live context.
-        let c = unsafe { ctx(vctx) }?.dup()?;
-        Ok(Box::into_raw(Box::new(c)).cast())
+        let c = unsafe { params::object::<Ctx>(vctx) }?.dup()?;
+        Ok(params::boxed(c))
     })
 }
 
@@ -949,7 +939,14 @@ pub unsafe extern "C" fn init<const ENC: bool>(
     params::entry(0, || {
         // SAFETY: EVP's contract: a live context, `key`/`iv` NULL or of
         // `keylen`/`ivlen` bytes, `params` NULL or a valid array.
-        unsafe { ctx(vctx)?.init(ENC, opt_bytes(key, keylen), opt_bytes(iv, ivlen), params) }?;
+        unsafe {
+            params::object::<Ctx>(vctx)?.init(
+                ENC,
+                params::bytes(key, keylen),
+                params::bytes(iv, ivlen),
+                params,
+            )
+        }?;
         Ok(1)
     })
 }
@@ -962,7 +959,7 @@ unsafe fn run(
 ) -> c_int {
     params::entry(0, || {
         // SAFETY: OpenSSL passes a live context.
-        let n = f(unsafe { ctx(vctx) }?)?;
+        let n = f(unsafe { params::object::<Ctx>(vctx) }?)?;
         if !outl.is_null() {
             // SAFETY: `outl` is EVP's writable size_t.
             unsafe { *outl = n };
@@ -1014,7 +1011,7 @@ pub unsafe extern "C" fn get_params<const K: usize>(params: *mut Param) -> c_int
 pub unsafe extern "C" fn get_ctx_params(vctx: *mut c_void, params: *mut Param) -> c_int {
     params::entry(0, || {
         // SAFETY: a live context and a valid array (OpenSSL's contract).
-        unsafe { ctx(vctx)?.get_params(params) }?;
+        unsafe { params::object::<Ctx>(vctx)?.get_params(params) }?;
         Ok(1)
     })
 }
@@ -1022,7 +1019,7 @@ pub unsafe extern "C" fn get_ctx_params(vctx: *mut c_void, params: *mut Param) -
 pub unsafe extern "C" fn set_ctx_params(vctx: *mut c_void, params: *const Param) -> c_int {
     params::entry(0, || {
         // SAFETY: a live context and a valid array (OpenSSL's contract).
-        unsafe { ctx(vctx)?.set_params(params) }?;
+        unsafe { params::object::<Ctx>(vctx)?.set_params(params) }?;
         Ok(1)
     })
 }

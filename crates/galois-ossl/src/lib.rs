@@ -9,6 +9,7 @@
 
 mod ffi;
 mod gcm;
+mod gmac;
 mod params;
 
 use ffi::{Algorithm, Dispatch, Param, Table};
@@ -64,7 +65,11 @@ macro_rules! gcm_table {
     ($k:literal) => {
         Table([
             func!(ffi::OSSL_FUNC_CIPHER_NEWCTX, gcm::newctx::<$k>, NewCtx),
-            func!(ffi::OSSL_FUNC_CIPHER_FREECTX, gcm::freectx, FreeCtx),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_FREECTX,
+                params::free::<gcm::Ctx>,
+                FreeCtx
+            ),
             func!(ffi::OSSL_FUNC_CIPHER_DUPCTX, gcm::dupctx, NewCtx),
             func!(ffi::OSSL_FUNC_CIPHER_ENCRYPT_INIT, gcm::init::<true>, Init),
             func!(ffi::OSSL_FUNC_CIPHER_DECRYPT_INIT, gcm::init::<false>, Init),
@@ -113,31 +118,92 @@ static AES_256_GCM: Table<Dispatch, 15> = gcm_table!(32);
 const PROPERTIES: &std::ffi::CStr = c"provider=galois";
 
 /// OpenSSL's own names, aliases and OIDs for each cipher.
+/// An algorithm of this provider.
+const fn algorithm(
+    names: &'static std::ffi::CStr,
+    imp: *const Dispatch,
+    desc: &'static std::ffi::CStr,
+) -> Algorithm {
+    Algorithm {
+        names: names.as_ptr(),
+        properties: PROPERTIES.as_ptr(),
+        implementation: imp,
+        description: desc.as_ptr(),
+    }
+}
+
+const ALGORITHM_END: Algorithm = Algorithm {
+    names: std::ptr::null(),
+    properties: std::ptr::null(),
+    implementation: std::ptr::null(),
+    description: std::ptr::null(),
+};
+
+/// OpenSSL's own names, aliases and OIDs for each cipher.
 static CIPHERS: Table<Algorithm, 4> = Table([
-    Algorithm {
-        names: c"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6".as_ptr(),
-        properties: PROPERTIES.as_ptr(),
-        implementation: AES_128_GCM.as_ptr(),
-        description: c"AES-128-GCM (galois)".as_ptr(),
-    },
-    Algorithm {
-        names: c"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26".as_ptr(),
-        properties: PROPERTIES.as_ptr(),
-        implementation: AES_192_GCM.as_ptr(),
-        description: c"AES-192-GCM (galois)".as_ptr(),
-    },
-    Algorithm {
-        names: c"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46".as_ptr(),
-        properties: PROPERTIES.as_ptr(),
-        implementation: AES_256_GCM.as_ptr(),
-        description: c"AES-256-GCM (galois)".as_ptr(),
-    },
-    Algorithm {
-        names: std::ptr::null(),
-        properties: std::ptr::null(),
-        implementation: std::ptr::null(),
-        description: std::ptr::null(),
-    },
+    algorithm(
+        gcm::NAMES[0].0,
+        AES_128_GCM.as_ptr(),
+        c"AES-128-GCM (galois)",
+    ),
+    algorithm(
+        gcm::NAMES[1].0,
+        AES_192_GCM.as_ptr(),
+        c"AES-192-GCM (galois)",
+    ),
+    algorithm(
+        gcm::NAMES[2].0,
+        AES_256_GCM.as_ptr(),
+        c"AES-256-GCM (galois)",
+    ),
+    ALGORITHM_END,
+]);
+
+type MacInit = unsafe extern "C" fn(*mut c_void, *const u8, usize, *const Param) -> c_int;
+type MacUpdate = unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int;
+
+static GMAC: Table<Dispatch, 11> = Table([
+    func!(ffi::OSSL_FUNC_MAC_NEWCTX, gmac::newctx, NewCtx),
+    func!(ffi::OSSL_FUNC_MAC_DUPCTX, gmac::dupctx, NewCtx),
+    func!(
+        ffi::OSSL_FUNC_MAC_FREECTX,
+        params::free::<gmac::Mac>,
+        FreeCtx
+    ),
+    func!(ffi::OSSL_FUNC_MAC_INIT, gmac::init, MacInit),
+    func!(ffi::OSSL_FUNC_MAC_UPDATE, gmac::update, MacUpdate),
+    func!(ffi::OSSL_FUNC_MAC_FINAL, gmac::final_, Final),
+    func!(
+        ffi::OSSL_FUNC_MAC_GET_CTX_PARAMS,
+        gmac::get_ctx_params,
+        GetCtxParams
+    ),
+    func!(
+        ffi::OSSL_FUNC_MAC_SET_CTX_PARAMS,
+        gmac::set_ctx_params,
+        SetCtxParams
+    ),
+    func!(
+        ffi::OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS,
+        gmac::gettable_ctx_params,
+        CtxGettable
+    ),
+    func!(
+        ffi::OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS,
+        gmac::settable_ctx_params,
+        CtxGettable
+    ),
+    DISPATCH_END,
+]);
+
+/// OpenSSL's names of GMAC.
+static MACS: Table<Algorithm, 2> = Table([
+    algorithm(
+        c"GMAC:1.0.9797.3.4",
+        GMAC.as_ptr(),
+        c"GMAC over AES-GCM (galois)",
+    ),
+    ALGORITHM_END,
 ]);
 
 unsafe extern "C" fn query_operation(
@@ -151,6 +217,7 @@ unsafe extern "C" fn query_operation(
     }
     match op {
         ffi::OSSL_OP_CIPHER => CIPHERS.as_ptr(),
+        ffi::OSSL_OP_MAC => MACS.as_ptr(),
         _ => std::ptr::null(),
     }
 }

@@ -3,7 +3,7 @@
 //! pass any integer width); octet strings are read from the array directly.
 
 use crate::ffi::{self, Param};
-use std::ffi::{c_char, c_int, c_uint, CStr, CString};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 
 /// A failure to report on OpenSSL's error stack: a `PROV_R_*` reason and a
 /// message.
@@ -81,6 +81,61 @@ pub fn entry<T>(failed: T, body: impl FnOnce() -> Res<T>) -> T {
             failed
         }
     }
+}
+
+/// A context handed to OpenSSL (freed by [`free`]).
+pub fn boxed<T>(t: T) -> *mut c_void {
+    Box::into_raw(Box::new(t)).cast()
+}
+
+/// The context behind a pointer from [`boxed`].
+///
+/// # Safety
+/// `v` came from `boxed::<T>` and is not freed; OpenSSL never uses a
+/// context from two threads at once.
+pub unsafe fn object<'a, T>(v: *mut c_void) -> Res<&'a mut T> {
+    // SAFETY: the caller's contract.
+    match unsafe { v.cast::<T>().as_mut() } {
+        Some(c) => Ok(c),
+        None => fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL context"),
+    }
+}
+
+/// `freectx` of every context type: drops (and so wipes) it.
+///
+/// # Safety
+/// `v` is NULL or came from `boxed::<T>`, freed once.
+pub unsafe extern "C" fn free<T>(v: *mut c_void) {
+    entry((), || {
+        if !v.is_null() {
+            // SAFETY: the caller's contract (OpenSSL frees each context once).
+            drop(unsafe { Box::from_raw(v.cast::<T>()) });
+        }
+        Ok(())
+    })
+}
+
+/// `n` bytes at `p`, or `None` for NULL.
+///
+/// # Safety
+/// `p` is NULL or holds `n` readable bytes that outlive the slice.
+pub unsafe fn bytes<'a>(p: *const u8, n: usize) -> Option<&'a [u8]> {
+    // SAFETY: the caller's contract.
+    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// A UTF-8 string parameter's bytes (up to a NUL, if it holds one).
+pub fn get_utf8(p: &Param) -> Res<&[u8]> {
+    if p.data_type != ffi::OSSL_PARAM_UTF8_STRING || p.data.is_null() {
+        return fail(
+            ffi::PROV_R_FAILED_TO_GET_PARAMETER,
+            "galois: a UTF-8 string was expected",
+        );
+    }
+    // SAFETY: an OSSL_PARAM string holds `data_size` readable bytes at
+    // `data` (core.h), for as long as the parameter array lives.
+    let s = unsafe { std::slice::from_raw_parts(p.data as *const u8, p.data_size) };
+    Ok(s.split(|&b| b == 0).next().unwrap_or_default())
 }
 
 /// The entry of `params` named `key`, to write a value into.

@@ -72,6 +72,31 @@ extern "C" {
     fn ERR_error_string_n(e: c_ulong, buf: *mut c_char, len: usize);
 }
 
+/// `OSSL_PARAM`.
+#[repr(C)]
+struct Param {
+    key: *const c_char,
+    data_type: u32,
+    data: *mut c_void,
+    data_size: usize,
+    return_size: usize,
+}
+
+#[link(name = "crypto")]
+extern "C" {
+    fn EVP_MAC_fetch(libctx: *mut c_void, alg: *const c_char, props: *const c_char) -> *mut c_void;
+    fn EVP_MAC_get0_provider(m: *const c_void) -> *const c_void;
+    fn EVP_MAC_CTX_new(m: *mut c_void) -> *mut c_void;
+    fn EVP_MAC_CTX_free(c: *mut c_void);
+    fn EVP_MAC_init(c: *mut c_void, key: *const u8, keylen: usize, p: *const Param) -> c_int;
+    fn EVP_MAC_update(c: *mut c_void, data: *const u8, n: usize) -> c_int;
+    fn EVP_MAC_final(c: *mut c_void, out: *mut u8, outl: *mut usize, outsize: usize) -> c_int;
+    fn EVP_MAC_free(m: *mut c_void);
+    fn OSSL_PARAM_construct_utf8_string(key: *const c_char, buf: *mut c_char, n: usize) -> Param;
+    fn OSSL_PARAM_construct_octet_string(key: *const c_char, buf: *mut c_void, n: usize) -> Param;
+    fn OSSL_PARAM_construct_end() -> Param;
+}
+
 const EVP_CTRL_AEAD_SET_IVLEN: c_int = 0x9;
 const EVP_CTRL_AEAD_GET_TAG: c_int = 0x10;
 const EVP_CTRL_AEAD_SET_TAG: c_int = 0x11;
@@ -738,4 +763,117 @@ fn new_iv_same_key_copy_and_used_up_iv() {
     // SAFETY (test): live contexts.
     assert_eq!(unsafe { EVP_CIPHER_CTX_copy(c.0, a.0) }, 0);
     assert!(errors().contains("galois"));
+}
+
+/// GMAC of `msg` (in random pieces) under `key` and `iv` by the provider `prov`.
+fn gmac(
+    prov: &str,
+    key: &[u8],
+    iv: &[u8],
+    msg: &[u8],
+    rng: &mut impl Rng,
+) -> Result<Vec<u8>, String> {
+    load();
+    let props = CString::new(format!("provider={prov}")).unwrap();
+    let mut cipher = CString::new(format!("AES-{}-GCM", key.len() * 8))
+        .unwrap()
+        .into_bytes_with_nul();
+    let mut iv = iv.to_vec();
+    // SAFETY (test): valid strings and buffers that outlive the calls; every
+    // object made is freed.
+    unsafe {
+        let mac = EVP_MAC_fetch(null_mut(), c"GMAC".as_ptr(), props.as_ptr());
+        assert!(!mac.is_null(), "{}", errors());
+        let got = CStr::from_ptr(OSSL_PROVIDER_get0_name(EVP_MAC_get0_provider(mac)));
+        assert_eq!(got.to_str().unwrap(), prov);
+        let ctx = EVP_MAC_CTX_new(mac);
+        let params = [
+            OSSL_PARAM_construct_utf8_string(c"cipher".as_ptr(), cipher.as_mut_ptr().cast(), 0),
+            OSSL_PARAM_construct_octet_string(c"iv".as_ptr(), iv.as_mut_ptr().cast(), iv.len()),
+            OSSL_PARAM_construct_end(),
+        ];
+        let mut r = ok(
+            EVP_MAC_init(ctx, key.as_ptr(), key.len(), params.as_ptr()),
+            "mac init",
+        );
+        for p in pieces(rng, msg.len(), true) {
+            r = r.and_then(|()| {
+                ok(
+                    EVP_MAC_update(ctx, msg[p.clone()].as_ptr(), p.len()),
+                    "mac update",
+                )
+            });
+        }
+        let mut tag = vec![0u8; 16];
+        let mut n = 0;
+        r = r.and_then(|()| {
+            ok(
+                EVP_MAC_final(ctx, tag.as_mut_ptr(), &mut n, tag.len()),
+                "mac final",
+            )
+        });
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(mac);
+        r.map(|()| tag[..n].to_vec())
+    }
+}
+
+#[test]
+fn gmac_matches_the_default_provider_and_the_vectors() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x6ac);
+    for i in 0..200 {
+        let key: Vec<u8> = (0..[16, 24, 32][i % 3]).map(|_| rng.random()).collect();
+        let iv: Vec<u8> = (0..if i % 4 == 0 {
+            rng.random_range(1..40)
+        } else {
+            12
+        })
+            .map(|_| rng.random())
+            .collect();
+        let n = if i % 20 == 0 {
+            rng.random_range(0..200_000)
+        } else {
+            rng.random_range(0..3000)
+        };
+        let msg: Vec<u8> = (0..n).map(|_| rng.random()).collect();
+        let ours = gmac("galois", &key, &iv, &msg, &mut rng).unwrap();
+        assert_eq!(
+            ours,
+            gmac("default", &key, &iv, &msg, &mut rng).unwrap(),
+            "case {i}"
+        );
+        assert_eq!(ours.len(), 16);
+    }
+    let mut cases = 0;
+    for f in vector_files() {
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        if doc["algorithm"] != "AES-GMAC" {
+            continue;
+        }
+        for t in doc["tests"].as_array().unwrap() {
+            let (key, iv, msg, tag) = (
+                unhex(&t["key"]),
+                unhex(&t["iv"]),
+                unhex(&t["aad"]),
+                unhex(&t["tag"]),
+            );
+            if ![16, 24, 32].contains(&key.len()) || tag.len() != 16 {
+                continue;
+            }
+            let ours = gmac("galois", &key, &iv, &msg, &mut rng);
+            if t["result"] == "valid" {
+                assert_eq!(ours, Ok(tag), "{} #{}", f.display(), t["id"]);
+            } else {
+                assert!(
+                    ours.map_or(true, |o| o != tag),
+                    "{} #{}",
+                    f.display(),
+                    t["id"]
+                );
+            }
+            cases += 1;
+        }
+    }
+    assert!(cases > 20, "{cases} GMAC vector cases");
 }
