@@ -179,40 +179,18 @@ tamper "TLS 1.2 ECDHE-RSA-AES256-GCM-SHA384 (first application record flipped)" 
 
 echo "== nginx ($("$NGINX" -v 2>&1)) serving 64 MiB, curl and Python urllib, all with OPENSSL_CONF"
 ng="$dir/nginx"
-mkdir -p "$ng/www" "$ng/tmp"
+mkdir -p "$ng/www"
 # nginx's worker runs as an unprivileged user: it must reach www/ (mktemp -d is 0700).
 chmod 711 "$dir"
 chmod 755 "$ng" "$ng/www"
 head -c $((64 << 20)) /dev/urandom >"$ng/www/big.bin"
 want=$(sha256sum <"$ng/www/big.bin" | cut -d' ' -f1)
 port=$(free_port)
-cat >"$ng/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $ng/nginx.pid;
-error_log $ng/error.log;
-env OPENSSL_CONF;
-env GALOIS_PROVIDER_STATS;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $ng/tmp/body;
-  proxy_temp_path $ng/tmp/proxy;
-  fastcgi_temp_path $ng/tmp/fastcgi;
-  uwsgi_temp_path $ng/tmp/uwsgi;
-  scgi_temp_path $ng/tmp/scgi;
-  server {
-    listen 127.0.0.1:$port ssl;
-    server_name localhost;
-    ssl_certificate $dir/rsa.crt;
-    ssl_certificate_key $dir/rsa.key;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384;
-    ssl_conf_command Ciphersuites TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256;
-    root $ng/www;
-  }
-}
-EOF
+# shellcheck source=crates/galois-ossl/nginx-conf.sh
+. crates/galois-ossl/nginx-conf.sh
+nginx_conf "$ng" "$port" "$dir/rsa.crt" "$dir/rsa.key" "$ng/www" "ssl_protocols TLSv1.2 TLSv1.3" \
+  "ssl_ciphers ECDHE-RSA-AES128-GCM-SHA256:ECDHE-RSA-AES256-GCM-SHA384" \
+  "ssl_conf_command Ciphersuites TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256"
 OPENSSL_CONF="$CNF" "$NGINX" -p "$ng" -c "$ng/nginx.conf" -e "$ng/error.log" &
 ngpid=$!
 pids+=($ngpid)

@@ -14,6 +14,8 @@ TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
 CNF=${GALOIS_OSSL_CNF:-$TARGET/ossl-prefix/share/galois/openssl-galois.cnf}
 [ -f "$CNF" ] || { echo "nginx-cpu: no $CNF" >&2; exit 1; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+# shellcheck source=crates/galois-ossl/nginx-conf.sh
+. crates/galois-ossl/nginx-conf.sh
 dir=$(mktemp -d)
 masters=()
 cleanup() { for p in "${masters[@]}"; do kill -QUIT "$p" 2>/dev/null || true; done; sleep 0.5; rm -rf "$dir"; }
@@ -28,32 +30,9 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 declare -A port worker
 start() { # NAME CONF
   local name=$1 conf=$2 ng="$dir/$1"
-  mkdir -p "$ng/tmp"
   port[$name]=$(free_port)
-  cat >"$ng/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $ng/nginx.pid;
-error_log $ng/error.log;
-env OPENSSL_CONF;
-events { worker_connections 16; }
-http {
-  access_log off;
-  client_body_temp_path $ng/tmp/body;
-  proxy_temp_path $ng/tmp/proxy;
-  fastcgi_temp_path $ng/tmp/fastcgi;
-  uwsgi_temp_path $ng/tmp/uwsgi;
-  scgi_temp_path $ng/tmp/scgi;
-  server {
-    listen 127.0.0.1:${port[$name]} ssl;
-    ssl_certificate $dir/cert.pem;
-    ssl_certificate_key $dir/key.pem;
-    ssl_protocols TLSv1.3;
-    ssl_conf_command Ciphersuites TLS_AES_256_GCM_SHA384;
-    root $dir/www;
-  }
-}
-EOF
+  nginx_conf "$ng" "${port[$name]}" "$dir/cert.pem" "$dir/key.pem" "$dir/www" \
+    "ssl_protocols TLSv1.3" "ssl_conf_command Ciphersuites TLS_AES_256_GCM_SHA384"
   OPENSSL_CONF=$conf taskset -c 1 "$NGINX" -p "$ng" -c "$ng/nginx.conf" -e "$ng/error.log" &
   masters+=($!)
   local m=$!

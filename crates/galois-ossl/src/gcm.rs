@@ -1028,16 +1028,7 @@ pub unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param 
     ALG_GETTABLE.as_ptr()
 }
 
-pub unsafe extern "C" fn gettable_ctx_params(
-    _cctx: *mut c_void,
-    _provctx: *mut c_void,
-) -> *const Param {
-    GETTABLE.as_ptr()
-}
-
-pub unsafe extern "C" fn settable_ctx_params(
-    _cctx: *mut c_void,
-    _provctx: *mut c_void,
-) -> *const Param {
-    SETTABLE.as_ptr()
+impl params::Lists for Ctx {
+    const GETTABLE: &'static ffi::ParamList = &GETTABLE;
+    const SETTABLE: &'static ffi::ParamList = &SETTABLE;
 }

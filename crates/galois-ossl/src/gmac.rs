@@ -170,16 +170,7 @@ static SETTABLE: ffi::ParamList = ffi::param_list![
     c"iv" => OSSL_PARAM_OCTET_STRING,
 ];
 
-pub unsafe extern "C" fn gettable_ctx_params(
-    _cctx: *mut c_void,
-    _provctx: *mut c_void,
-) -> *const Param {
-    GETTABLE.as_ptr()
-}
-
-pub unsafe extern "C" fn settable_ctx_params(
-    _cctx: *mut c_void,
-    _provctx: *mut c_void,
-) -> *const Param {
-    SETTABLE.as_ptr()
+impl params::Lists for Mac {
+    const GETTABLE: &'static ffi::ParamList = &GETTABLE;
+    const SETTABLE: &'static ffi::ParamList = &SETTABLE;
 }

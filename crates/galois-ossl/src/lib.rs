@@ -98,12 +98,12 @@ macro_rules! gcm_table {
             ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-                gcm::gettable_ctx_params,
+                params::gettable_ctx::<gcm::Ctx>,
                 CtxGettable
             ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-                gcm::settable_ctx_params,
+                params::settable_ctx::<gcm::Ctx>,
                 CtxGettable
             ),
             DISPATCH_END,
@@ -185,12 +185,12 @@ static GMAC: Table<Dispatch, 11> = Table([
     ),
     func!(
         ffi::OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS,
-        gmac::gettable_ctx_params,
+        params::gettable_ctx::<gmac::Mac>,
         CtxGettable
     ),
     func!(
         ffi::OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS,
-        gmac::settable_ctx_params,
+        params::settable_ctx::<gmac::Mac>,
         CtxGettable
     ),
     DISPATCH_END,

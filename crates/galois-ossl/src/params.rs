@@ -83,6 +83,27 @@ pub fn entry<T>(failed: T, body: impl FnOnce() -> Res<T>) -> T {
     }
 }
 
+/// The parameter lists of a context type (what `gettable_ctx_params` and
+/// `settable_ctx_params` return).
+pub trait Lists {
+    const GETTABLE: &'static ffi::ParamList;
+    const SETTABLE: &'static ffi::ParamList;
+}
+
+pub unsafe extern "C" fn gettable_ctx<T: Lists>(
+    _cctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const Param {
+    T::GETTABLE.as_ptr()
+}
+
+pub unsafe extern "C" fn settable_ctx<T: Lists>(
+    _cctx: *mut c_void,
+    _provctx: *mut c_void,
+) -> *const Param {
+    T::SETTABLE.as_ptr()
+}
+
 /// A context handed to OpenSSL (freed by [`free`]).
 pub fn boxed<T>(t: T) -> *mut c_void {
     Box::into_raw(Box::new(t)).cast()
