@@ -6,11 +6,12 @@
 //! the one-shot `Aead` calls. Every check of IVs, tags and lengths is the
 //! library's; this file keeps only what OpenSSL's interface adds.
 
+use crate::cipher::{Cipher, DEFAULT_IVLEN};
 use crate::ffi::{self, Param};
 use crate::params::{self, fail, Res};
 use galois_aead::gcm::online::{Encryptor, UnverifiedDecryptor};
 use galois_aead::{Aes, AesGcm, Options, Tag};
-use std::ffi::{c_int, c_void};
+use std::ffi::c_uint;
 use std::ptr::NonNull;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
@@ -33,8 +34,6 @@ pub fn keylen_of(name: &[u8]) -> Option<usize> {
 
 /// The longest GCM tag (and the only one the TLS record path uses).
 const TAG_MAX: usize = 16;
-/// The IV length EVP starts with.
-const DEFAULT_IVLEN: usize = 12;
 /// TLS 1.2 GCM (RFC 5288): 13 bytes of AAD, a 4-byte fixed IV part
 /// ("salt") from the key block and an 8-byte explicit part per record,
 /// sent in front of the ciphertext, with the tag behind it.
@@ -880,152 +879,53 @@ pub static GETTABLE: ffi::ParamList = ffi::param_list![
     c"tlsivgen" => OSSL_PARAM_OCTET_STRING,
 ];
 
-/// The algorithm parameters `get_params` gives.
-pub static ALG_GETTABLE: ffi::ParamList = ffi::param_list![
-    c"mode" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"blocksize" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"aead" => OSSL_PARAM_INTEGER,
-    c"custom-iv" => OSSL_PARAM_INTEGER,
-    c"cts" => OSSL_PARAM_INTEGER,
-    c"tls-multi" => OSSL_PARAM_INTEGER,
-    c"has-randkey" => OSSL_PARAM_INTEGER,
-];
+impl Cipher for Ctx {
+    const MODE: c_uint = ffi::EVP_CIPH_GCM_MODE;
 
-/// `get_params` of the algorithm with `keylen`-byte keys.
-///
-/// # Safety
-/// `params` is NULL or a valid writable `OSSL_PARAM` array.
-pub unsafe fn alg_params(params: *mut Param, keylen: usize) -> Res {
-    // SAFETY (each call): the caller's contract.
-    unsafe {
-        params::set_uint(params, c"mode", ffi::EVP_CIPH_GCM_MODE)?;
-        params::set_size(params, c"keylen", keylen)?;
-        params::set_size(params, c"ivlen", DEFAULT_IVLEN)?;
-        params::set_size(params, c"blocksize", 1)?;
-        params::set_int(params, c"aead", 1)?;
-        params::set_int(params, c"custom-iv", 1)?;
-        params::set_int(params, c"cts", 0)?;
-        params::set_int(params, c"tls-multi", 0)?;
-        params::set_int(params, c"has-randkey", 0)?;
+    fn new(keylen: usize) -> Self {
+        Ctx::new(keylen)
     }
-    Ok(())
-}
 
-// ---- the C entry points ----
+    fn dup(&self) -> Res<Self> {
+        Ctx::dup(self)
+    }
 
-pub unsafe extern "C" fn newctx<const K: usize>(_provctx: *mut c_void) -> *mut c_void {
-    params::entry(std::ptr::null_mut(), || Ok(params::boxed(Ctx::new(K))))
-}
+    unsafe fn init(
+        &mut self,
+        enc: bool,
+        key: Option<&[u8]>,
+        iv: Option<&[u8]>,
+        params: *const Param,
+    ) -> Res {
+        Ctx::init(self, enc, key, iv, params)
+    }
 
-pub unsafe extern "C" fn dupctx(vctx: *mut c_void) -> *mut c_void {
-    params::entry(std::ptr::null_mut(), || {
-        // SAFETY: OpenSSL passes a live context.
-        let c = unsafe { params::object::<Ctx>(vctx) }?.dup()?;
-        Ok(params::boxed(c))
-    })
-}
+    fn update(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
+        Ctx::update(self, out, outsize, input, inl)
+    }
 
-/// `einit` (`ENC`) and `dinit`.
-pub unsafe extern "C" fn init<const ENC: bool>(
-    vctx: *mut c_void,
-    key: *const u8,
-    keylen: usize,
-    iv: *const u8,
-    ivlen: usize,
-    params: *const Param,
-) -> c_int {
-    params::entry(0, || {
-        // SAFETY: EVP's contract: a live context, `key`/`iv` NULL or of
-        // `keylen`/`ivlen` bytes, `params` NULL or a valid array.
-        unsafe {
-            params::object::<Ctx>(vctx)?.init(
-                ENC,
-                params::bytes(key, keylen),
-                params::bytes(iv, ivlen),
-                params,
-            )
-        }?;
-        Ok(1)
-    })
-}
+    fn finish(&mut self) -> Res<usize> {
+        Ctx::finish(self)
+    }
 
-/// Shared shape of `update` and `cipher`.
-unsafe fn run(
-    vctx: *mut c_void,
-    outl: *mut usize,
-    f: impl FnOnce(&mut Ctx) -> Res<usize>,
-) -> c_int {
-    params::entry(0, || {
-        // SAFETY: OpenSSL passes a live context.
-        let n = f(unsafe { params::object::<Ctx>(vctx) }?)?;
-        if !outl.is_null() {
-            // SAFETY: `outl` is EVP's writable size_t.
-            unsafe { *outl = n };
+    /// A pending TLS record goes through `update` even with no input.
+    fn cipher(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
+        if input.is_null() && self.tls_aad.is_none() {
+            Ctx::finish(self)
+        } else {
+            Ctx::update(self, out, outsize, input, inl)
         }
-        Ok(1)
-    })
-}
-
-/// `update`, and `cipher` (`EVP_Cipher`: `CIPHER`) which also ends a message
-/// when given no input.
-pub unsafe extern "C" fn update<const CIPHER: bool>(
-    vctx: *mut c_void,
-    out: *mut u8,
-    outl: *mut usize,
-    outsize: usize,
-    input: *const u8,
-    inl: usize,
-) -> c_int {
-    // SAFETY: forwarded from OpenSSL with its contract.
-    unsafe {
-        run(vctx, outl, |c| {
-            if CIPHER && input.is_null() && c.tls_aad.is_none() {
-                c.finish()
-            } else {
-                c.update(out, outsize, input, inl)
-            }
-        })
     }
-}
 
-pub unsafe extern "C" fn final_(
-    vctx: *mut c_void,
-    _out: *mut u8,
-    outl: *mut usize,
-    _outsize: usize,
-) -> c_int {
-    // SAFETY: forwarded from OpenSSL with its contract.
-    unsafe { run(vctx, outl, Ctx::finish) }
-}
+    unsafe fn get_params(&mut self, params: *mut Param) -> Res {
+        // SAFETY: the caller's contract.
+        unsafe { Ctx::get_params(self, params) }
+    }
 
-pub unsafe extern "C" fn get_params<const K: usize>(params: *mut Param) -> c_int {
-    params::entry(0, || {
-        // SAFETY: OpenSSL passes a valid array.
-        unsafe { alg_params(params, K) }?;
-        Ok(1)
-    })
-}
-
-pub unsafe extern "C" fn get_ctx_params(vctx: *mut c_void, params: *mut Param) -> c_int {
-    params::entry(0, || {
-        // SAFETY: a live context and a valid array (OpenSSL's contract).
-        unsafe { params::object::<Ctx>(vctx)?.get_params(params) }?;
-        Ok(1)
-    })
-}
-
-pub unsafe extern "C" fn set_ctx_params(vctx: *mut c_void, params: *const Param) -> c_int {
-    params::entry(0, || {
-        // SAFETY: a live context and a valid array (OpenSSL's contract).
-        unsafe { params::object::<Ctx>(vctx)?.set_params(params) }?;
-        Ok(1)
-    })
-}
-
-pub unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
-    ALG_GETTABLE.as_ptr()
+    unsafe fn set_params(&mut self, params: *const Param) -> Res {
+        // SAFETY: the caller's contract.
+        unsafe { Ctx::set_params(self, params) }
+    }
 }
 
 impl params::Lists for Ctx {

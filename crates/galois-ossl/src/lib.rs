@@ -7,6 +7,7 @@
 //! under `catch_unwind` (no panic crosses into C) and reports failures on
 //! OpenSSL's error stack (`params::entry`).
 
+mod cipher;
 mod ffi;
 mod gcm;
 mod gmac;
@@ -60,50 +61,66 @@ type SetCtxParams = unsafe extern "C" fn(*mut c_void, *const Param) -> c_int;
 type Gettable = unsafe extern "C" fn(*mut c_void) -> *const Param;
 type CtxGettable = unsafe extern "C" fn(*mut c_void, *mut c_void) -> *const Param;
 
-/// The dispatch table of AES-GCM with `K`-byte keys.
-macro_rules! gcm_table {
-    ($k:literal) => {
+/// The dispatch table of the cipher context type `$t` with `$k`-byte keys.
+macro_rules! cipher_table {
+    ($t:ty, $k:literal) => {
         Table([
-            func!(ffi::OSSL_FUNC_CIPHER_NEWCTX, gcm::newctx::<$k>, NewCtx),
             func!(
-                ffi::OSSL_FUNC_CIPHER_FREECTX,
-                params::free::<gcm::Ctx>,
-                FreeCtx
+                ffi::OSSL_FUNC_CIPHER_NEWCTX,
+                cipher::newctx::<$t, $k>,
+                NewCtx
             ),
-            func!(ffi::OSSL_FUNC_CIPHER_DUPCTX, gcm::dupctx, NewCtx),
-            func!(ffi::OSSL_FUNC_CIPHER_ENCRYPT_INIT, gcm::init::<true>, Init),
-            func!(ffi::OSSL_FUNC_CIPHER_DECRYPT_INIT, gcm::init::<false>, Init),
-            func!(ffi::OSSL_FUNC_CIPHER_UPDATE, gcm::update::<false>, Update),
-            func!(ffi::OSSL_FUNC_CIPHER_FINAL, gcm::final_, Final),
-            func!(ffi::OSSL_FUNC_CIPHER_CIPHER, gcm::update::<true>, Update),
+            func!(ffi::OSSL_FUNC_CIPHER_FREECTX, params::free::<$t>, FreeCtx),
+            func!(ffi::OSSL_FUNC_CIPHER_DUPCTX, cipher::dupctx::<$t>, NewCtx),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_ENCRYPT_INIT,
+                cipher::init::<$t, true>,
+                Init
+            ),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_DECRYPT_INIT,
+                cipher::init::<$t, false>,
+                Init
+            ),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_UPDATE,
+                cipher::update::<$t, false>,
+                Update
+            ),
+            func!(ffi::OSSL_FUNC_CIPHER_FINAL, cipher::final_::<$t>, Final),
+            func!(
+                ffi::OSSL_FUNC_CIPHER_CIPHER,
+                cipher::update::<$t, true>,
+                Update
+            ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_GET_PARAMS,
-                gcm::get_params::<$k>,
+                cipher::get_params::<$t, $k>,
                 GetParams
             ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-                gcm::get_ctx_params,
+                cipher::get_ctx_params::<$t>,
                 GetCtxParams
             ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-                gcm::set_ctx_params,
+                cipher::set_ctx_params::<$t>,
                 SetCtxParams
             ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-                gcm::gettable_params,
+                cipher::gettable_params,
                 Gettable
             ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-                params::gettable_ctx::<gcm::Ctx>,
+                params::gettable_ctx::<$t>,
                 CtxGettable
             ),
             func!(
                 ffi::OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-                params::settable_ctx::<gcm::Ctx>,
+                params::settable_ctx::<$t>,
                 CtxGettable
             ),
             DISPATCH_END,
@@ -111,9 +128,9 @@ macro_rules! gcm_table {
     };
 }
 
-static AES_128_GCM: Table<Dispatch, 15> = gcm_table!(16);
-static AES_192_GCM: Table<Dispatch, 15> = gcm_table!(24);
-static AES_256_GCM: Table<Dispatch, 15> = gcm_table!(32);
+static AES_128_GCM: Table<Dispatch, 15> = cipher_table!(gcm::Ctx, 16);
+static AES_192_GCM: Table<Dispatch, 15> = cipher_table!(gcm::Ctx, 24);
+static AES_256_GCM: Table<Dispatch, 15> = cipher_table!(gcm::Ctx, 32);
 
 const PROPERTIES: &std::ffi::CStr = c"provider=galois";
 
