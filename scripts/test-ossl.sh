@@ -7,6 +7,7 @@
 #      installed module: every AES-GCM/GMAC vector file whole and split,
 #      random messages against the default provider, tampering, re-init, copy;
 #      GMAC (EVP_MAC) against the default provider and the GMAC vectors;
+#      AES-GCM-SIV: every AES-GCM-SIV vector file, one-update rule, forged tag;
 #   3. openssl s_server + s_client with OPENSSL_CONF=<the config>: TLS 1.3
 #      (both AES-GCM suites) and TLS 1.2 (ECDHE-RSA and ECDHE-ECDSA, AES-128
 #      and AES-256-GCM), 1 MiB each way, compared byte for byte; each side's
@@ -58,14 +59,15 @@ grep -qx "default_properties = ?provider=galois" "$CNF" || fail "the config does
 listed=$(openssl list -cipher-algorithms -provider-path "$P/lib/ossl-modules" -provider galois)
 for n in 128 192 256; do
   grep -q "aes-$n-gcm, id-aes$n-GCM } @ galois" <<<"$listed" || { echo "$listed"; fail "openssl list: no AES-$n-GCM @ galois"; }
+  grep -q "AES-$n-GCM-SIV @ galois" <<<"$listed" || { echo "$listed"; fail "openssl list: no AES-$n-GCM-SIV @ galois"; }
 done
 macs=$(openssl list -mac-algorithms -provider-path "$P/lib/ossl-modules" -provider galois)
 grep -q "GMAC } @ galois" <<<"$macs" || { echo "$macs"; fail "openssl list: no GMAC @ galois"; }
-echo "install: $MOD, $CNF; openssl list shows AES-128/192/256-GCM and GMAC @ galois"
+echo "install: $MOD, $CNF; openssl list shows AES-128/192/256-GCM, AES-128/192/256-GCM-SIV and GMAC @ galois"
 
 echo "== the EVP test program against the installed module"
 # --workspace: the test binary the CI build made (-p would resolve other features).
-GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 5 \
+GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 6 \
   cargo test --workspace --release --locked --test evp
 
 dir=$(mktemp -d)

@@ -13,7 +13,6 @@ use galois_aead::gcm::online::{Encryptor, UnverifiedDecryptor};
 use galois_aead::{Aes, AesGcm, Options, Tag};
 use std::ffi::c_uint;
 use std::ptr::NonNull;
-use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 /// OpenSSL's names of AES-GCM (name, alias, OID) and the key length of each:
@@ -238,28 +237,6 @@ impl Drop for Ctx {
     }
 }
 
-fn io_slices<'a>(out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<&'a mut [u8]> {
-    if inl == 0 {
-        return Ok(&mut []);
-    }
-    if out.is_null() || input.is_null() {
-        return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL buffer");
-    }
-    if outsize < inl {
-        return fail(
-            ffi::PROV_R_OUTPUT_BUFFER_TOO_SMALL,
-            "galois: output buffer too small",
-        );
-    }
-    // SAFETY: EVP's contract: `input` holds `inl` readable bytes and `out`
-    // `outsize >= inl` writable ones; they may overlap (in place), which
-    // `copy` (memmove) allows. The input is not read again afterwards.
-    unsafe {
-        std::ptr::copy(input, out, inl);
-        Ok(std::slice::from_raw_parts_mut(out, inl))
-    }
-}
-
 impl Ctx {
     /// The tag of the last message sealed.
     pub fn sealed_tag(&self) -> Option<&[u8]> {
@@ -357,7 +334,7 @@ impl Ctx {
             let same = self
                 .keyed
                 .as_ref()
-                .is_some_and(|k| k.raw.len() == key.len() && bool::from(k.raw.ct_eq(key)));
+                .is_some_and(|k| params::same_key(&k.raw, key));
             if !same {
                 self.keyed = None;
             }
@@ -554,7 +531,7 @@ impl Ctx {
             // SAFETY: EVP's contract: `input` holds `inl` readable bytes.
             self.add_aad(unsafe { std::slice::from_raw_parts(input, inl) })
         } else {
-            io_slices(out, outsize, input, inl).and_then(|buf| self.add_text(buf))
+            params::io_slices(out, outsize, input, inl).and_then(|buf| self.add_text(buf))
         };
         if r.is_err() {
             self.abandon();
@@ -651,7 +628,7 @@ impl Ctx {
                 "galois: TLS record too short",
             );
         }
-        let rec = io_slices(out, outsize, input, inl)?;
+        let rec = params::io_slices(out, outsize, input, inl)?;
         let (explicit, rest) = rec.split_at_mut(TLS_EXPLICIT_IV_LEN);
         let (text, tag) = rest.split_at_mut(rest.len() - TAG_MAX);
         if self.enc {

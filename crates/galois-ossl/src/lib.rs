@@ -12,6 +12,7 @@ mod ffi;
 mod gcm;
 mod gmac;
 mod params;
+mod siv;
 
 use ffi::{Algorithm, Dispatch, Param, Table};
 use std::ffi::{c_int, c_void};
@@ -131,6 +132,9 @@ macro_rules! cipher_table {
 static AES_128_GCM: Table<Dispatch, 15> = cipher_table!(gcm::Ctx, 16);
 static AES_192_GCM: Table<Dispatch, 15> = cipher_table!(gcm::Ctx, 24);
 static AES_256_GCM: Table<Dispatch, 15> = cipher_table!(gcm::Ctx, 32);
+static AES_128_GCM_SIV: Table<Dispatch, 15> = cipher_table!(siv::SivCtx, 16);
+static AES_192_GCM_SIV: Table<Dispatch, 15> = cipher_table!(siv::SivCtx, 24);
+static AES_256_GCM_SIV: Table<Dispatch, 15> = cipher_table!(siv::SivCtx, 32);
 
 const PROPERTIES: &std::ffi::CStr = c"provider=galois";
 
@@ -156,8 +160,9 @@ const ALGORITHM_END: Algorithm = Algorithm {
     description: std::ptr::null(),
 };
 
-/// OpenSSL's own names, aliases and OIDs for each cipher.
-static CIPHERS: Table<Algorithm, 4> = Table([
+/// OpenSSL's own names, aliases and OIDs for each cipher (AES-GCM-SIV's
+/// names as OpenSSL 3.2 gave them).
+static CIPHERS: Table<Algorithm, 7> = Table([
     algorithm(
         gcm::NAMES[0].0,
         AES_128_GCM.as_ptr(),
@@ -172,6 +177,21 @@ static CIPHERS: Table<Algorithm, 4> = Table([
         gcm::NAMES[2].0,
         AES_256_GCM.as_ptr(),
         c"AES-256-GCM (galois)",
+    ),
+    algorithm(
+        c"AES-128-GCM-SIV",
+        AES_128_GCM_SIV.as_ptr(),
+        c"AES-128-GCM-SIV (galois)",
+    ),
+    algorithm(
+        c"AES-192-GCM-SIV",
+        AES_192_GCM_SIV.as_ptr(),
+        c"AES-192-GCM-SIV (galois)",
+    ),
+    algorithm(
+        c"AES-256-GCM-SIV",
+        AES_256_GCM_SIV.as_ptr(),
+        c"AES-256-GCM-SIV (galois)",
     ),
     ALGORITHM_END,
 ]);

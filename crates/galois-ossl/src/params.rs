@@ -313,3 +313,39 @@ pub unsafe fn set_utf8_ptr(params: *mut Param, key: &CStr, v: &'static CStr) -> 
     // SAFETY: the caller's contract; `v` is a static string.
     unsafe { set_with(params, key, |p| ffi::OSSL_PARAM_set_utf8_ptr(p, v)) }
 }
+
+/// EVP's input and output buffers as one slice holding the input: `inl`
+/// bytes copied from `input` to `out` (memmove: they may be the same or
+/// overlap), for a call that works in place on `out`.
+pub fn io_slices<'a>(
+    out: *mut u8,
+    outsize: usize,
+    input: *const u8,
+    inl: usize,
+) -> Res<&'a mut [u8]> {
+    if inl == 0 {
+        return Ok(&mut []);
+    }
+    if out.is_null() || input.is_null() {
+        return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL buffer");
+    }
+    if outsize < inl {
+        return fail(
+            ffi::PROV_R_OUTPUT_BUFFER_TOO_SMALL,
+            "galois: output buffer too small",
+        );
+    }
+    // SAFETY: EVP's contract: `input` holds `inl` readable bytes and `out`
+    // `outsize >= inl` writable ones; they may overlap (in place), which
+    // `copy` (memmove) allows. The input is not read again afterwards.
+    unsafe {
+        std::ptr::copy(input, out, inl);
+        Ok(std::slice::from_raw_parts_mut(out, inl))
+    }
+}
+
+/// Whether `key` is the key kept in `raw` (constant time in the contents).
+pub fn same_key(raw: &[u8], key: &[u8]) -> bool {
+    use subtle::ConstantTimeEq;
+    raw.len() == key.len() && bool::from(raw.ct_eq(key))
+}

@@ -176,8 +176,13 @@ unsafe impl Sync for Cipher {}
 
 /// AES-GCM for `keylen`-byte keys from the provider `prov`.
 fn cipher(keylen: usize, prov: &str) -> Cipher {
+    fetch(&format!("AES-{}-GCM", keylen * 8), prov)
+}
+
+/// The cipher `name` from the provider `prov` (checked).
+fn fetch(name: &str, prov: &str) -> Cipher {
     load();
-    let name = CString::new(format!("AES-{}-GCM", keylen * 8)).unwrap();
+    let name = CString::new(name).unwrap();
     let props = CString::new(format!("provider={prov}")).unwrap();
     // SAFETY (test): valid strings; the result is checked.
     let c = unsafe { EVP_CIPHER_fetch(null_mut(), name.as_ptr(), props.as_ptr()) };
@@ -876,4 +881,110 @@ fn gmac_matches_the_default_provider_and_the_vectors() {
         }
     }
     assert!(cases > 20, "{cases} GMAC vector cases");
+}
+
+#[test]
+fn gcm_siv_vector_files_one_update_and_refusals() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(8452);
+    let (mut valid, mut refused) = (0, 0);
+    let whole = Way {
+        split: false,
+        in_place: true,
+        tag_first: true,
+    };
+    for f in vector_files() {
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        if doc["algorithm"] != "AES-GCM-SIV" {
+            continue;
+        }
+        for t in doc["tests"].as_array().unwrap() {
+            let id = format!("{} #{}", f.display(), t["id"]);
+            let (key, iv, aad, ct, tag) = (
+                unhex(&t["key"]),
+                unhex(&t["iv"]),
+                unhex(&t["aad"]),
+                unhex(&t["ct"]),
+                unhex(&t["tag"]),
+            );
+            let keylen = if [16, 24, 32].contains(&key.len()) {
+                key.len()
+            } else {
+                16
+            };
+            let m = Msg {
+                c: fetch(&format!("AES-{}-GCM-SIV", keylen * 8), "galois"),
+                key: &key,
+                iv: &iv,
+                aad: &aad,
+            };
+            for in_place in [true, false] {
+                let way = Way { in_place, ..whole };
+                let opened = decrypt(&m, &ct, &tag, &mut rng, way);
+                if t["result"] == "valid" {
+                    let pt = unhex(&t["pt"]);
+                    assert_eq!(opened.as_deref(), Ok(&pt[..]), "{id}: decrypt");
+                    assert_eq!(
+                        encrypt(&m, &pt, 16, &mut rng, way),
+                        Ok((ct.clone(), tag.clone())),
+                        "{id}: encrypt"
+                    );
+                } else {
+                    assert!(opened.is_err(), "{id}: an invalid case opened");
+                }
+            }
+            if t["result"] == "valid" {
+                valid += 1;
+            } else {
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        valid > 100 && refused > 5,
+        "{valid} valid, {refused} invalid"
+    );
+    // The text in two updates is refused; a forged tag fails the update,
+    // wipes its output and fails final.
+    let key = [3u8; 32];
+    let m = Msg {
+        c: fetch("AES-256-GCM-SIV", "galois"),
+        key: &key,
+        iv: &[4; 12],
+        aad: b"aad",
+    };
+    let (ct, tag) = encrypt(&m, b"two pieces", 16, &mut rng, whole).unwrap();
+    let split = Way {
+        split: true,
+        ..whole
+    };
+    let refused_split = (0..20).any(|_| encrypt(&m, b"two pieces", 16, &mut rng, split).is_err());
+    assert!(refused_split, "the text in pieces was never refused");
+    let mut bad = tag.clone();
+    bad[0] ^= 1;
+    let ctx = Ctx::new();
+    start(&ctx, m.c, false, &key, m.iv).unwrap();
+    set_tag(&ctx, &bad).unwrap();
+    let mut buf = ct.clone();
+    let mut outl = 0;
+    // SAFETY (test): a live context; AAD then the text, in place.
+    unsafe {
+        ok(
+            EVP_DecryptUpdate(ctx.0, null_mut(), &mut outl, b"aad".as_ptr(), 3),
+            "aad",
+        )
+        .unwrap();
+        let r = EVP_DecryptUpdate(
+            ctx.0,
+            buf.as_mut_ptr(),
+            &mut outl,
+            buf.as_ptr(),
+            buf.len() as c_int,
+        );
+        assert_eq!(r, 0, "a forged tag passed the update");
+        assert!(errors().contains("galois"));
+        assert!(buf.iter().all(|&b| b == 0), "output not wiped: {buf:?}");
+        assert_eq!(EVP_DecryptFinal_ex(ctx.0, null_mut(), &mut outl), 0);
+        errors();
+    }
 }
