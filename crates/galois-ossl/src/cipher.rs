@@ -9,6 +9,38 @@ use std::ffi::{c_int, c_uint, c_void};
 /// The default IV length of every cipher here.
 pub const DEFAULT_IVLEN: usize = 12;
 
+/// Sets the key of a context: unless `key` is the key `slot` holds (its
+/// bytes by `raw_of`, compared in constant time; a common way to start each
+/// message, which then needs no new key schedule), the old key objects are
+/// dropped (and so wiped) and `make` builds new ones; a key of another
+/// length than the cipher's is refused.
+pub fn rekey<K>(
+    slot: &mut Option<K>,
+    raw_of: impl Fn(&K) -> &[u8],
+    keylen: usize,
+    key: &[u8],
+    make: impl FnOnce(&[u8]) -> Res<K>,
+) -> Res {
+    if slot
+        .as_ref()
+        .is_some_and(|k| params::same_key(raw_of(k), key))
+    {
+        return Ok(());
+    }
+    *slot = None;
+    if key.len() != keylen {
+        return params::fail(
+            ffi::PROV_R_INVALID_KEY_LENGTH,
+            format!(
+                "galois: this cipher takes a {keylen}-byte key, not {}",
+                key.len()
+            ),
+        );
+    }
+    *slot = Some(make(key)?);
+    Ok(())
+}
+
 /// One cipher context type (`EVP_CIPHER_CTX`'s provider side).
 pub trait Cipher: Sized + params::Lists {
     /// `EVP_CIPH_*_MODE`, what `EVP_CIPHER_get_mode` reports.

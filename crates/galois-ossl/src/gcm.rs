@@ -329,28 +329,7 @@ impl Ctx {
         self.enc = enc;
         if let Some(key) = key {
             self.tls_iv = false;
-            // The same key again (a common way to start each message): its
-            // key objects are kept, no new key schedule.
-            let same = self
-                .keyed
-                .as_ref()
-                .is_some_and(|k| params::same_key(&k.raw, key));
-            if !same {
-                self.keyed = None;
-            }
-            if key.len() != self.keylen {
-                return fail(
-                    ffi::PROV_R_INVALID_KEY_LENGTH,
-                    format!(
-                        "galois: this cipher takes a {}-byte key, not {}",
-                        self.keylen,
-                        key.len()
-                    ),
-                );
-            }
-            if !same {
-                self.keyed = Some(Keyed::new(key)?);
-            }
+            crate::cipher::rekey(&mut self.keyed, |k| &k.raw, self.keylen, key, Keyed::new)?;
         }
         if let Some(iv) = iv {
             self.iv.clear();

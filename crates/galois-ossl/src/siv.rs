@@ -144,27 +144,13 @@ impl Cipher for SivCtx {
         self.tag.zeroize();
         (self.tag_set, self.tag_ready) = (false, false);
         if let Some(key) = key {
-            let same = self
-                .key
-                .as_ref()
-                .is_some_and(|(_, raw)| params::same_key(raw, key));
-            if !same {
-                self.key = None;
-                if key.len() != self.keylen {
-                    return fail(
-                        ffi::PROV_R_INVALID_KEY_LENGTH,
-                        format!(
-                            "galois: this cipher takes a {}-byte key, not {}",
-                            self.keylen,
-                            key.len()
-                        ),
-                    );
-                }
-                self.key = Some((
-                    <AesGcmSiv as AeadInit>::new(key)?,
-                    Zeroizing::new(key.to_vec()),
-                ));
-            }
+            crate::cipher::rekey(
+                &mut self.key,
+                |(_, raw)| raw,
+                self.keylen,
+                key,
+                |k| Ok((<AesGcmSiv as AeadInit>::new(k)?, Zeroizing::new(k.to_vec()))),
+            )?;
         }
         if let Some(iv) = iv {
             self.iv.clear();
