@@ -800,7 +800,8 @@ impl Ctx {
                         params::put_octets(p, &self.tag[..size])
                     }
                     b"tlsivgen" => {
-                        let mut out = vec![0u8; size];
+                        // (OpenSSL gives at most the IV; never allocate what the caller claims)
+                        let mut out = vec![0u8; size.min(self.iv.len())];
                         self.tls_next_iv(&mut out)?;
                         params::put_octets(p, &out)
                     }
