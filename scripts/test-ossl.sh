@@ -6,7 +6,8 @@
 #   2. the EVP test program (crates/galois-ossl/tests/evp.rs) against the
 #      installed module: every AES-GCM/GMAC vector file whole and split,
 #      random messages against the default provider, tampering, re-init, copy;
-#      GMAC (EVP_MAC) against the default provider and the GMAC vectors;
+#      GMAC (EVP_MAC) against the default provider and the GMAC vectors; then
+#      the same program under valgrind memcheck;
 #      AES-GCM-SIV: every AES-GCM-SIV vector file, one-update rule, forged tag;
 #   3. openssl s_server + s_client with OPENSSL_CONF=<the config>: TLS 1.3
 #      (both AES-GCM suites) and TLS 1.2 (ECDHE-RSA and ECDHE-ECDSA, AES-128
@@ -30,6 +31,7 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 [ -x /usr/bin/python3 ] || need+=(python3)
 command -v ss >/dev/null 2>&1 || need+=(iproute2)
+command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
@@ -69,6 +71,12 @@ echo "== the EVP test program against the installed module"
 # --workspace: the test binary the CI build made (-p would resolve other features).
 GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 6 \
   cargo test --workspace --release --locked --test evp
+echo "== the same under valgrind memcheck (the library's AES-NI paths: valgrind hides VAES)"
+EVP_BIN=$(cargo test --workspace --release --locked --test evp --no-run 2>&1 |
+  sed -n 's/.*Executable .* (\(.*\))$/\1/p')
+[ -x "$EVP_BIN" ] || fail "no evp test binary"
+GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 6 \
+  valgrind -q --error-exitcode=9 "$EVP_BIN" --test-threads=1
 
 dir=$(mktemp -d)
 pids=()
