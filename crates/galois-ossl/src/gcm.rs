@@ -865,9 +865,13 @@ impl Cipher for Ctx {
         Ctx::finish(self)
     }
 
-    /// A pending TLS record goes through `update` even with no input.
+    /// A TLS record goes through `update`, but `EVP_Cipher` reports the
+    /// whole record's length as OpenSSL's own GCM does (`update` reports the
+    /// payload's when decrypting, which is what libssl reads).
     fn cipher(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
-        if input.is_null() && self.tls_aad.is_none() {
+        if self.tls_aad.is_some() {
+            Ctx::update(self, out, outsize, input, inl).map(|_| inl)
+        } else if input.is_null() {
             Ctx::finish(self)
         } else {
             Ctx::update(self, out, outsize, input, inl)

@@ -92,6 +92,15 @@ extern "C" {
     fn EVP_MAC_update(c: *mut c_void, data: *const u8, n: usize) -> c_int;
     fn EVP_MAC_final(c: *mut c_void, out: *mut u8, outl: *mut usize, outsize: usize) -> c_int;
     fn EVP_MAC_free(m: *mut c_void);
+    fn EVP_Cipher(c: *mut c_void, out: *mut u8, input: *const u8, n: u32) -> c_int;
+    fn EVP_CipherInit_ex(
+        c: *mut c_void,
+        ci: *const c_void,
+        e: *mut c_void,
+        key: *const u8,
+        iv: *const u8,
+        enc: c_int,
+    ) -> c_int;
     fn OSSL_PARAM_construct_utf8_string(key: *const c_char, buf: *mut c_char, n: usize) -> Param;
     fn OSSL_PARAM_construct_octet_string(key: *const c_char, buf: *mut c_void, n: usize) -> Param;
     fn OSSL_PARAM_construct_end() -> Param;
@@ -978,5 +987,136 @@ fn gcm_siv_vector_files_one_update_and_refusals() {
         assert!(buf.iter().all(|&b| b == 0), "output not wiped: {buf:?}");
         assert_eq!(EVP_DecryptFinal_ex(ctx.0, null_mut(), &mut outl), 0);
         errors();
+    }
+}
+
+const EVP_CTRL_AEAD_SET_IV_FIXED: c_int = 0x12;
+const EVP_CTRL_AEAD_TLS1_AAD: c_int = 0x16;
+
+/// A TLS 1.2 record context as libssl sets one up: key, then the 4-byte
+/// fixed IV.
+fn tls12(c: Cipher, enc: bool, key: &[u8], fixed: &[u8; 4]) -> Ctx {
+    let ctx = Ctx::new();
+    let mut f = *fixed;
+    // SAFETY (test): a live context and cipher, a key of its length.
+    unsafe {
+        ok(
+            EVP_CipherInit_ex(ctx.0, c.0, null_mut(), key.as_ptr(), null(), enc as c_int),
+            "init",
+        )
+        .unwrap();
+        ok(
+            EVP_CIPHER_CTX_ctrl(ctx.0, EVP_CTRL_AEAD_SET_IV_FIXED, 4, f.as_mut_ptr().cast()),
+            "fixed iv",
+        )
+        .unwrap();
+    }
+    ctx
+}
+
+/// One TLS 1.2 record through EVP_Cipher, in place: `rec` is explicit IV ||
+/// payload || tag; the AAD carries the record's length as libssl sets it.
+fn tls12_record(ctx: &Ctx, enc: bool, seq: u64, rec: &mut [u8]) -> Result<usize, String> {
+    let mut aad = [0u8; 13];
+    aad[..8].copy_from_slice(&seq.to_be_bytes());
+    aad[8..11].copy_from_slice(&[23, 3, 3]);
+    let len = if enc { rec.len() - 16 } else { rec.len() };
+    aad[11..].copy_from_slice(&(len as u16).to_be_bytes());
+    // SAFETY (test): a live context; `rec` is read and written in place.
+    unsafe {
+        let pad = EVP_CIPHER_CTX_ctrl(ctx.0, EVP_CTRL_AEAD_TLS1_AAD, 13, aad.as_mut_ptr().cast());
+        if pad != 16 {
+            return Err(format!("tls aad: {pad}: {}", errors()));
+        }
+        let n = EVP_Cipher(ctx.0, rec.as_mut_ptr(), rec.as_ptr(), rec.len() as u32);
+        if n < 0 {
+            Err(format!("record: {}", errors()))
+        } else {
+            Ok(n as usize)
+        }
+    }
+}
+
+#[test]
+fn tls12_records_both_ways_with_the_default_provider_and_bad_parameters() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5288);
+    for keylen in [16, 32] {
+        let key: Vec<u8> = (0..keylen).map(|_| rng.random()).collect();
+        let fixed: [u8; 4] = rng.random();
+        let (g, d) = (cipher(keylen, "galois"), cipher(keylen, "default"));
+        // Sealed by one provider, opened by the other, both ways.
+        for (sealer, opener) in [(g, d), (d, g)] {
+            let (s, o) = (
+                tls12(sealer, true, &key, &fixed),
+                tls12(opener, false, &key, &fixed),
+            );
+            for seq in 0..20u64 {
+                let payload: Vec<u8> = (0..rng.random_range(0..3000))
+                    .map(|_| rng.random())
+                    .collect();
+                let mut rec = vec![0u8; 8 + payload.len() + 16];
+                rec[8..8 + payload.len()].copy_from_slice(&payload);
+                assert_eq!(tls12_record(&s, true, seq, &mut rec), Ok(rec.len()));
+                let mut tampered = rec.clone();
+                if seq % 4 == 3 {
+                    let i = rng.random_range(0..tampered.len());
+                    tampered[i] ^= 1 << rng.random_range(0..8);
+                    assert!(
+                        tls12_record(&o, false, seq, &mut tampered).is_err(),
+                        "a tampered record opened"
+                    );
+                    assert!(
+                        tampered[8..8 + payload.len()].iter().all(|&b| b == 0) || opener.0 == d.0,
+                        "galois left plaintext of a failed record"
+                    );
+                    continue;
+                }
+                // (EVP_Cipher reports the whole record, as OpenSSL's GCM does)
+                assert_eq!(tls12_record(&o, false, seq, &mut tampered), Ok(rec.len()));
+                assert_eq!(&tampered[8..8 + payload.len()], &payload[..]);
+            }
+        }
+        // Explicit IVs differ record to record.
+        let s = tls12(g, true, &key, &fixed);
+        let (mut a, mut b) = (vec![0u8; 40], vec![0u8; 40]);
+        tls12_record(&s, true, 1, &mut a).unwrap();
+        tls12_record(&s, true, 2, &mut b).unwrap();
+        assert_ne!(a[..8], b[..8]);
+    }
+    // Bad parameters fail with an error on the stack, never crash.
+    let g = cipher(16, "galois");
+    let ctx = Ctx::new();
+    start(&ctx, g, true, &[1; 16], &[2; 12]).unwrap();
+    let mut buf = [0u8; 64];
+    // SAFETY (test): a live context and buffers of the sizes given.
+    unsafe {
+        let p: *mut c_void = buf.as_mut_ptr().cast();
+        let c = ctx.0;
+        let refused: [(&str, &dyn Fn() -> c_int); 6] = [
+            ("tag before final", &|| {
+                EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, p)
+            }),
+            ("a 17-byte tag", &|| {
+                EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 17, p)
+            }),
+            ("a tag set when encrypting", &|| {
+                EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, p)
+            }),
+            ("a 12-byte TLS AAD", &|| {
+                EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_TLS1_AAD, 12, p)
+            }),
+            ("a 2-byte fixed IV", &|| {
+                EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_IV_FIXED, 2, p)
+            }),
+            ("a 20-byte key", &|| EVP_CIPHER_CTX_set_key_length(c, 20)),
+        ];
+        for (what, call) in refused {
+            errors();
+            assert!(call() <= 0, "{what} accepted");
+            assert!(!errors().is_empty(), "{what}: no error on the stack");
+        }
+        // A record shorter than explicit IV and tag.
+        let s = tls12(g, true, &[1; 16], &[3; 4]);
+        assert!(tls12_record(&s, true, 0, &mut buf[..20]).is_err());
     }
 }
