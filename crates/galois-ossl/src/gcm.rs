@@ -243,22 +243,6 @@ impl Ctx {
         (self.enc && self.tag_ready).then_some(&self.tag[..])
     }
 
-    pub fn new(keylen: usize) -> Self {
-        Ctx {
-            keylen,
-            enc: true,
-            keyed: None,
-            ivlen: DEFAULT_IVLEN,
-            iv: Vec::new(),
-            iv_ready: false,
-            tag: [0; TAG_MAX],
-            taglen: None,
-            tag_ready: false,
-            tls_aad: None,
-            tls_iv: false,
-        }
-    }
-
     /// Forgets the message in progress (and its tag).
     fn wipe_message(&mut self) {
         if let Some(k) = self.keyed.as_mut() {
@@ -271,74 +255,6 @@ impl Ctx {
             a.zeroize();
         }
         self.tls_aad = None;
-    }
-
-    /// `dupctx`: a copy with its own key schedule. An on-line message (two
-    /// or more pieces of text so far) cannot be copied: galois-aead's
-    /// on-line state is not cloneable.
-    pub fn dup(&self) -> Res<Self> {
-        let keyed = match &self.keyed {
-            Some(k) => {
-                let msg = match &k.msg {
-                    None => None,
-                    Some(Message::Aad(a)) => Some(Message::Aad(a.clone())),
-                    Some(Message::Sealed { aad, ct, tag }) => Some(Message::Sealed {
-                        aad: aad.clone(),
-                        ct: ct.clone(),
-                        tag: *tag,
-                    }),
-                    Some(Message::Opened) => Some(Message::Opened),
-                    Some(Message::Stream(_)) => {
-                        return fail(
-                            ffi::PROV_R_CIPHER_OPERATION_FAILED,
-                            "galois: a context cannot be copied after two pieces of text",
-                        )
-                    }
-                };
-                let mut copy = Keyed::new(&k.raw)?;
-                copy.msg = msg;
-                Some(copy)
-            }
-            None => None,
-        };
-        Ok(Ctx {
-            keylen: self.keylen,
-            enc: self.enc,
-            keyed,
-            ivlen: self.ivlen,
-            iv: self.iv.clone(),
-            iv_ready: self.iv_ready,
-            tag: self.tag,
-            taglen: self.taglen,
-            tag_ready: self.tag_ready,
-            tls_aad: self.tls_aad,
-            tls_iv: self.tls_iv,
-        })
-    }
-
-    /// `einit`/`dinit`: a new key (the old one wiped) and/or a new IV; a
-    /// message in progress is abandoned.
-    pub fn init(
-        &mut self,
-        enc: bool,
-        key: Option<&[u8]>,
-        iv: Option<&[u8]>,
-        params: *const Param,
-    ) -> Res {
-        self.wipe_message();
-        self.enc = enc;
-        if let Some(key) = key {
-            self.tls_iv = false;
-            crate::cipher::rekey(&mut self.keyed, |k| &k.raw, self.keylen, key, Keyed::new)?;
-        }
-        if let Some(iv) = iv {
-            self.iv.clear();
-            self.iv.extend_from_slice(iv);
-            self.ivlen = iv.len();
-            self.iv_ready = true;
-        }
-        // SAFETY: `params` is NULL or a valid array (EVP's contract).
-        unsafe { self.set_params(params) }
     }
 
     fn keyed(&mut self) -> Res<&mut Keyed> {
@@ -484,89 +400,6 @@ impl Ctx {
         Ok(())
     }
 
-    /// `update`: a whole TLS 1.2 record when `tlsaad` was set (libssl
-    /// sends each record through `EVP_CipherUpdate` or `EVP_Cipher`), else
-    /// AAD when `out` is NULL, else text (in place or not). A failure ends
-    /// the message.
-    pub fn update(
-        &mut self,
-        out: *mut u8,
-        outsize: usize,
-        input: *const u8,
-        inl: usize,
-    ) -> Res<usize> {
-        if self.tls_aad.is_some() {
-            let r = self.tls_record(out, outsize, input, inl);
-            self.wipe_message();
-            return r;
-        }
-        if inl == 0 {
-            return Ok(0);
-        }
-        if input.is_null() {
-            return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL input");
-        }
-        let r = if out.is_null() {
-            // SAFETY: EVP's contract: `input` holds `inl` readable bytes.
-            self.add_aad(unsafe { std::slice::from_raw_parts(input, inl) })
-        } else {
-            params::io_slices(out, outsize, input, inl).and_then(|buf| self.add_text(buf))
-        };
-        if r.is_err() {
-            self.abandon();
-        }
-        r.map(|()| inl)
-    }
-
-    /// `final`: the tag (encryption) or its verification (decryption).
-    /// The IV is used up either way.
-    pub fn finish(&mut self) -> Res<usize> {
-        let msg = self.take_message();
-        self.abandon();
-        let msg = msg?;
-        let enc = self.enc;
-        let Some(n) = (if enc { Some(TAG_MAX) } else { self.taglen }) else {
-            return fail(ffi::PROV_R_TAG_NOT_SET, "galois: no tag set for decryption");
-        };
-        let want = self.tag;
-        let (k, iv) = self.keyed_iv()?;
-        let tag = match msg {
-            Message::Aad(aad) => {
-                let r = if enc {
-                    k.key(TAG_MAX)?
-                        .seal_in_place_detached(iv, &aad, &mut [])
-                        .map(Some)
-                } else {
-                    k.key(n)?
-                        .open_in_place_detached(iv, &aad, &mut [], &want[..n])
-                        .map(|()| None)
-                };
-                k.give_back(aad);
-                r?
-            }
-            Message::Sealed { aad, ct, tag } => {
-                k.give_back(aad);
-                k.give_back(ct);
-                Some(tag)
-            }
-            Message::Opened => None,
-            Message::Stream(Stream::Enc(e)) => Some(e.finish()),
-            Message::Stream(Stream::Dec(d)) => {
-                d.finish(&want[..n])?;
-                None
-            }
-        };
-        match tag {
-            Some(t) => {
-                self.tag.copy_from_slice(t.as_bytes());
-                self.tag_ready = true;
-                crate::count_seal();
-            }
-            None => crate::count_open(),
-        }
-        Ok(0)
-    }
-
     /// The next explicit IV of TLS 1.2 encryption: the IV's last 8 bytes,
     /// then counted up (RFC 5288's nonce_explicit as a counter, as
     /// OpenSSL's own GCM does), copied to `out` (its last bytes if
@@ -704,37 +537,6 @@ impl Ctx {
         Ok(())
     }
 
-    /// `set_ctx_params`.
-    ///
-    /// # Safety
-    /// `params` is NULL or a valid `OSSL_PARAM` array.
-    pub unsafe fn set_params(&mut self, params: *const Param) -> Res {
-        // SAFETY: the caller's contract; the entries are only read.
-        for (key, p) in unsafe { params::each(params.cast_mut()) } {
-            // SAFETY: `p` is an element of the array.
-            let p = unsafe { &*p };
-            match key {
-                b"ivlen" => self.ivlen = params::get_size(p)?,
-                b"keylen" if params::get_size(p)? != self.keylen => {
-                    return fail(
-                        ffi::PROV_R_INVALID_KEY_LENGTH,
-                        format!("galois: the key length is {}", self.keylen),
-                    )
-                }
-                b"tag" => self.set_tag(p)?,
-                b"tlsaad" => self.tls_set_aad(params::get_octets(p)?.unwrap_or_default())?,
-                b"tlsivfixed" => {
-                    self.tls_set_fixed_iv(params::get_octets(p)?.unwrap_or_default())?
-                }
-                b"tlsivinv" => {
-                    self.tls_set_explicit_iv(params::get_octets(p)?.unwrap_or_default())?
-                }
-                _ => {}
-            }
-        }
-        Ok(())
-    }
-
     /// `tag`: the expected tag of a decryption, or (no data) a tag length.
     fn set_tag(&mut self, p: &Param) -> Res {
         let tag = params::get_octets(p)?;
@@ -768,50 +570,6 @@ impl Ctx {
         self.taglen = Some(n);
         Ok(())
     }
-
-    /// `get_ctx_params`.
-    ///
-    /// # Safety
-    /// `params` is NULL or a valid writable `OSSL_PARAM` array.
-    pub unsafe fn get_params(&mut self, params: *mut Param) -> Res {
-        // SAFETY: the caller's contract.
-        for (key, p) in unsafe { params::each(params) } {
-            // SAFETY (this block): `p` is a writable element of the array.
-            let ok = unsafe {
-                let size = (*p).data_size;
-                match key {
-                    b"ivlen" => params::put_size(p, self.ivlen),
-                    b"keylen" => params::put_size(p, self.keylen),
-                    b"taglen" => params::put_size(p, self.tag_len()),
-                    b"tlsaadpad" if self.tls_aad.is_some() => params::put_size(p, TAG_MAX),
-                    b"iv" | b"updated-iv" => {
-                        if self.iv.len() != self.ivlen {
-                            return fail(ffi::PROV_R_INVALID_IV_LENGTH, "galois: no IV set");
-                        }
-                        params::put_octets(p, &self.iv)
-                    }
-                    b"tag" => {
-                        if !self.enc || !self.tag_ready || size == 0 || size > TAG_MAX {
-                            return fail(
-                                ffi::PROV_R_INVALID_TAG,
-                                "galois: no tag to get (encrypt and finish first; 1 to 16 bytes)",
-                            );
-                        }
-                        params::put_octets(p, &self.tag[..size])
-                    }
-                    b"tlsivgen" => {
-                        // (OpenSSL gives at most the IV; never allocate what the caller claims)
-                        let mut out = vec![0u8; size.min(self.iv.len())];
-                        self.tls_next_iv(&mut out)?;
-                        params::put_octets(p, &out)
-                    }
-                    _ => continue,
-                }
-            };
-            params::check(ok, key)?;
-        }
-        Ok(())
-    }
 }
 
 /// The context parameters `set_ctx_params` takes.
@@ -840,13 +598,66 @@ impl Cipher for Ctx {
     const MODE: c_uint = ffi::EVP_CIPH_GCM_MODE;
 
     fn new(keylen: usize) -> Self {
-        Ctx::new(keylen)
+        Ctx {
+            keylen,
+            enc: true,
+            keyed: None,
+            ivlen: DEFAULT_IVLEN,
+            iv: Vec::new(),
+            iv_ready: false,
+            tag: [0; TAG_MAX],
+            taglen: None,
+            tag_ready: false,
+            tls_aad: None,
+            tls_iv: false,
+        }
     }
 
+    /// `dupctx`: a copy with its own key schedule. An on-line message (two
+    /// or more pieces of text so far) cannot be copied: galois-aead's
+    /// on-line state is not cloneable.
     fn dup(&self) -> Res<Self> {
-        Ctx::dup(self)
+        let keyed = match &self.keyed {
+            Some(k) => {
+                let msg = match &k.msg {
+                    None => None,
+                    Some(Message::Aad(a)) => Some(Message::Aad(a.clone())),
+                    Some(Message::Sealed { aad, ct, tag }) => Some(Message::Sealed {
+                        aad: aad.clone(),
+                        ct: ct.clone(),
+                        tag: *tag,
+                    }),
+                    Some(Message::Opened) => Some(Message::Opened),
+                    Some(Message::Stream(_)) => {
+                        return fail(
+                            ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                            "galois: a context cannot be copied after two pieces of text",
+                        )
+                    }
+                };
+                let mut copy = Keyed::new(&k.raw)?;
+                copy.msg = msg;
+                Some(copy)
+            }
+            None => None,
+        };
+        Ok(Ctx {
+            keylen: self.keylen,
+            enc: self.enc,
+            keyed,
+            ivlen: self.ivlen,
+            iv: self.iv.clone(),
+            iv_ready: self.iv_ready,
+            tag: self.tag,
+            taglen: self.taglen,
+            tag_ready: self.tag_ready,
+            tls_aad: self.tls_aad,
+            tls_iv: self.tls_iv,
+        })
     }
 
+    /// `einit`/`dinit`: a new key (the old one wiped) and/or a new IV; a
+    /// message in progress is abandoned.
     unsafe fn init(
         &mut self,
         enc: bool,
@@ -854,15 +665,97 @@ impl Cipher for Ctx {
         iv: Option<&[u8]>,
         params: *const Param,
     ) -> Res {
-        Ctx::init(self, enc, key, iv, params)
+        self.wipe_message();
+        self.enc = enc;
+        if let Some(key) = key {
+            self.tls_iv = false;
+            crate::cipher::rekey(&mut self.keyed, |k| &k.raw, self.keylen, key, Keyed::new)?;
+        }
+        if let Some(iv) = iv {
+            self.iv.clear();
+            self.iv.extend_from_slice(iv);
+            self.ivlen = iv.len();
+            self.iv_ready = true;
+        }
+        // SAFETY: `params` is NULL or a valid array (EVP's contract).
+        unsafe { self.set_params(params) }
     }
 
+    /// `update`: a whole TLS 1.2 record when `tlsaad` was set (libssl
+    /// sends each record through `EVP_CipherUpdate` or `EVP_Cipher`), else
+    /// AAD when `out` is NULL, else text (in place or not). A failure ends
+    /// the message.
     fn update(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
-        Ctx::update(self, out, outsize, input, inl)
+        if self.tls_aad.is_some() {
+            let r = self.tls_record(out, outsize, input, inl);
+            self.wipe_message();
+            return r;
+        }
+        if inl == 0 {
+            return Ok(0);
+        }
+        if input.is_null() {
+            return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL input");
+        }
+        let r = if out.is_null() {
+            // SAFETY: EVP's contract: `input` holds `inl` readable bytes.
+            self.add_aad(unsafe { std::slice::from_raw_parts(input, inl) })
+        } else {
+            params::io_slices(out, outsize, input, inl).and_then(|buf| self.add_text(buf))
+        };
+        if r.is_err() {
+            self.abandon();
+        }
+        r.map(|()| inl)
     }
 
+    /// `final`: the tag (encryption) or its verification (decryption).
+    /// The IV is used up either way.
     fn finish(&mut self) -> Res<usize> {
-        Ctx::finish(self)
+        let msg = self.take_message();
+        self.abandon();
+        let msg = msg?;
+        let enc = self.enc;
+        let Some(n) = (if enc { Some(TAG_MAX) } else { self.taglen }) else {
+            return fail(ffi::PROV_R_TAG_NOT_SET, "galois: no tag set for decryption");
+        };
+        let want = self.tag;
+        let (k, iv) = self.keyed_iv()?;
+        let tag = match msg {
+            Message::Aad(aad) => {
+                let r = if enc {
+                    k.key(TAG_MAX)?
+                        .seal_in_place_detached(iv, &aad, &mut [])
+                        .map(Some)
+                } else {
+                    k.key(n)?
+                        .open_in_place_detached(iv, &aad, &mut [], &want[..n])
+                        .map(|()| None)
+                };
+                k.give_back(aad);
+                r?
+            }
+            Message::Sealed { aad, ct, tag } => {
+                k.give_back(aad);
+                k.give_back(ct);
+                Some(tag)
+            }
+            Message::Opened => None,
+            Message::Stream(Stream::Enc(e)) => Some(e.finish()),
+            Message::Stream(Stream::Dec(d)) => {
+                d.finish(&want[..n])?;
+                None
+            }
+        };
+        match tag {
+            Some(t) => {
+                self.tag.copy_from_slice(t.as_bytes());
+                self.tag_ready = true;
+                crate::count_seal();
+            }
+            None => crate::count_open(),
+        }
+        Ok(0)
     }
 
     /// A TLS record goes through `update`, but `EVP_Cipher` reports the
@@ -870,22 +763,86 @@ impl Cipher for Ctx {
     /// payload's when decrypting, which is what libssl reads).
     fn cipher(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
         if self.tls_aad.is_some() {
-            Ctx::update(self, out, outsize, input, inl).map(|_| inl)
+            self.update(out, outsize, input, inl).map(|_| inl)
         } else if input.is_null() {
-            Ctx::finish(self)
+            self.finish()
         } else {
-            Ctx::update(self, out, outsize, input, inl)
+            self.update(out, outsize, input, inl)
         }
     }
 
+    /// `get_ctx_params`.
+    ///
+    /// # Safety
+    /// `params` is NULL or a valid writable `OSSL_PARAM` array.
     unsafe fn get_params(&mut self, params: *mut Param) -> Res {
-        // SAFETY: the caller's contract.
-        unsafe { Ctx::get_params(self, params) }
+        // SAFETY (the closure too): the caller's contract; `p` is a writable
+        // element of the array.
+        unsafe {
+            params::write_each(params, |key, p| {
+                let size = (*p).data_size;
+                Ok(Some(match key {
+                    b"ivlen" => params::put_size(p, self.ivlen),
+                    b"keylen" => params::put_size(p, self.keylen),
+                    b"taglen" => params::put_size(p, self.tag_len()),
+                    b"tlsaadpad" if self.tls_aad.is_some() => params::put_size(p, TAG_MAX),
+                    b"iv" | b"updated-iv" => {
+                        if self.iv.len() != self.ivlen {
+                            return fail(ffi::PROV_R_INVALID_IV_LENGTH, "galois: no IV set");
+                        }
+                        params::put_octets(p, &self.iv)
+                    }
+                    b"tag" => {
+                        if !self.enc || !self.tag_ready || size == 0 || size > TAG_MAX {
+                            return fail(
+                                ffi::PROV_R_INVALID_TAG,
+                                "galois: no tag to get (encrypt and finish first; 1 to 16 bytes)",
+                            );
+                        }
+                        params::put_octets(p, &self.tag[..size])
+                    }
+                    b"tlsivgen" => {
+                        // (OpenSSL gives at most the IV; never allocate what the caller claims)
+                        let mut out = vec![0u8; size.min(self.iv.len())];
+                        self.tls_next_iv(&mut out)?;
+                        params::put_octets(p, &out)
+                    }
+                    _ => return Ok(None),
+                }))
+            })
+        }
     }
 
+    /// `set_ctx_params`.
+    ///
+    /// # Safety
+    /// `params` is NULL or a valid `OSSL_PARAM` array.
     unsafe fn set_params(&mut self, params: *const Param) -> Res {
         // SAFETY: the caller's contract.
-        unsafe { Ctx::set_params(self, params) }
+        unsafe {
+            params::read_each(params, |key, p| {
+                match key {
+                    b"ivlen" => self.ivlen = params::get_size(p)?,
+                    b"keylen" if params::get_size(p)? != self.keylen => {
+                        return fail(
+                            ffi::PROV_R_INVALID_KEY_LENGTH,
+                            format!("galois: the key length is {}", self.keylen),
+                        )
+                    }
+                    b"tag" => self.set_tag(p)?,
+                    b"tlsaad" => self.tls_set_aad(params::get_octets(p)?.unwrap_or_default())?,
+                    b"tlsivfixed" => {
+                        self.tls_set_fixed_iv(params::get_octets(p)?.unwrap_or_default())?
+                    }
+                    b"tlsivinv" => {
+                        self.tls_set_explicit_iv(params::get_octets(p)?.unwrap_or_default())?
+                    }
+                    _ => {}
+                }
+                Ok(())
+            })
+        }?;
+        Ok(())
     }
 }
 

@@ -3,6 +3,7 @@
 //! hold here too (each IV authenticates one message; key objects wiped on
 //! free and on a new key).
 
+use crate::cipher::Cipher;
 use crate::ffi::{self, Param};
 use crate::gcm::{self, Ctx};
 use crate::params::{self, fail, Res};
@@ -35,17 +36,18 @@ impl Mac {
     /// `params` is NULL or a valid `OSSL_PARAM` array.
     unsafe fn set_params(&mut self, params: *const Param) -> Res {
         let (mut cipher, mut key, mut iv) = (None, None, None);
-        // SAFETY: the caller's contract; the entries are only read.
-        for (k, p) in unsafe { params::each(params.cast_mut()) } {
-            // SAFETY: `p` is an element of the array.
-            let p = unsafe { &*p };
-            match k {
-                b"cipher" => cipher = Some(params::get_utf8(p)?),
-                b"key" => key = params::get_octets(p)?,
-                b"iv" => iv = params::get_octets(p)?,
-                _ => {}
-            }
-        }
+        // SAFETY: the caller's contract.
+        unsafe {
+            params::read_each(params, |k, p| {
+                match k {
+                    b"cipher" => cipher = Some(params::get_utf8(p)?),
+                    b"key" => key = params::get_octets(p)?,
+                    b"iv" => iv = params::get_octets(p)?,
+                    _ => {}
+                }
+                Ok(())
+            })
+        }?;
         if let Some(name) = cipher {
             let Some(keylen) = gcm::keylen_of(name) else {
                 return fail(
@@ -57,10 +59,12 @@ impl Mac {
         }
         let none = std::ptr::null();
         if let Some(key) = key {
-            self.gcm()?.init(true, Some(key), None, none)?;
+            // SAFETY: no parameter array (NULL).
+            unsafe { self.gcm()?.init(true, Some(key), None, none) }?;
         }
         if let Some(iv) = iv {
-            self.gcm()?.init(true, None, Some(iv), none)?;
+            // SAFETY: as above.
+            unsafe { self.gcm()?.init(true, None, Some(iv), none) }?;
         }
         Ok(())
     }

@@ -104,6 +104,42 @@ pub unsafe extern "C" fn settable_ctx<T: Lists>(
     T::SETTABLE.as_ptr()
 }
 
+/// Calls `f` with the key and the entry of each element of a parameter
+/// array to read.
+///
+/// # Safety
+/// `params` is NULL or a valid `OSSL_PARAM` array that outlives `'a`.
+pub unsafe fn read_each<'a>(
+    params: *const Param,
+    mut f: impl FnMut(&'a [u8], &'a Param) -> Res,
+) -> Res {
+    // SAFETY: the caller's contract; the entries are only read.
+    for (key, p) in unsafe { each(params.cast_mut()) } {
+        // SAFETY: `p` is an element of the array.
+        f(key, unsafe { &*p })?;
+    }
+    Ok(())
+}
+
+/// Calls `f` with the key and the entry of each element of a parameter
+/// array to fill; `f` gives the result of a `put_*`, or `None` for a key it
+/// does not answer.
+///
+/// # Safety
+/// `params` is NULL or a valid writable `OSSL_PARAM` array.
+pub unsafe fn write_each(
+    params: *mut Param,
+    mut f: impl FnMut(&[u8], *mut Param) -> Res<Option<c_int>>,
+) -> Res {
+    // SAFETY: the caller's contract.
+    for (key, p) in unsafe { each(params) } {
+        if let Some(ok) = f(key, p)? {
+            check(ok, key)?;
+        }
+    }
+    Ok(())
+}
+
 /// A context handed to OpenSSL (freed by [`free`]).
 pub fn boxed<T>(t: T) -> *mut c_void {
     Box::into_raw(Box::new(t)).cast()

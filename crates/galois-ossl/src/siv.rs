@@ -205,11 +205,11 @@ impl Cipher for SivCtx {
     }
 
     unsafe fn get_params(&mut self, params: *mut Param) -> Res {
-        // SAFETY: the caller's contract.
-        for (key, p) in unsafe { params::each(params) } {
-            // SAFETY (this block): `p` is a writable element of the array.
-            let ok = unsafe {
-                match key {
+        // SAFETY (the closure too): the caller's contract; `p` is a writable
+        // element of the array.
+        unsafe {
+            params::write_each(params, |key, p| {
+                Ok(Some(match key {
                     b"ivlen" => params::put_size(p, self.ivlen),
                     b"keylen" => params::put_size(p, self.keylen),
                     b"taglen" => params::put_size(p, TAG_LEN),
@@ -222,20 +222,17 @@ impl Cipher for SivCtx {
                         }
                         params::put_octets(p, &self.tag)
                     }
-                    _ => continue,
-                }
-            };
-            params::check(ok, key)?;
+                    _ => return Ok(None),
+                }))
+            })
         }
-        Ok(())
     }
 
     unsafe fn set_params(&mut self, params: *const Param) -> Res {
-        // SAFETY: the caller's contract; the entries are only read.
-        for (key, p) in unsafe { params::each(params.cast_mut()) } {
-            // SAFETY: `p` is an element of the array.
-            let p = unsafe { &*p };
-            match key {
+        // SAFETY: the caller's contract.
+        unsafe {
+            params::read_each(params, |key, p| {
+                match key {
                 b"keylen" if params::get_size(p)? != self.keylen => {
                     return fail(
                         ffi::PROV_R_INVALID_KEY_LENGTH,
@@ -256,7 +253,9 @@ impl Cipher for SivCtx {
                 },
                 _ => {}
             }
-        }
+                Ok(())
+            })
+        }?;
         Ok(())
     }
 }
