@@ -116,10 +116,16 @@ pub unsafe fn alg_params(params: *mut Param, mode: c_uint, keylen: usize) -> Res
     Ok(())
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn newctx<T: Cipher, const K: usize>(_provctx: *mut c_void) -> *mut c_void {
     params::entry(std::ptr::null_mut(), || Ok(params::boxed(T::new(K))))
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn dupctx<T: Cipher>(vctx: *mut c_void) -> *mut c_void {
     params::entry(std::ptr::null_mut(), || {
         // SAFETY: OpenSSL passes a live context.
@@ -129,6 +135,10 @@ pub unsafe extern "C" fn dupctx<T: Cipher>(vctx: *mut c_void) -> *mut c_void {
 }
 
 /// `einit` (`ENC`) and `dinit`.
+///
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn init<T: Cipher, const ENC: bool>(
     vctx: *mut c_void,
     key: *const u8,
@@ -153,6 +163,9 @@ pub unsafe extern "C" fn init<T: Cipher, const ENC: bool>(
 }
 
 /// Shared shape of `update`, `cipher` and `final`.
+///
+/// # Safety
+/// `vctx` is a live context of type `T`; `outl` is NULL or writable.
 unsafe fn run<T: Cipher>(
     vctx: *mut c_void,
     outl: *mut usize,
@@ -170,6 +183,10 @@ unsafe fn run<T: Cipher>(
 }
 
 /// `update`, and `cipher` (`CIPHER`).
+///
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn update<T: Cipher, const CIPHER: bool>(
     vctx: *mut c_void,
     out: *mut u8,
@@ -187,6 +204,9 @@ pub unsafe extern "C" fn update<T: Cipher, const CIPHER: bool>(
     }
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn final_<T: Cipher>(
     vctx: *mut c_void,
     _out: *mut u8,
@@ -197,6 +217,9 @@ pub unsafe extern "C" fn final_<T: Cipher>(
     unsafe { run(vctx, outl, T::finish) }
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn get_params<T: Cipher, const K: usize>(params: *mut Param) -> c_int {
     params::entry(0, || {
         // SAFETY: OpenSSL passes a valid array.
@@ -205,6 +228,9 @@ pub unsafe extern "C" fn get_params<T: Cipher, const K: usize>(params: *mut Para
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn get_ctx_params<T: Cipher>(vctx: *mut c_void, params: *mut Param) -> c_int {
     params::entry(0, || {
         // SAFETY: a live context and a valid array (OpenSSL's contract).
@@ -213,6 +239,9 @@ pub unsafe extern "C" fn get_ctx_params<T: Cipher>(vctx: *mut c_void, params: *m
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn set_ctx_params<T: Cipher>(
     vctx: *mut c_void,
     params: *const Param,
@@ -224,6 +253,9 @@ pub unsafe extern "C" fn set_ctx_params<T: Cipher>(
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
     ALG_GETTABLE.as_ptr()
 }

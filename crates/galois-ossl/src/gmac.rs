@@ -70,12 +70,18 @@ impl Mac {
     }
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn newctx(_provctx: *mut c_void) -> *mut c_void {
     params::entry(std::ptr::null_mut(), || {
         Ok(params::boxed(Mac { gcm: None }))
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn dupctx(vctx: *mut c_void) -> *mut c_void {
     params::entry(std::ptr::null_mut(), || {
         // SAFETY: OpenSSL passes a live context.
@@ -85,6 +91,9 @@ pub unsafe extern "C" fn dupctx(vctx: *mut c_void) -> *mut c_void {
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn init(
     vctx: *mut c_void,
     key: *const u8,
@@ -105,6 +114,9 @@ pub unsafe extern "C" fn init(
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn update(vctx: *mut c_void, input: *const u8, inl: usize) -> c_int {
     params::entry(0, || {
         // SAFETY: a live context; `input` holds `inl` bytes (OpenSSL's
@@ -118,6 +130,9 @@ pub unsafe extern "C" fn update(vctx: *mut c_void, input: *const u8, inl: usize)
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn final_(
     vctx: *mut c_void,
     out: *mut u8,
@@ -149,6 +164,9 @@ pub unsafe extern "C" fn final_(
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn get_ctx_params(_vctx: *mut c_void, params: *mut Param) -> c_int {
     params::entry(0, || {
         // SAFETY: OpenSSL passes a valid writable array.
@@ -157,6 +175,9 @@ pub unsafe extern "C" fn get_ctx_params(_vctx: *mut c_void, params: *mut Param) 
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn set_ctx_params(vctx: *mut c_void, params: *const Param) -> c_int {
     params::entry(0, || {
         // SAFETY: a live context and a valid array (OpenSSL's contract).

@@ -243,6 +243,9 @@ static MACS: Table<Algorithm, 2> = Table([
     ALGORITHM_END,
 ]);
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 unsafe extern "C" fn query_operation(
     _provctx: *mut c_void,
     op: c_int,
@@ -266,6 +269,9 @@ static PROVIDER_GETTABLE: ffi::ParamList = ffi::param_list![
     c"status" => OSSL_PARAM_UNSIGNED_INTEGER,
 ];
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 unsafe extern "C" fn provider_gettable(_provctx: *mut c_void) -> *const Param {
     PROVIDER_GETTABLE.as_ptr()
 }
@@ -277,6 +283,9 @@ const VERSION: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(
     Err(_) => c"unknown",
 };
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 unsafe extern "C" fn provider_get_params(_provctx: *mut c_void, params: *mut Param) -> c_int {
     params::entry(0, || {
         // SAFETY (each call): OpenSSL passes a valid writable array.
@@ -290,6 +299,9 @@ unsafe extern "C" fn provider_get_params(_provctx: *mut c_void, params: *mut Par
     })
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 unsafe extern "C" fn teardown(_provctx: *mut c_void) {
     params::entry((), || {
         let last = INSTANCES.fetch_sub(1, Ordering::AcqRel) == 1;

@@ -90,6 +90,9 @@ pub trait Lists {
     const SETTABLE: &'static ffi::ParamList;
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn gettable_ctx<T: Lists>(
     _cctx: *mut c_void,
     _provctx: *mut c_void,
@@ -97,6 +100,9 @@ pub unsafe extern "C" fn gettable_ctx<T: Lists>(
     T::GETTABLE.as_ptr()
 }
 
+/// # Safety
+/// Called by OpenSSL through the dispatch table, with the arguments its
+/// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn settable_ctx<T: Lists>(
     _cctx: *mut c_void,
     _provctx: *mut c_void,
