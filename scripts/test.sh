@@ -102,7 +102,7 @@ stage "rustls provider: the example server against curl and openssl s_client"
 bash scripts/test-rustls.sh
 
 # A listed script that is missing fails the run (no stage vanishes quietly).
-for t in scripts/test-c.sh scripts/test-py.sh scripts/test-chunked.sh; do
+for t in scripts/test-c.sh scripts/test-py.sh scripts/test-chunked.sh scripts/test-ossl.sh; do
   [ -f "$t" ] || { echo "test: $t is listed but missing"; exit 1; }
   stage "$t"; bash "$t"
 done

@@ -1,0 +1,852 @@
+//! AES-128/192/256-GCM as OpenSSL ciphers: the EVP streaming contract
+//! (AAD by `update` with no output, text in pieces of any size, tag by
+//! parameter) over galois-aead's on-line `Encryptor` and
+//! `UnverifiedDecryptor`, and the TLS 1.2 record path (`tlsaad`,
+//! `tlsivfixed`, `tlsivgen`, `tlsivinv`, one `cipher` call per record) over
+//! the one-shot `Aead` calls. Every check of IVs, tags and lengths is the
+//! library's; this file keeps only what OpenSSL's interface adds.
+
+use crate::cipher::{Cipher, DEFAULT_IVLEN};
+use crate::ffi::{self, Param};
+use crate::params::{self, fail, Res};
+use galois_aead::gcm::online::{Encryptor, UnverifiedDecryptor};
+use galois_aead::{Aes, AesGcm, Options, Tag};
+use std::ffi::c_uint;
+use std::ptr::NonNull;
+use zeroize::{Zeroize, Zeroizing};
+
+/// OpenSSL's names of AES-GCM (name, alias, OID) and the key length of each:
+/// the cipher algorithms, and what GMAC's `cipher` parameter accepts.
+pub const NAMES: [(&std::ffi::CStr, usize); 3] = [
+    (c"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", 16),
+    (c"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", 24),
+    (c"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", 32),
+];
+
+/// The key length of the AES-GCM named `name` (any of its names, any case).
+pub fn keylen_of(name: &[u8]) -> Option<usize> {
+    NAMES.iter().find_map(|(names, keylen)| {
+        let mut all = names.to_bytes().split(|&b| b == b':');
+        all.any(|n| n.eq_ignore_ascii_case(name)).then_some(*keylen)
+    })
+}
+
+/// The longest GCM tag (and the only one the TLS record path uses).
+const TAG_MAX: usize = 16;
+/// TLS 1.2 GCM (RFC 5288): 13 bytes of AAD, a 4-byte fixed IV part
+/// ("salt") from the key block and an 8-byte explicit part per record,
+/// sent in front of the ciphertext, with the tag behind it.
+const TLS_AAD_LEN: usize = 13;
+const TLS_FIXED_IV_LEN: usize = 4;
+const TLS_EXPLICIT_IV_LEN: usize = 8;
+
+/// An on-line message: text in several pieces.
+enum Stream<'k> {
+    Enc(Encryptor<'k, Aes>),
+    Dec(UnverifiedDecryptor<'k, Aes>),
+}
+
+impl Stream<'_> {
+    fn aad(&mut self, aad: &[u8]) -> Res {
+        match self {
+            Stream::Enc(e) => e.aad(aad)?,
+            Stream::Dec(d) => d.aad(aad)?,
+        }
+        Ok(())
+    }
+
+    fn text(&mut self, buf: &mut [u8]) -> Res {
+        match self {
+            Stream::Enc(e) => e.encrypt(buf)?,
+            Stream::Dec(d) => d.decrypt_unverified(buf)?,
+        }
+        Ok(())
+    }
+}
+
+/// The message in progress. Most messages (a TLS 1.3 record, a packet)
+/// are AAD and then one piece of text: that piece goes through one one-shot
+/// call of the library (its fastest path), and only a second piece of text
+/// turns the message into an on-line [`Stream`].
+enum Message {
+    /// The AAD so far; no text yet.
+    Aad(Vec<u8>),
+    /// An encryption whose one piece of text so far was sealed in one call:
+    /// its AAD and ciphertext (to go on-line from if more text follows) and
+    /// its tag.
+    Sealed {
+        aad: Vec<u8>,
+        ct: Vec<u8>,
+        tag: Tag,
+    },
+    /// A decryption whose one piece of text so far verified against the tag
+    /// set before it: more text cannot match that tag.
+    Opened,
+    Stream(Stream<'static>),
+}
+
+/// AAD is kept for a one-shot call up to this size; beyond, it goes on-line.
+const AAD_KEEP: usize = 1 << 16;
+
+/// A key's GCM objects and the message in progress, which may borrow one of
+/// them. The key objects live on the heap at fixed addresses from creation
+/// until `Drop`, which drops the message first; a [`Stream`] never leaves
+/// this struct (or the function building it), so its `'static` is never
+/// observed.
+struct Keyed {
+    msg: Option<Message>,
+    /// 16-byte tags: every encryption, and decryption with a full tag.
+    full: NonNull<AesGcm>,
+    /// Decryption with a truncated tag (set before the ciphertext): a key
+    /// object of that tag length, kept for the following messages.
+    short: Option<(usize, NonNull<AesGcm>)>,
+    /// The key itself, for `dupctx` and the truncated-tag key object.
+    raw: Zeroizing<Vec<u8>>,
+    /// Buffers of ended messages (AAD, ciphertext; never plaintext), kept
+    /// so that a message allocates nothing.
+    spare: Vec<Vec<u8>>,
+}
+
+fn boxed(gcm: AesGcm) -> NonNull<AesGcm> {
+    NonNull::from(Box::leak(Box::new(gcm)))
+}
+
+/// Frees a key object made by [`boxed`] (it wipes itself on drop).
+///
+/// # Safety
+/// `p` came from [`boxed`], is freed once, and nothing borrows it.
+unsafe fn free(p: NonNull<AesGcm>) {
+    // SAFETY: the caller's contract: `p` is a leaked Box no one borrows.
+    drop(unsafe { Box::from_raw(p.as_ptr()) });
+}
+
+impl Drop for Keyed {
+    fn drop(&mut self) {
+        self.msg = None;
+        // SAFETY: both came from `boxed`; the only borrower, a stream in
+        // `msg`, is gone, and they are freed here only.
+        unsafe {
+            free(self.full);
+            if let Some((_, p)) = self.short.take() {
+                free(p);
+            }
+        }
+    }
+}
+
+impl Keyed {
+    fn new(key: &[u8]) -> Res<Self> {
+        let full = boxed(AesGcm::new(key)?);
+        Ok(Keyed {
+            msg: None,
+            full,
+            short: None,
+            raw: Zeroizing::new(key.to_vec()),
+            spare: Vec::new(),
+        })
+    }
+
+    /// An empty buffer, from an ended message if there is one.
+    fn buffer(&mut self) -> Vec<u8> {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    fn give_back(&mut self, mut v: Vec<u8>) {
+        if self.spare.len() < 2 {
+            v.clear();
+            self.spare.push(v);
+        }
+    }
+
+    /// Ends the message in progress, keeping its buffers.
+    fn end(&mut self) {
+        match self.msg.take() {
+            Some(Message::Aad(aad)) => self.give_back(aad),
+            Some(Message::Sealed { aad, ct, .. }) => {
+                self.give_back(aad);
+                self.give_back(ct);
+            }
+            _ => {}
+        }
+    }
+
+    /// The key object for tags of `tag_len` bytes. Called only while no
+    /// stream exists (`msg` is taken out and holds none), so replacing the
+    /// truncated-tag object frees nothing borrowed.
+    fn key(&mut self, tag_len: usize) -> Res<&'static AesGcm> {
+        let p = if tag_len == TAG_MAX {
+            self.full
+        } else {
+            match self.short {
+                Some((n, p)) if n == tag_len => p,
+                _ => {
+                    let opts = Options::new().permissive_tag_len(tag_len)?;
+                    let p = boxed(AesGcm::with_options(&self.raw, opts)?);
+                    if let Some((_, old)) = self.short.replace((tag_len, p)) {
+                        // SAFETY: from `boxed`; no stream exists (see above).
+                        unsafe { free(old) };
+                    }
+                    p
+                }
+            }
+        };
+        // SAFETY: `p` lives at a fixed address until `Drop` (or a `short`
+        // replacement, which happens only with no stream); every stream that
+        // borrows it is stored in `msg` or dropped before either.
+        Ok(unsafe { p.as_ref() })
+    }
+
+    /// A new on-line message under `iv` that has taken `aad`; a decryption
+    /// verifies a `tag_len`-byte tag at the end.
+    fn stream(&mut self, enc: bool, iv: &[u8], tag_len: usize, aad: &[u8]) -> Res<Stream<'static>> {
+        let mut s = if enc {
+            Stream::Enc(self.key(TAG_MAX)?.encryptor(iv)?)
+        } else {
+            Stream::Dec(self.key(tag_len)?.unverified_decryptor(iv)?)
+        };
+        s.aad(aad)?;
+        Ok(s)
+    }
+}
+
+/// One cipher context (`EVP_CIPHER_CTX`'s provider side).
+pub struct Ctx {
+    keylen: usize,
+    enc: bool,
+    keyed: Option<Keyed>,
+    ivlen: usize,
+    /// The IV of the next (or the last) message, `ivlen` bytes once set.
+    iv: Vec<u8>,
+    /// An IV is set and no message has ended under it.
+    iv_ready: bool,
+    /// Decryption: the expected tag; encryption: the last message's tag.
+    tag: [u8; TAG_MAX],
+    /// Decryption: the length of the tag set. Encryption: a tag length set
+    /// with a NULL tag, reported by `taglen`.
+    taglen: Option<usize>,
+    tag_ready: bool,
+    tls_aad: Option<[u8; TLS_AAD_LEN]>,
+    /// `tlsivfixed` was set: the TLS 1.2 IV is fixed part || counter.
+    tls_iv: bool,
+}
+
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        self.wipe_message();
+        self.iv.zeroize();
+    }
+}
+
+impl Ctx {
+    /// The tag of the last message sealed.
+    pub fn sealed_tag(&self) -> Option<&[u8]> {
+        (self.enc && self.tag_ready).then_some(&self.tag[..])
+    }
+
+    /// Forgets the message in progress (and its tag).
+    fn wipe_message(&mut self) {
+        if let Some(k) = self.keyed.as_mut() {
+            k.end();
+        }
+        self.tag.zeroize();
+        self.taglen = None;
+        self.tag_ready = false;
+        if let Some(a) = self.tls_aad.as_mut() {
+            a.zeroize();
+        }
+        self.tls_aad = None;
+    }
+
+    fn keyed(&mut self) -> Res<&mut Keyed> {
+        match self.keyed.as_mut() {
+            Some(k) => Ok(k),
+            None => fail(ffi::PROV_R_NO_KEY_SET, "galois: no key set"),
+        }
+    }
+
+    /// The length of the tag a decryption verifies.
+    fn tag_len(&self) -> usize {
+        self.taglen.unwrap_or(TAG_MAX)
+    }
+
+    /// The key and the IV.
+    fn keyed_iv(&mut self) -> Res<(&mut Keyed, &[u8])> {
+        match self.keyed.as_mut() {
+            Some(k) => Ok((k, &self.iv)),
+            None => fail(ffi::PROV_R_NO_KEY_SET, "galois: no key set"),
+        }
+    }
+
+    /// The message in progress, taken out of the context (a new one if the
+    /// IV is fresh).
+    fn take_message(&mut self) -> Res<Message> {
+        if self.tls_aad.is_some() {
+            return fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: a TLS record is pending: use EVP_Cipher",
+            );
+        }
+        let iv_ready = self.iv_ready;
+        let k = self.keyed_iv()?.0;
+        match k.msg.take() {
+            Some(m) => Ok(m),
+            None if iv_ready => Ok(Message::Aad(k.buffer())),
+            None => fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: no IV set for this message (each IV is used once)",
+            ),
+        }
+    }
+
+    /// Ends the message in progress (after a failure: the IV is used up).
+    fn abandon(&mut self) {
+        if let Some(k) = self.keyed.as_mut() {
+            k.end();
+        }
+        self.iv_ready = false;
+    }
+
+    fn add_aad(&mut self, aad: &[u8]) -> Res {
+        let msg = self.take_message()?;
+        let (enc, tag_len) = (self.enc, self.tag_len());
+        let (k, iv) = self.keyed_iv()?;
+        k.msg = Some(match msg {
+            Message::Aad(mut kept) if kept.len() + aad.len() <= AAD_KEEP => {
+                kept.extend_from_slice(aad);
+                Message::Aad(kept)
+            }
+            Message::Aad(kept) => {
+                let mut s = k.stream(enc, iv, tag_len, &kept)?;
+                s.aad(aad)?;
+                Message::Stream(s)
+            }
+            Message::Stream(mut s) => {
+                s.aad(aad)?;
+                Message::Stream(s)
+            }
+            Message::Sealed { .. } | Message::Opened => {
+                return fail(
+                    ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                    "galois: additional data must come before the text",
+                )
+            }
+        });
+        Ok(())
+    }
+
+    fn add_text(&mut self, buf: &mut [u8]) -> Res {
+        let msg = self.take_message()?;
+        let (enc, tag_len, tag_set) = (self.enc, self.tag_len(), self.taglen.is_some());
+        let tag = self.tag;
+        let (k, iv) = self.keyed_iv()?;
+        k.msg = Some(match msg {
+            Message::Aad(aad) if enc => {
+                let tag = k.key(TAG_MAX)?.seal_in_place_detached(iv, &aad, buf)?;
+                let mut ct = k.buffer();
+                ct.extend_from_slice(buf);
+                Message::Sealed { aad, ct, tag }
+            }
+            Message::Aad(aad) if tag_set => {
+                let mut ct = k.buffer();
+                ct.extend_from_slice(buf);
+                let m = match k
+                    .key(tag_len)?
+                    .open_in_place_detached(iv, &aad, buf, &tag[..tag_len])
+                {
+                    Ok(()) => Message::Opened,
+                    // Not authentic as a whole message, but more ciphertext
+                    // may follow: on-line from the start, releasing
+                    // unverified plaintext as EVP's contract has it; `final`
+                    // decides.
+                    Err(galois_aead::Error::AuthenticationFailed) => {
+                        buf.copy_from_slice(&ct);
+                        let mut s = k.stream(false, iv, tag_len, &aad)?;
+                        s.text(buf)?;
+                        Message::Stream(s)
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                k.give_back(aad);
+                k.give_back(ct);
+                m
+            }
+            Message::Aad(aad) => {
+                let mut s = k.stream(enc, iv, tag_len, &aad)?;
+                s.text(buf)?;
+                Message::Stream(s)
+            }
+            Message::Sealed { aad, ct, .. } => {
+                // More text: on-line from the start. The first piece's
+                // plaintext, recovered from its ciphertext, goes through an
+                // encryptor again (giving the same ciphertext).
+                let mut first = Zeroizing::new(ct);
+                k.stream(false, iv, TAG_MAX, &aad)?.text(&mut first)?;
+                let mut s = k.stream(true, iv, TAG_MAX, &aad)?;
+                s.text(&mut first)?;
+                s.text(buf)?;
+                Message::Stream(s)
+            }
+            Message::Opened => {
+                return fail(
+                    ffi::PROV_R_FAILED_TO_DECRYPT,
+                    "galois: authentication failed: more ciphertext after a verified message",
+                )
+            }
+            Message::Stream(mut s) => {
+                s.text(buf)?;
+                Message::Stream(s)
+            }
+        });
+        Ok(())
+    }
+
+    /// The next explicit IV of TLS 1.2 encryption: the IV's last 8 bytes,
+    /// then counted up (RFC 5288's nonce_explicit as a counter, as
+    /// OpenSSL's own GCM does), copied to `out` (its last bytes if
+    /// shorter).
+    fn tls_next_iv(&mut self, out: &mut [u8]) -> Res {
+        if !self.tls_iv
+            || self.keyed.is_none()
+            || self.iv.len() < TLS_EXPLICIT_IV_LEN
+            || out.is_empty()
+        {
+            return fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: no TLS fixed IV set",
+            );
+        }
+        let n = out.len().min(self.iv.len());
+        let at = self.iv.len() - n;
+        out[..n].copy_from_slice(&self.iv[at..]);
+        let tail = self.iv.len() - TLS_EXPLICIT_IV_LEN;
+        let mut c = [0u8; 8];
+        c.copy_from_slice(&self.iv[tail..]);
+        self.iv[tail..].copy_from_slice(&u64::from_be_bytes(c).wrapping_add(1).to_be_bytes());
+        // The IV used for this record is the one before the increment.
+        Ok(())
+    }
+
+    fn tls_record(
+        &mut self,
+        out: *mut u8,
+        outsize: usize,
+        input: *const u8,
+        inl: usize,
+    ) -> Res<usize> {
+        let aad = self.tls_aad.unwrap_or_default();
+        if inl < TLS_EXPLICIT_IV_LEN + TAG_MAX {
+            return fail(
+                ffi::PROV_R_INVALID_INPUT_LENGTH,
+                "galois: TLS record too short",
+            );
+        }
+        let rec = params::io_slices(out, outsize, input, inl)?;
+        let (explicit, rest) = rec.split_at_mut(TLS_EXPLICIT_IV_LEN);
+        let (text, tag) = rest.split_at_mut(rest.len() - TAG_MAX);
+        if self.enc {
+            let mut iv = [0u8; TLS_FIXED_IV_LEN + TLS_EXPLICIT_IV_LEN];
+            if self.iv.len() != iv.len() {
+                return fail(
+                    ffi::PROV_R_INVALID_IV_LENGTH,
+                    "galois: TLS needs a 12-byte IV",
+                );
+            }
+            iv.copy_from_slice(&self.iv);
+            self.tls_next_iv(explicit)?;
+            let t = self
+                .keyed()?
+                .key(TAG_MAX)?
+                .seal_in_place_detached(&iv, &aad, text)?;
+            tag.copy_from_slice(t.as_bytes());
+            crate::count_seal();
+            Ok(inl)
+        } else {
+            self.tls_set_explicit_iv(explicit)?;
+            // On failure the library wipes `text`: no unverified plaintext.
+            let (k, iv) = self.keyed_iv()?;
+            k.key(TAG_MAX)?
+                .open_in_place_detached(iv, &aad, text, tag)?;
+            crate::count_open();
+            Ok(text.len())
+        }
+    }
+
+    /// `tlsivinv`: the explicit IV of a received record.
+    fn tls_set_explicit_iv(&mut self, explicit: &[u8]) -> Res {
+        if !self.tls_iv || self.enc || self.keyed.is_none() || explicit.len() > self.iv.len() {
+            return fail(
+                ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                "galois: cannot set the TLS explicit IV",
+            );
+        }
+        let at = self.iv.len() - explicit.len();
+        self.iv[at..].copy_from_slice(explicit);
+        self.iv_ready = true;
+        Ok(())
+    }
+
+    /// `tlsivfixed`: the fixed IV part from the key block (or the whole IV);
+    /// an encrypting context draws the rest at random.
+    fn tls_set_fixed_iv(&mut self, fixed: &[u8]) -> Res {
+        self.keyed()?;
+        if fixed.len() == self.ivlen {
+            self.iv = fixed.to_vec();
+        } else {
+            if fixed.len() < TLS_FIXED_IV_LEN || self.ivlen < fixed.len() + TLS_EXPLICIT_IV_LEN {
+                return fail(
+                    ffi::PROV_R_INVALID_IV_LENGTH,
+                    "galois: bad TLS fixed IV length",
+                );
+            }
+            let mut iv = vec![0u8; self.ivlen];
+            iv[..fixed.len()].copy_from_slice(fixed);
+            if self.enc && getrandom::fill(&mut iv[fixed.len()..]).is_err() {
+                return fail(
+                    ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                    "galois: no random bytes",
+                );
+            }
+            self.iv.zeroize();
+            self.iv = iv;
+        }
+        self.tls_iv = true;
+        self.iv_ready = true;
+        Ok(())
+    }
+
+    /// `tlsaad`: the record header; the length it carries loses the
+    /// explicit IV (and, decrypting, the tag), as the record's AAD covers
+    /// the plaintext length.
+    fn tls_set_aad(&mut self, aad: &[u8]) -> Res {
+        let Ok(mut a) = <[u8; TLS_AAD_LEN]>::try_from(aad) else {
+            return fail(
+                ffi::PROV_R_INVALID_INPUT_LENGTH,
+                "galois: TLS AAD must be 13 bytes",
+            );
+        };
+        let overhead = TLS_EXPLICIT_IV_LEN + if self.enc { 0 } else { TAG_MAX };
+        let len = u16::from_be_bytes([a[11], a[12]]) as usize;
+        let Some(len) = len.checked_sub(overhead) else {
+            return fail(
+                ffi::PROV_R_INVALID_INPUT_LENGTH,
+                "galois: TLS record too short",
+            );
+        };
+        a[11..].copy_from_slice(&(len as u16).to_be_bytes());
+        self.tls_aad = Some(a);
+        Ok(())
+    }
+
+    /// `tag`: the expected tag of a decryption, or (no data) a tag length.
+    fn set_tag(&mut self, p: &Param) -> Res {
+        let tag = params::get_octets(p)?;
+        let n = tag.map_or(p.data_size, <[u8]>::len);
+        if n == 0 || n > TAG_MAX {
+            return fail(
+                ffi::PROV_R_INVALID_TAG_LENGTH,
+                format!("galois: a tag of {n} bytes"),
+            );
+        }
+        if let Some(t) = tag {
+            if self
+                .keyed
+                .as_ref()
+                .is_some_and(|k| matches!(k.msg, Some(Message::Opened)))
+            {
+                self.abandon();
+                return fail(
+                    ffi::PROV_R_INVALID_TAG,
+                    "galois: the tag cannot change after the ciphertext it verified",
+                );
+            }
+            if self.enc {
+                return fail(
+                    ffi::PROV_R_INVALID_TAG,
+                    "galois: a tag is set for decryption only",
+                );
+            }
+            self.tag[..n].copy_from_slice(t);
+        }
+        self.taglen = Some(n);
+        Ok(())
+    }
+}
+
+/// The context parameters `set_ctx_params` takes.
+pub static SETTABLE: ffi::ParamList = ffi::param_list![
+    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"tag" => OSSL_PARAM_OCTET_STRING,
+    c"tlsaad" => OSSL_PARAM_OCTET_STRING,
+    c"tlsivfixed" => OSSL_PARAM_OCTET_STRING,
+    c"tlsivinv" => OSSL_PARAM_OCTET_STRING,
+];
+
+/// The context parameters `get_ctx_params` gives.
+pub static GETTABLE: ffi::ParamList = ffi::param_list![
+    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"taglen" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"iv" => OSSL_PARAM_OCTET_STRING,
+    c"updated-iv" => OSSL_PARAM_OCTET_STRING,
+    c"tag" => OSSL_PARAM_OCTET_STRING,
+    c"tlsaadpad" => OSSL_PARAM_UNSIGNED_INTEGER,
+    c"tlsivgen" => OSSL_PARAM_OCTET_STRING,
+];
+
+impl Cipher for Ctx {
+    const MODE: c_uint = ffi::EVP_CIPH_GCM_MODE;
+
+    fn new(keylen: usize) -> Self {
+        Ctx {
+            keylen,
+            enc: true,
+            keyed: None,
+            ivlen: DEFAULT_IVLEN,
+            iv: Vec::new(),
+            iv_ready: false,
+            tag: [0; TAG_MAX],
+            taglen: None,
+            tag_ready: false,
+            tls_aad: None,
+            tls_iv: false,
+        }
+    }
+
+    /// `dupctx`: a copy with its own key schedule. An on-line message (two
+    /// or more pieces of text so far) cannot be copied: galois-aead's
+    /// on-line state is not cloneable.
+    fn dup(&self) -> Res<Self> {
+        let keyed = match &self.keyed {
+            Some(k) => {
+                let msg = match &k.msg {
+                    None => None,
+                    Some(Message::Aad(a)) => Some(Message::Aad(a.clone())),
+                    Some(Message::Sealed { aad, ct, tag }) => Some(Message::Sealed {
+                        aad: aad.clone(),
+                        ct: ct.clone(),
+                        tag: *tag,
+                    }),
+                    Some(Message::Opened) => Some(Message::Opened),
+                    Some(Message::Stream(_)) => {
+                        return fail(
+                            ffi::PROV_R_CIPHER_OPERATION_FAILED,
+                            "galois: a context cannot be copied after two pieces of text",
+                        )
+                    }
+                };
+                let mut copy = Keyed::new(&k.raw)?;
+                copy.msg = msg;
+                Some(copy)
+            }
+            None => None,
+        };
+        Ok(Ctx {
+            keylen: self.keylen,
+            enc: self.enc,
+            keyed,
+            ivlen: self.ivlen,
+            iv: self.iv.clone(),
+            iv_ready: self.iv_ready,
+            tag: self.tag,
+            taglen: self.taglen,
+            tag_ready: self.tag_ready,
+            tls_aad: self.tls_aad,
+            tls_iv: self.tls_iv,
+        })
+    }
+
+    /// `einit`/`dinit`: a new key (the old one wiped) and/or a new IV; a
+    /// message in progress is abandoned.
+    unsafe fn init(
+        &mut self,
+        enc: bool,
+        key: Option<&[u8]>,
+        iv: Option<&[u8]>,
+        params: *const Param,
+    ) -> Res {
+        self.wipe_message();
+        self.enc = enc;
+        if let Some(key) = key {
+            self.tls_iv = false;
+            crate::cipher::rekey(&mut self.keyed, |k| &k.raw, self.keylen, key, Keyed::new)?;
+        }
+        if let Some(iv) = iv {
+            self.iv.clear();
+            self.iv.extend_from_slice(iv);
+            self.ivlen = iv.len();
+            self.iv_ready = true;
+        }
+        // SAFETY: `params` is NULL or a valid array (EVP's contract).
+        unsafe { self.set_params(params) }
+    }
+
+    /// `update`: a whole TLS 1.2 record when `tlsaad` was set (libssl
+    /// sends each record through `EVP_CipherUpdate` or `EVP_Cipher`), else
+    /// AAD when `out` is NULL, else text (in place or not). A failure ends
+    /// the message.
+    fn update(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
+        if self.tls_aad.is_some() {
+            let r = self.tls_record(out, outsize, input, inl);
+            self.wipe_message();
+            return r;
+        }
+        if inl == 0 {
+            return Ok(0);
+        }
+        if input.is_null() {
+            return fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL input");
+        }
+        let r = if out.is_null() {
+            // SAFETY: EVP's contract: `input` holds `inl` readable bytes.
+            self.add_aad(unsafe { std::slice::from_raw_parts(input, inl) })
+        } else {
+            params::io_slices(out, outsize, input, inl).and_then(|buf| self.add_text(buf))
+        };
+        if r.is_err() {
+            self.abandon();
+        }
+        r.map(|()| inl)
+    }
+
+    /// `final`: the tag (encryption) or its verification (decryption).
+    /// The IV is used up either way.
+    fn finish(&mut self) -> Res<usize> {
+        let msg = self.take_message();
+        self.abandon();
+        let msg = msg?;
+        let enc = self.enc;
+        let Some(n) = (if enc { Some(TAG_MAX) } else { self.taglen }) else {
+            return fail(ffi::PROV_R_TAG_NOT_SET, "galois: no tag set for decryption");
+        };
+        let want = self.tag;
+        let (k, iv) = self.keyed_iv()?;
+        let tag = match msg {
+            Message::Aad(aad) => {
+                let r = if enc {
+                    k.key(TAG_MAX)?
+                        .seal_in_place_detached(iv, &aad, &mut [])
+                        .map(Some)
+                } else {
+                    k.key(n)?
+                        .open_in_place_detached(iv, &aad, &mut [], &want[..n])
+                        .map(|()| None)
+                };
+                k.give_back(aad);
+                r?
+            }
+            Message::Sealed { aad, ct, tag } => {
+                k.give_back(aad);
+                k.give_back(ct);
+                Some(tag)
+            }
+            Message::Opened => None,
+            Message::Stream(Stream::Enc(e)) => Some(e.finish()),
+            Message::Stream(Stream::Dec(d)) => {
+                d.finish(&want[..n])?;
+                None
+            }
+        };
+        match tag {
+            Some(t) => {
+                self.tag.copy_from_slice(t.as_bytes());
+                self.tag_ready = true;
+                crate::count_seal();
+            }
+            None => crate::count_open(),
+        }
+        Ok(0)
+    }
+
+    /// A TLS record goes through `update`, but `EVP_Cipher` reports the
+    /// whole record's length as OpenSSL's own GCM does (`update` reports the
+    /// payload's when decrypting, which is what libssl reads).
+    fn cipher(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
+        if self.tls_aad.is_some() {
+            self.update(out, outsize, input, inl).map(|_| inl)
+        } else if input.is_null() {
+            self.finish()
+        } else {
+            self.update(out, outsize, input, inl)
+        }
+    }
+
+    /// `get_ctx_params`.
+    ///
+    /// # Safety
+    /// `params` is NULL or a valid writable `OSSL_PARAM` array.
+    unsafe fn get_params(&mut self, params: *mut Param) -> Res {
+        // SAFETY (the closure too): the caller's contract; `p` is a writable
+        // element of the array.
+        unsafe {
+            params::write_each(params, |key, p| {
+                let size = (*p).data_size;
+                Ok(Some(match key {
+                    b"ivlen" => params::put_size(p, self.ivlen),
+                    b"keylen" => params::put_size(p, self.keylen),
+                    b"taglen" => params::put_size(p, self.tag_len()),
+                    b"tlsaadpad" if self.tls_aad.is_some() => params::put_size(p, TAG_MAX),
+                    b"iv" | b"updated-iv" => {
+                        if self.iv.len() != self.ivlen {
+                            return fail(ffi::PROV_R_INVALID_IV_LENGTH, "galois: no IV set");
+                        }
+                        params::put_octets(p, &self.iv)
+                    }
+                    b"tag" => {
+                        if !self.enc || !self.tag_ready || size == 0 || size > TAG_MAX {
+                            return fail(
+                                ffi::PROV_R_INVALID_TAG,
+                                "galois: no tag to get (encrypt and finish first; 1 to 16 bytes)",
+                            );
+                        }
+                        params::put_octets(p, &self.tag[..size])
+                    }
+                    b"tlsivgen" => {
+                        // (OpenSSL gives at most the IV; never allocate what the caller claims)
+                        let mut out = vec![0u8; size.min(self.iv.len())];
+                        self.tls_next_iv(&mut out)?;
+                        params::put_octets(p, &out)
+                    }
+                    _ => return Ok(None),
+                }))
+            })
+        }
+    }
+
+    /// `set_ctx_params`.
+    ///
+    /// # Safety
+    /// `params` is NULL or a valid `OSSL_PARAM` array.
+    unsafe fn set_params(&mut self, params: *const Param) -> Res {
+        // SAFETY: the caller's contract.
+        unsafe {
+            params::read_each(params, |key, p| {
+                match key {
+                    b"ivlen" => self.ivlen = params::get_size(p)?,
+                    b"keylen" if params::get_size(p)? != self.keylen => {
+                        return fail(
+                            ffi::PROV_R_INVALID_KEY_LENGTH,
+                            format!("galois: the key length is {}", self.keylen),
+                        )
+                    }
+                    b"tag" => self.set_tag(p)?,
+                    b"tlsaad" => self.tls_set_aad(params::get_octets(p)?.unwrap_or_default())?,
+                    b"tlsivfixed" => {
+                        self.tls_set_fixed_iv(params::get_octets(p)?.unwrap_or_default())?
+                    }
+                    b"tlsivinv" => {
+                        self.tls_set_explicit_iv(params::get_octets(p)?.unwrap_or_default())?
+                    }
+                    _ => {}
+                }
+                Ok(())
+            })
+        }?;
+        Ok(())
+    }
+}
+
+impl params::Lists for Ctx {
+    const GETTABLE: &'static ffi::ParamList = &GETTABLE;
+    const SETTABLE: &'static ffi::ParamList = &SETTABLE;
+}
