@@ -722,6 +722,14 @@ pub(crate) use aead_init_methods;
 /// path in examples; `$key`, `$nonce`: a key and a nonce for them.
 macro_rules! aead_methods {
     ($ty:literal, $key:literal, $nonce:literal) => {
+        /// The tag length of this key, in bytes ([`Aead::tag_len`](crate::Aead::tag_len)).
+        ///
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nassert_eq!(a.tag_len(), 16);\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[inline]
+        pub fn tag_len(&self) -> usize {
+            $crate::Aead::tag_len(self)
+        }
+
         /// Encrypts `buf` in place and returns the detached tag
         /// ([`Aead::seal_in_place_detached`](crate::Aead::seal_in_place_detached)).
         ///

@@ -14,8 +14,8 @@
 //! # Ok::<(), galois_aead::Error>(())
 //! ```
 
-pub mod aead;
-pub mod aes;
+mod aead;
+mod aes;
 pub mod block;
 pub mod chunked;
 /// Constant-time comparison and wiping (public with the `hazmat` feature,
@@ -36,7 +36,7 @@ mod error;
 pub mod gcm;
 pub mod gcm64;
 pub mod gcm_siv;
-pub mod gf128;
+mod gf128;
 pub mod gf64;
 pub mod limits;
 pub mod mac;

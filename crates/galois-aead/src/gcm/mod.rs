@@ -297,16 +297,6 @@ impl<C: BlockCipher128> Gcm<C> {
         })
     }
 
-    /// The tag length of this key, in bytes.
-    ///
-    /// ```
-    /// assert_eq!(galois_aead::Options::new().tag_len(15).and_then(|o| galois_aead::AesGcm::with_options(&[0u8; 16], o))?.tag_len(), 15);
-    /// # Ok::<(), galois_aead::Error>(())
-    /// ```
-    pub fn tag_len(&self) -> usize {
-        self.tag_len as usize
-    }
-
     /// The GHASH backend in use.
     ///
     /// ```
