@@ -187,7 +187,7 @@ pub(crate) fn into_method<C: HasAead>(
 /// same for each (the nonce length is its AEAD's). One block per class (a
 /// second one would need pyo3's multiple-pymethods feature).
 macro_rules! aead_class {
-    ($class:ident, $field:ident, $aead:ty) => {
+    ($class:ident, $field:ident, $aead:ty, $pyname:literal, $bits:expr) => {
         impl HasAead for $class {
             type Inner = $aead;
             fn inner(&self) -> &Self::Inner {
@@ -212,6 +212,16 @@ macro_rules! aead_class {
                 bit_length: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Py<PyBytes>> {
                 generate_key::<$aead>(py, bit_length)
+            }
+
+            /// The class, AES key size and tag length; never the key.
+            fn __repr__(&self) -> String {
+                let bits: fn(&$aead) -> usize = $bits;
+                format!(
+                    concat!("galois_aead.", $pyname, "(AES-{}, tag_length={})"),
+                    bits(&self.$field),
+                    self.$field.tag_len()
+                )
             }
         });
     };
@@ -294,7 +304,9 @@ pub(crate) struct PyAesGcmSiv {
     pub(crate) siv: galois_aead::AesGcmSiv,
 }
 
-aead_class!(PyAesGcmSiv, siv, galois_aead::AesGcmSiv);
+aead_class!(PyAesGcmSiv, siv, galois_aead::AesGcmSiv, "AESGCMSIV", |a| a
+    .key_len()
+    * 8);
 
 /// XAES-256-GCM (c2sp.org/XAES-256-GCM): AES-256-GCM with 24-byte nonces
 /// that may be random for about 2^80 messages per key (collision
@@ -312,4 +324,10 @@ pub(crate) struct PyXAes256Gcm {
     pub(crate) x: galois_aead::XAes256Gcm,
 }
 
-aead_class!(PyXAes256Gcm, x, galois_aead::XAes256Gcm);
+aead_class!(
+    PyXAes256Gcm,
+    x,
+    galois_aead::XAes256Gcm,
+    "XAES256GCM",
+    |_| 256
+);

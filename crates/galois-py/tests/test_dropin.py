@@ -315,6 +315,9 @@ def test_reprs_are_readable_and_show_no_key_material():
         "galois_aead.AESGCM(AES-256, tag_length=16)": galois_aead.AESGCM(key),
         "galois_aead.AESGCM(AES-128, tag_length=12)": galois_aead.AESGCM(key[:16], tag_length=12),
         "galois_aead.GMAC(AES-192, tag_length=16)": galois_aead.GMAC(key[:24]),
+        "galois_aead.AESGCMSIV(AES-128, tag_length=16)": galois_aead.AESGCMSIV(key[:16]),
+        "galois_aead.AESGCMSIV(AES-256, tag_length=16)": galois_aead.AESGCMSIV(key),
+        "galois_aead.XAES256GCM(AES-256, tag_length=16)": galois_aead.XAES256GCM(key),
         "galois_aead.GCMEncryptor(AES-256, tag_length=16, finalized=False)":
             galois_aead.AESGCM(key).encryptor(nonce),
         "galois_aead.GCMDecryptor(AES-256, tag_length=16, finalized=False)":
