@@ -20,14 +20,33 @@ pub struct Args {
     /// sealed message into the buffer, then opens it in place).
     #[arg(long)]
     open: bool,
+    /// Add a control to each AES-GCM-SIV group: a second galois key
+    /// timed the same way (its ratio against the first galois row is the
+    /// harness's own spread).
+    #[arg(long)]
+    control: bool,
 }
 
 const SIZES: &[usize] = &[16, 64, 256, 1500, 8192, 16384];
 
 /// One implementation: `run` seals `buf` in place.
-type Subject = Box<dyn FnMut(&mut [u8])>;
+pub(crate) type Subject = Box<dyn FnMut(&mut [u8])>;
 
-fn siv_subjects(key_len: usize, open: bool) -> Vec<(String, Subject)> {
+pub(crate) fn siv_subjects(key_len: usize, open: bool) -> Vec<(String, Subject)> {
+    siv_subjects_with(key_len, open, false)
+}
+
+/// [`siv_subjects`], and with `control` a second galois subject last.
+fn siv_subjects_with(key_len: usize, open: bool, control: bool) -> Vec<(String, Subject)> {
+    let mut v = siv_subjects_inner(key_len, open);
+    if control {
+        let (label, s) = siv_subjects_inner(key_len, open).swap_remove(0);
+        v.push((format!("{label} (control)"), s));
+    }
+    v
+}
+
+fn siv_subjects_inner(key_len: usize, open: bool) -> Vec<(String, Subject)> {
     use aws_lc_rs::aead::{Aad, Nonce};
     let key = vec![0x42u8; key_len];
     let g = galois_aead::AesGcmSiv::new(&key).unwrap();
@@ -132,8 +151,8 @@ pub fn run(a: Args) {
     let sizes: Vec<usize> = a.sizes.clone().unwrap_or_else(|| SIZES.to_vec());
     let tsc = tsc_per_ns();
     let mut groups: Vec<(&str, Vec<(String, Subject)>)> = vec![
-        ("aes-128-gcm-siv", siv_subjects(16, a.open)),
-        ("aes-256-gcm-siv", siv_subjects(32, a.open)),
+        ("aes-128-gcm-siv", siv_subjects_with(16, a.open, a.control)),
+        ("aes-256-gcm-siv", siv_subjects_with(32, a.open, a.control)),
     ];
     if !a.open {
         groups.push(("xaes-256-gcm", xaes_subjects()));
