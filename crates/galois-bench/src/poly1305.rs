@@ -29,6 +29,10 @@ pub struct Args {
     /// Rounds (the table shows medians over rounds).
     #[arg(long)]
     rounds: Option<usize>,
+    /// Only these sizes (comma-separated, at most 16384; default 16, 64,
+    /// 256, 1024, 1500, 8192, 16384).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Option<Vec<usize>>,
     /// Instead of the table: make this many galois Poly1305-AES calls of
     /// `--count-size` bytes and nothing else (no OpenSSL, no timing), for
     /// instruction counts under valgrind. The count per call is the
@@ -222,7 +226,14 @@ pub fn run(a: Args) {
     }
     let rounds = a.rounds.unwrap_or(if a.quick { 21 } else { 61 });
     let ms = if a.quick { 1.5 } else { 5.0 };
-    let sizes = [16usize, 64, 256, 1024, 1500, 8192, 16384];
+    let sizes = a
+        .sizes
+        .clone()
+        .unwrap_or_else(|| vec![16, 64, 256, 1024, 1500, 8192, 16384]);
+    if sizes.iter().any(|&n| n > 16384) {
+        eprintln!("sizes are at most 16384 bytes");
+        std::process::exit(2);
+    }
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
 
     // One key for the size sweep.

@@ -75,11 +75,13 @@ pub(crate) const CHUNK: usize = 64;
 /// Shortest input the vector code takes; shorter ones run the portable
 /// code, with no powers of r computed.
 ///
-/// Measured (`best of` timing, Poly1305-AES per message): the vector code,
-/// with its powers of r and lane set-up, breaks even with the
-/// portable code near 900 bytes on this Zen 4 (768 bytes: 610 against 594
-/// TSC ticks per message; 1024 bytes: 750 against 796).
-pub(crate) const MIN_LEN: usize = 1024;
+/// Measured against OpenSSL's AVX2 Poly1305 in the same runs (`galois-bench
+/// poly1305 --backend avx2 --sizes ...`, medians of five alternated runs
+/// per build, Intel Xeon; docs/poly1305.md): the vector code from 256 bytes
+/// against from 512, 256 B 1.17x against 1.60x, 384 B 1.11x against 1.35x,
+/// 448 B 1.13x against 1.11x; from 512 against from 1024, 640 B 1.13x
+/// against 0.96x, 768 B 1.14x against 0.87x, 896 B 1.07x against 0.89x.
+pub(crate) const MIN_LEN: usize = 512;
 
 /// Proof that this CPU has AVX2. Only [`Avx2::new`] creates one, after
 /// run-time detection.
