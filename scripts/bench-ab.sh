@@ -10,12 +10,16 @@
 #     every row of `keys --quick`: GCM key setup, XAES and GCM-SIV messages
 #   bash scripts/bench-ab.sh --ratio-gcm 11 old/galois-bench new/galois-bench
 #   bash scripts/bench-ab.sh --ratio-keys 21 old/galois-bench new/galois-bench
+#   bash scripts/bench-ab.sh --ratio-siv 11 new/galois-bench
 #     ratios taken inside each run, for a host too noisy for absolute
 #     numbers (rows of one binary moved by up to 1.4x between back-to-back
 #     runs on the shared Zen 3 host): ring's ns over galois's (`gcm`: > 1 is
 #     faster), or XAES-256-GCM's over fixed-key AES-256-GCM's (`keys`: issue
-#     15's targets 1.5x at 1500 B, 1.1x at 16 KiB); the median and range of
-#     the per-run ratios per binary
+#     15's targets 1.5x at 1500 B, 1.1x at 16 KiB), or aws-lc-rs's over
+#     galois's AES-GCM-SIV seal (`siv --control`'s ratio column, the median
+#     of its rounds' ratios; SIZES or 16 B to 16 KiB; with the control:
+#     aws-lc-rs over a second galois key); the
+#     median and range of the per-run ratios per binary
 # BENCH_CPU=0 pins to core 0 instead of core 1 (when another tenant loads it).
 set -euo pipefail
 mode=gcm
@@ -23,6 +27,7 @@ case "${1:-}" in
     --keys) mode=keys; shift ;;
     --ratio-gcm) mode=ratio-gcm; shift ;;
     --ratio-keys) mode=ratio-keys; shift ;;
+    --ratio-siv) mode=ratio-siv; shift ;;
 esac
 rounds=$1
 shift
@@ -38,6 +43,11 @@ for _ in $(seq "$rounds"); do
             nice -n -20 taskset -c "${BENCH_CPU:-1}" "$b" gcm --quick --sizes 1500,16384 2>&1 |
                 awk -v b="$b" '/^[a-z]/{s=$1} /galois\/auto/{g[s" "$1]=$4} / ring /{r[s" "$1]=$4}
                   END{for (k in g) if (k in r) printf "%s\tring/galois %s\t%.4f\n", b, k, r[k]/g[k]}'
+        elif [ "$mode" = ratio-siv ]; then
+            nice -n -20 taskset -c "${BENCH_CPU:-1}" "$b" siv --control \
+                --sizes "${SIZES:-16,64,256,1500,8192,16384}" 2>&1 |
+                awk -v b="$b" '/^[a-z]/{s=$1} /control/{printf "%s\taws-lc-rs/control %s %s\t%s\n", b, s, $1, $NF; next}
+                  /galois\// && s !~ /xaes/{printf "%s\taws-lc-rs/galois %s %s\t%s\n", b, s, $1, $NF}'
         elif [ "$mode" = ratio-keys ]; then
             nice -n -20 taskset -c "${BENCH_CPU:-1}" "$b" keys --quick 2>&1 |
                 awk -v b="$b" '

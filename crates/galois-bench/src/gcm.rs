@@ -375,6 +375,21 @@ fn subjects(p: Prim) -> Vec<(&'static str, String, Box<dyn Subject>)> {
     v
 }
 
+/// `count`'s AES-GCM seal subject: `imp` (galois's automatic backend,
+/// openssl, aws-lc-rs or ring) for AES-128-GCM (`key_len` 16) or
+/// AES-256-GCM (32), with its label; `None` for any other name.
+pub(crate) fn count_subject(key_len: usize, imp: &str) -> Option<(String, crate::siv::Subject)> {
+    let p = if key_len == 16 {
+        Prim::Aes128
+    } else {
+        Prim::Aes256
+    };
+    let (i, k, mut s) = subjects(p)
+        .into_iter()
+        .find(|(i, k, _)| *i == imp && (imp != "galois" || k.starts_with("auto=")))?;
+    Some((format!("{i}/{k}"), Box::new(move |b: &mut [u8]| s.run(b))))
+}
+
 struct Row {
     imp: &'static str,
     kernel: String,

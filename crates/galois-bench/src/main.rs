@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 mod chunked;
 mod cost;
+mod count;
 mod gcm;
 mod keys;
 mod measure;
@@ -36,6 +37,9 @@ enum Cmd {
     /// One AES-GCM call's cost per batch and per message against ring,
     /// with warm caches and with cold ones.
     Cost(cost::Args),
+    /// Calls of one primitive of one implementation and nothing else, for
+    /// per-call counts under valgrind (scripts/counts.sh).
+    Count(count::Args),
 }
 
 fn main() {
@@ -46,5 +50,6 @@ fn main() {
         Cmd::Siv(a) => siv::run(a),
         Cmd::Keys(a) => keys::run(a),
         Cmd::Cost(a) => cost::run(a),
+        Cmd::Count(a) => count::run(a),
     }
 }

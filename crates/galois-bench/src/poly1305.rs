@@ -29,6 +29,10 @@ pub struct Args {
     /// Rounds (the table shows medians over rounds).
     #[arg(long)]
     rounds: Option<usize>,
+    /// Only these sizes (comma-separated, at most 16384; default 16, 64,
+    /// 256, 1024, 1500, 8192, 16384).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Option<Vec<usize>>,
     /// Instead of the table: make this many galois Poly1305-AES calls of
     /// `--count-size` bytes and nothing else (no OpenSSL, no timing), for
     /// instruction counts under valgrind. The count per call is the
@@ -170,25 +174,38 @@ fn rng_fill(seed: &mut u64, buf: &mut [u8]) {
     }
 }
 
-/// `--count-calls`: `calls` Poly1305-AES tags of `size` bytes, one key.
-fn count(backend: Poly1305Backend, calls: u64, size: usize) {
+/// `count`'s Poly1305-AES subject: galois with `backend` or OpenSSL
+/// (AES-128-ECB + EVP_MAC), one key, a new nonce per call; `None` for any
+/// other name; with its label.
+pub(crate) fn count_subject(imp: &str, backend: Poly1305Backend) -> Option<(String, crate::siv::Subject)> {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut key = [0u8; 32];
     rng_fill(&mut seed, &mut key);
     clamp(&mut key);
-    let mac = Poly1305Aes::with_backend(&key, backend).unwrap();
-    let mut msg = vec![0u8; size];
-    rng_fill(&mut seed, &mut msg);
-    let mut x = 0u8;
-    for i in 0..calls {
-        let nonce = (i as u128).to_le_bytes();
-        x ^= mac.authenticate(&nonce, black_box(&msg)).unwrap()[0];
+    let mut i = 0u64;
+    match imp {
+        "galois" => {
+            let mac = Poly1305Aes::with_backend(&key, backend).unwrap();
+            let s: crate::siv::Subject = Box::new(move |m: &mut [u8]| {
+                i += 1;
+                black_box(
+                    mac.authenticate(&(i as u128).to_le_bytes(), black_box(m))
+                        .unwrap(),
+                );
+            });
+            Some((format!("galois/{}", backend.name()), s))
+        }
+        "openssl" => {
+            let mut mac = OsslPoly::new();
+            let mut aes = OsslPolyAes::new(&key);
+            let s: crate::siv::Subject = Box::new(move |m: &mut [u8]| {
+                i += 1;
+                black_box(aes.tag(&mut mac, &(i as u128).to_le_bytes(), black_box(m)));
+            });
+            Some((format!("openssl {}", openssl::version::version()), s))
+        }
+        _ => None,
     }
-    println!(
-        "{} calls of {size} bytes ({}): {x:02x}",
-        calls,
-        backend.name()
-    );
 }
 
 pub fn run(a: Args) {
@@ -203,12 +220,20 @@ pub fn run(a: Args) {
         },
     };
     if let Some(calls) = a.count_calls {
-        count(backend, calls, a.count_size);
+        let (label, s) = count_subject("galois", backend).unwrap();
+        crate::count::calls(&label, s, calls, a.count_size);
         return;
     }
     let rounds = a.rounds.unwrap_or(if a.quick { 21 } else { 61 });
     let ms = if a.quick { 1.5 } else { 5.0 };
-    let sizes = [16usize, 64, 256, 1024, 1500, 8192, 16384];
+    let sizes = a
+        .sizes
+        .clone()
+        .unwrap_or_else(|| vec![16, 64, 256, 1024, 1500, 8192, 16384]);
+    if sizes.iter().any(|&n| n > 16384) {
+        eprintln!("sizes are at most 16384 bytes");
+        std::process::exit(2);
+    }
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
 
     // One key for the size sweep.

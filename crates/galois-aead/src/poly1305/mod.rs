@@ -48,7 +48,7 @@
 //! in two words and 5 r1 / 4, and short messages use r alone. Powers of r
 //! are computed per message, and only when that message is long enough for
 //! the vector code (`MIN_LEN` in each SIMD file: 192 bytes for IFMA on four
-//! lanes, 10 KiB on eight, 1024 for AVX2, from measured break-even points).
+//! lanes, 10 KiB on eight, 512 for AVX2, from measured break-even points).
 //! AVX2 and IFMA compute them per long piece, four products deep, in the
 //! vector unit; NEON computes r^2..r^4 once per message or stream and
 //! keeps them for later pieces. Pieces shorter than `MIN_LEN` run the

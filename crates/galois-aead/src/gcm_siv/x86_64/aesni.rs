@@ -151,28 +151,49 @@ impl RoundKeys {
     #[inline(always)]
     unsafe fn ctr_xor_upto4(&self, c0: __m128i, data: &mut [u8]) {
         debug_assert!(data.len() <= 64);
-        // SAFETY: features per the caller; block i's load and store cover
-        // bytes 16 i .. min(16 (i + 1), len) of `data`.
+        // SAFETY: features and length per the caller.
         unsafe {
-            let nb = data.len().div_ceil(16);
+            // A constant block count per copy: the loops over the blocks
+            // unroll (with the count known only at run time they stayed
+            // loops, about a fifth of a 64-byte AES-256 seal's
+            // instructions).
+            match data.len().div_ceil(16) {
+                0 | 1 => self.ctr_xor_blocks::<1>(c0, data),
+                2 => self.ctr_xor_blocks::<2>(c0, data),
+                3 => self.ctr_xor_blocks::<3>(c0, data),
+                _ => self.ctr_xor_blocks::<4>(c0, data),
+            }
+        }
+    }
+
+    /// [`RoundKeys::ctr_xor_upto4`] of `NB` blocks, the last one partial
+    /// or empty if `data` is shorter than `16 NB` bytes.
+    ///
+    /// # Safety
+    /// AES-NI and SSE4.1 are enabled; `data.len() <= 16 NB`.
+    #[inline(always)]
+    unsafe fn ctr_xor_blocks<const NB: usize>(&self, c0: __m128i, data: &mut [u8]) {
+        // SAFETY: features per the caller; block i's load and store cover
+        // bytes 16 i .. min(16 (i + 1), len) of `data` (none past its end).
+        unsafe {
             let one = _mm_set_epi32(0, 0, 0, 1);
             let k0 = self.k(0);
-            let mut s = [_mm_setzero_si128(); 4];
+            let mut s = [_mm_setzero_si128(); NB];
             let mut c = c0;
-            for v in s.iter_mut().take(nb) {
+            for v in s.iter_mut() {
                 *v = _mm_xor_si128(c, k0);
                 c = _mm_add_epi32(c, one);
             }
             for r in 1..self.rounds {
                 let k = self.k(r);
-                for v in s.iter_mut().take(nb) {
+                for v in s.iter_mut() {
                     *v = _mm_aesenc_si128(*v, k);
                 }
             }
             let k = self.k(self.rounds);
             let p = data.as_mut_ptr();
-            for (i, v) in s.iter().enumerate().take(nb) {
-                let n = (data.len() - 16 * i).min(16);
+            for (i, v) in s.iter().enumerate() {
+                let n = data.len().saturating_sub(16 * i).min(16);
                 let d = <__m128i as Lanes>::load_partial(p.add(16 * i), n);
                 let o = _mm_xor_si128(d, _mm_aesenclast_si128(*v, k));
                 <__m128i as Lanes>::store_partial(p.add(16 * i), n, o);
@@ -201,8 +222,8 @@ impl RoundKeys {
     /// The CPU has AES-NI.
     #[target_feature(enable = "aes,sse2")]
     unsafe fn ctr_xor_xmm(&self, ctr0: &[u8; 16], data: &mut [u8]) {
-        // SAFETY: AES-NI per the caller; every load and store below covers whole blocks within
-        // `data` or the stack copy of its last partial block.
+        // SAFETY: AES-NI per the caller; every load and store below covers
+        // whole blocks within `data` (ctr_xor_rest takes the rest).
         unsafe {
             const W: usize = 8;
             let one = _mm_set_epi32(0, 0, 0, 1);
@@ -229,7 +250,38 @@ impl RoundKeys {
                     _mm_storeu_si128(p.add(16 * i).cast(), o);
                 }
             }
-            for c in chunks.into_remainder().chunks_mut(16) {
+            self.ctr_xor_rest(ctr, chunks.into_remainder());
+        }
+    }
+
+    /// [`RoundKeys::ctr_xor_xmm`]'s last (up to seven) blocks from counter
+    /// block `ctr`, one at a time: whole blocks in registers, the partial
+    /// one through a stack copy (wiped). Out of line: inlined, it changed
+    /// the code of the eight-block loop (16 KiB: 130 more instructions).
+    ///
+    /// # Safety
+    /// The CPU has AES-NI.
+    #[target_feature(enable = "aes,sse2")]
+    #[inline(never)]
+    unsafe fn ctr_xor_rest(&self, mut ctr: __m128i, rest: &mut [u8]) {
+        // SAFETY: AES-NI per the caller; the loads and stores cover whole
+        // blocks of `rest` or the stack copy of its partial block.
+        unsafe {
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let mut blocks = rest.chunks_exact_mut(16);
+            // Whole blocks in registers (no stack copy to wipe).
+            for c in &mut blocks {
+                let mut s = _mm_xor_si128(ctr, self.k(0));
+                for r in 1..self.rounds {
+                    s = _mm_aesenc_si128(s, self.k(r));
+                }
+                s = _mm_aesenclast_si128(s, self.k(self.rounds));
+                let p = c.as_mut_ptr().cast();
+                _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), s));
+                ctr = _mm_add_epi32(ctr, one);
+            }
+            let c = blocks.into_remainder();
+            if !c.is_empty() {
                 let mut b = [0u8; 16];
                 _mm_storeu_si128(b.as_mut_ptr().cast(), ctr);
                 self.encrypt_block_ni(&mut b);
@@ -237,7 +289,6 @@ impl RoundKeys {
                     *d ^= k;
                 }
                 crate::ct::wipe_now(&mut b);
-                ctr = _mm_add_epi32(ctr, one);
             }
         }
     }
@@ -457,6 +508,27 @@ fn short_fits(kgk: &AesNi, aad: &[u8], buf: &[u8]) -> bool {
 /// AES-NI and SSE2 are enabled.
 #[inline(always)]
 unsafe fn derive(kgk: &[[u8; 16]], nonce: &[u8; 12]) -> (__m128i, __m128i, __m128i) {
+    // SAFETY: as derive_n's (features per the caller).
+    unsafe {
+        // A constant block count per key size, so that the loops over the
+        // blocks unroll.
+        if kgk.len() == 11 {
+            derive_n::<4>(kgk, nonce)
+        } else {
+            derive_n::<6>(kgk, nonce)
+        }
+    }
+}
+
+/// [`derive`] with `N` (4 or 6) derived blocks.
+///
+/// # Safety
+/// AES-NI and SSE2 are enabled.
+#[inline(always)]
+unsafe fn derive_n<const N: usize>(
+    kgk: &[[u8; 16]],
+    nonce: &[u8; 12],
+) -> (__m128i, __m128i, __m128i) {
     // SAFETY: the loads read 8 and 4 bytes of the nonce and 16 of each
     // round key; features per the caller.
     unsafe {
@@ -464,19 +536,18 @@ unsafe fn derive(kgk: &[[u8; 16]], nonce: &[u8; 12]) -> (__m128i, __m128i, __m12
         let rk = |i: usize| _mm_loadu_si128(kgk[i].as_ptr().cast());
         let last = kgk.len() - 1;
         let mut b = [_mm_setzero_si128(); 6];
-        let n = if last == 10 { 4 } else { 6 };
         let k0 = rk(0);
-        for (i, v) in b.iter_mut().enumerate().take(n) {
+        for (i, v) in b.iter_mut().enumerate().take(N) {
             *v = _mm_xor_si128(_mm_insert_epi32::<0>(tail, i as i32), k0);
         }
         for r in 1..last {
             let k = rk(r);
-            for v in b.iter_mut().take(n) {
+            for v in b.iter_mut().take(N) {
                 *v = _mm_aesenc_si128(*v, k);
             }
         }
         let k = rk(last);
-        for v in b.iter_mut().take(n) {
+        for v in b.iter_mut().take(N) {
             *v = _mm_aesenclast_si128(*v, k);
         }
         // The first eight bytes of each block, two blocks a key.

@@ -75,11 +75,13 @@ pub(crate) const CHUNK: usize = 64;
 /// Shortest input the vector code takes; shorter ones run the portable
 /// code, with no powers of r computed.
 ///
-/// Measured (`best of` timing, Poly1305-AES per message): the vector code,
-/// with its powers of r and lane set-up, breaks even with the
-/// portable code near 900 bytes on this Zen 4 (768 bytes: 610 against 594
-/// TSC ticks per message; 1024 bytes: 750 against 796).
-pub(crate) const MIN_LEN: usize = 1024;
+/// Measured against OpenSSL's AVX2 Poly1305 in the same runs (`galois-bench
+/// poly1305 --backend avx2 --sizes ...`, medians of five alternated runs
+/// per build, Intel Xeon; docs/poly1305.md): the vector code from 256 bytes
+/// against from 512, 256 B 1.17x against 1.60x, 384 B 1.11x against 1.35x,
+/// 448 B 1.13x against 1.11x; from 512 against from 1024, 640 B 1.13x
+/// against 0.96x, 768 B 1.14x against 0.87x, 896 B 1.07x against 0.89x.
+pub(crate) const MIN_LEN: usize = 512;
 
 /// Proof that this CPU has AVX2. Only [`Avx2::new`] creates one, after
 /// run-time detection.
@@ -146,18 +148,24 @@ const FOUR_MIN: usize = 32;
 
 /// Vectors per multiplier in the table: r0..r4, then s1..s4 (s_i = 5 r_i).
 const ENTRY: usize = 9;
-/// The table's multipliers, in order: r^16, r^12, r^8, r^4 broadcast to
-/// every lane, then the last group's r^4, r^2, r^3, r^1 (one per lane).
-const R16: usize = 0;
-const R12: usize = 1;
+/// The table's multipliers, in order: the last group's r^4, r^2, r^3, r^1
+/// (one per lane), then r^4, r^8, r^12, r^16 broadcast to every lane.
+/// A table of `SHORT` sets stops after r^8 (inputs below `FOUR_MIN`
+/// groups), one of `LONG` has them all.
+const LAST: usize = 0;
+const R4: usize = 1;
 const R8: usize = 2;
-const R4: usize = 3;
-const LAST: usize = 4;
-const SETS: usize = 5;
+const R12: usize = 3;
+const R16: usize = 4;
+const SHORT: usize = 3;
+const LONG: usize = 5;
 
-/// The multipliers, 32-byte aligned for the memory operands of `vpmuludq`.
+/// The multipliers, 32-byte aligned for the memory operands of `vpmuludq`:
+/// `S` entries, each one written once and wiped once per call (no
+/// zero-filled unused entries: at 1 KiB, zeroing and wiping the five-entry
+/// table was 90 of the call's 32-byte stores).
 #[repr(C, align(32))]
-struct Table([[__m256i; ENTRY]; SETS]);
+struct Table<const S: usize>([[__m256i; ENTRY]; S]);
 
 /// `a` times the multiplier vector `$i` (0..9) of the entry at `$p`, per
 /// 64-bit lane, low 32 bits of each: one `vpmuludq` with a memory operand.
@@ -428,10 +436,10 @@ unsafe fn entry(x: &V5) -> [__m256i; ENTRY] {
 
 /// The multiplier table from r (radix 2^26), computed in the vector unit
 /// three or four products deep: r^2; r^4 (lane 0) and r^3 (lanes 1-3);
-/// r^8; with `four`, r^16 (lane 0) and r^12 (lanes 1-3) (otherwise their
-/// entries stay zero and must not be used). The last group's lanes r^4,
-/// r^2, r^3, r^1 are blended from the first three. Limbs stay below
-/// 2^26 + 2^8 (`mul_lanes`), fine as multipliers.
+/// r^8; for a table of `LONG` sets, r^16 (lane 0) and r^12 (lanes 1-3).
+/// The last group's lanes r^4, r^2, r^3, r^1 are blended from the first
+/// three. Limbs stay below 2^26 + 2^8 (`mul_lanes`), fine as multipliers.
+/// `S` is `SHORT` or `LONG`.
 ///
 /// # Safety
 ///
@@ -439,7 +447,7 @@ unsafe fn entry(x: &V5) -> [__m256i; ENTRY] {
 /// reached after `detect::has_avx2()`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn table(r: &[u64; 5], four: bool) -> Table {
+unsafe fn table<const S: usize>(r: &[u64; 5]) -> Table<S> {
     // SAFETY: AVX2 is enabled in this function (and guaranteed by the
     // caller); everything stays in registers and the returned value.
     unsafe {
@@ -454,16 +462,24 @@ unsafe fn table(r: &[u64; 5], four: bool) -> Table {
         let last = blend::<L3>(&blend::<L1>(&x, &r2), &r1); // r^4, r^2, r^3, r^1
         let r4 = spread::<0b00_00_00_00>(&x);
         let r8 = mul_lanes(&r4, &r4);
-        let mut t = Table([[_mm256_setzero_si256(); ENTRY]; SETS]);
-        if four {
+        let short = [entry(&last), entry(&r4), entry(&r8)];
+        // r^12, r^16 for a long table (unused, and not stored, otherwise).
+        let long = if S == LONG {
             let y = mul_lanes(&r8, &blend::<L0>(&r4, &r8)); // r^16, r^12, r^12, r^12
-            t.0[R16] = entry(&spread::<0b00_00_00_00>(&y));
-            t.0[R12] = entry(&spread::<0b01_01_01_01>(&y));
-        }
-        t.0[R8] = entry(&r8);
-        t.0[R4] = entry(&r4);
-        t.0[LAST] = entry(&last);
-        t
+            [
+                entry(&spread::<0b01_01_01_01>(&y)),
+                entry(&spread::<0b00_00_00_00>(&y)),
+            ]
+        } else {
+            [[_mm256_setzero_si256(); ENTRY]; 2]
+        };
+        Table(core::array::from_fn(|i| {
+            if i < SHORT {
+                short[i]
+            } else {
+                long[i - SHORT]
+            }
+        }))
     }
 }
 
@@ -474,17 +490,36 @@ unsafe fn table(r: &[u64; 5], four: bool) -> Table {
 /// is the key's r in radix 2^26.
 #[target_feature(enable = "avx2")]
 unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
+    // SAFETY: the caller's contract (# Safety) is `blocks_sets`'s.
+    unsafe {
+        if data.len() / CHUNK >= FOUR_MIN {
+            blocks_sets::<LONG>(h, r, data)
+        } else {
+            blocks_sets::<SHORT>(h, r, data)
+        }
+    }
+}
+
+/// [`blocks_avx2`] with a table of `S` sets: `LONG` (four groups per
+/// step) from `FOUR_MIN` groups on, else `SHORT`.
+///
+/// # Safety
+///
+/// As [`blocks_avx2`]; with `S` = `LONG` only from `FOUR_MIN` groups on.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn blocks_sets<const S: usize>(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
     // SAFETY: the caller guarantees AVX2 (# Safety); every `load4` reads the
     // `CHUNK` bytes at `p + k * CHUNK` with `k < data.len() / CHUNK`, and the
     // store writes the 32-byte `t`; every multiplier pointer is the start
-    // of one of the table's `SETS` entries: all in bounds.
+    // of one of the table's `S` entries (r^12 and r^16 only when `S` is
+    // `LONG`): all in bounds.
     unsafe {
         let h26 = to26(&radix44::from64(h));
         let n = data.len() / CHUNK;
-        let four = n >= FOUR_MIN;
-        let mut t = table(r, four);
-        let at = |set: usize| t.0[set].as_ptr();
-        let (p16, p12, p8, p4) = (at(R16), at(R12), at(R8), at(R4));
+        let mut t = table::<S>(r);
+        let at = |set: usize| t.0[set.min(S - 1)].as_ptr();
+        let (p8, p4) = (at(R8), at(R4));
         let mut acc: V5 = [
             _mm256_set_epi64x(0, 0, 0, h26[0] as i64),
             _mm256_set_epi64x(0, 0, 0, h26[1] as i64),
@@ -497,13 +532,16 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
         // Four groups per step: A = (A + M_k) r^16 + M_{k+1} r^12
         // + M_{k+2} r^8 + M_{k+3} r^4; the product with A last, so the
         // other three are summed by the time it is ready.
-        while four && k + 4 < n {
-            let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), vmul, p12);
-            let m2 = mul_sum!(&load4(p.add((k + 2) * CHUNK)), vmul, p8);
-            let m3 = mul_sum!(&load4(p.add((k + 3) * CHUNK)), vmul, p4);
-            let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p16);
-            acc = carry5(add5(&add5(&m1, &add5(&m2, &m3)), &m0));
-            k += 4;
+        if S == LONG {
+            let (p16, p12) = (at(R16), at(R12));
+            while k + 4 < n {
+                let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), vmul, p12);
+                let m2 = mul_sum!(&load4(p.add((k + 2) * CHUNK)), vmul, p8);
+                let m3 = mul_sum!(&load4(p.add((k + 3) * CHUNK)), vmul, p4);
+                let m0 = mul_sum!(&add5(&acc, &load4(p.add(k * CHUNK))), vmul, p16);
+                acc = carry5(add5(&add5(&m1, &add5(&m2, &m3)), &m0));
+                k += 4;
+            }
         }
         while k + 2 < n {
             let m1 = mul_sum!(&load4(p.add((k + 1) * CHUNK)), vmul, p4);
@@ -522,7 +560,7 @@ unsafe fn blocks_avx2(h: &mut [u64; 3], r: &[u64; 5], data: &[u8]) {
             at(LAST)
         ));
         // The multipliers are powers of the key: wiped before returning.
-        core::ptr::write_volatile(&mut t, Table([[_mm256_setzero_si256(); ENTRY]; SETS]));
+        core::ptr::write_volatile(&mut t, Table([[_mm256_setzero_si256(); ENTRY]; S]));
         let mut out = [0u64; 5];
         for (i, v) in acc.iter().enumerate() {
             let mut t = [0u64; 4];
