@@ -132,7 +132,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
   generate if (!ITER) begin : heng
-  aes_iter #(.SPLIT(SPLIT ? 1 : 0)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
+  aes_iter #(.SPLIT(SPLIT == 2 ? 2 : SPLIT ? 1 : 0)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
                    .blk(128'd0),
                    .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
   end else begin : nheng
