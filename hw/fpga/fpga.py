@@ -131,7 +131,7 @@ def parse_stat(path):
     return cells
 
 
-def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="router2", nice=10):
+def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="router2", nice=10, extra=""):
     d = "build/fpga/" + name
     rep = "%s/report_%ss%d.json" % (d, "place_" if place_only else "", seed)
     logn = "nextpnr_%ss%d.log" % ("place_" if place_only else "", seed)
@@ -149,14 +149,17 @@ def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="ro
            "--router", router]
     if place_only:
         cmd.append("--no-route")
+    cmd += extra.split()
     t0 = time.time()
     try:
         with open(os.path.join(hw, d, logn), "w") as f:
             r = subprocess.run(cmd, cwd=hw, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired:
-        open(meta, "w").write("rc=timeout seconds=%d freq=%d router=%s\n" % (time.time() - t0, freq, router))
+        open(meta, "w").write("rc=timeout seconds=%d freq=%d router=%s extra=%s\n" % (time.time() - t0, freq, router,
+                                                                                  ",".join(extra.split())))
         return None, unfinished(open(os.path.join(hw, d, logn)).read(), time.time() - t0), time.time() - t0
-    open(meta, "w").write("rc=%d seconds=%d freq=%d router=%s\n" % (r.returncode, time.time() - t0, freq, router))
+    open(meta, "w").write("rc=%d seconds=%d freq=%d router=%s extra=%s\n" % (r.returncode, time.time() - t0, freq, router,
+                                                                             ",".join(extra.split())))
     if r.returncode:
         tail = open(os.path.join(hw, d, logn)).read()[-400:]
         return None, "nextpnr failed: " + tail.strip().splitlines()[-1], time.time() - t0
@@ -190,6 +193,7 @@ def main():
     ap.add_argument("--place-only", default="", help="designs placed but not routed (Fmax = nextpnr's estimate after placement)")
     ap.add_argument("--router", default="router2")
     ap.add_argument("--nice", type=int, default=10, help="nextpnr runs under nice -n NICE")
+    ap.add_argument("--pnr-args", default="", help="more nextpnr options, e.g. \"--placer-heap-beta 0.5\"")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every run routed and reported an Fmax")
     ap.add_argument("--keep-rows", default="", help="a README.md: the rows of its fpga table for designs not in "
                     "--designs are kept as they are (runs whose files are not on this machine)")
@@ -205,7 +209,7 @@ def main():
         fm, notes, util, tp, ests = [], [], {}, 0.0, []
         for s in seeds:
             j, err, t = pnr(hw, name, s, a.freq, a.timeout, a.table_only, name in a.place_only.split(","), a.router,
-                           a.nice)
+                           a.nice, a.pnr_args)
             tp += t if t == t else 0.0
             if j is None:
                 est = re.findall(r"estimate after placement ([\d.]+) MHz", err)
@@ -232,7 +236,8 @@ def main():
                 "place_" if name in a.place_only.split(",") else "", s))
             if os.path.exists(mp):
                 m = dict(kv.split("=", 1) for kv in open(mp).read().split())
-                runs.add("--freq %s, %s" % (m.get("freq", "?"), m.get("router", "?")))
+                runs.add("--freq %s, %s" % (m.get("freq", "?"), m.get("router", "?"))
+                         + (", " + m["extra"].replace(",", " ") if m.get("extra") else ""))
         if runs and runs != {"--freq 150, router2"}:
             notes.append("nextpnr " + "; ".join(sorted(runs)))
         if name in a.place_only.split(","):
