@@ -67,12 +67,13 @@ DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, 
                                    "GCM encryption core, as gcm_enc_pre_split, a word accepted only into an empty Input "
                                    "Reg (`GCM_RREADY`; 5 clocks per block)")
 # one block per clock with a smaller routing job (CORE=fast): the AES S-boxes in block RAM
-# (aes_pipe_bram.v, 100 DP16KD) and one two-stage Karatsuba-Ofman multiplier shared by the
-# even/odd blocks (ghash_eo ARCH 5); latency 25
+# (aes_pipe_bram.v, 100 DP16KD; the H engine aes_iter SPLIT = 2, 10 more) and one two-stage
+# Karatsuba-Ofman multiplier shared by the even/odd blocks (ghash_eo ARCH 5); latency 25
 DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 8, "SPLIT": 2}, 1.0, "25",
-                           "GCM encryption core, AES S-boxes in block RAM, one shared two-stage Karatsuba GHASH "
-                           "multiplier for the even/odd blocks (one block per clock)")
-# the same with the two-stage Mastrovito multiplier (ghash_eo ARCH 4), the first version
+                           "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
+                           "two-stage Karatsuba GHASH multiplier for the even/odd blocks (one block per clock)")
+# the same with the two-stage Mastrovito multiplier (ghash_eo ARCH 4), the first version (its H
+# engine is aes_iter SPLIT = 2 too, unlike the first version's row in hw/README.md)
 DESIGNS["gcm_enc_fast_mas"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 7, "SPLIT": 2}, 1.0, "25",
                                "GCM encryption core, as gcm_enc_fast with one shared two-stage Mastrovito GHASH "
                                "multiplier")
