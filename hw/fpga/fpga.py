@@ -72,11 +72,6 @@ DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, 
 DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 8, "SPLIT": 2}, 1.0, "25",
                            "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
                            "two-stage Karatsuba GHASH multiplier for the even/odd blocks (one block per clock)")
-# the same with the two-stage Mastrovito multiplier (ghash_eo ARCH 4), the first version (its H
-# engine is aes_iter SPLIT = 2 too, unlike the first version's row in hw/README.md)
-DESIGNS["gcm_enc_fast_mas"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 7, "SPLIT": 2}, 1.0, "25",
-                               "GCM encryption core, as gcm_enc_fast with one shared two-stage Mastrovito GHASH "
-                               "multiplier")
 DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
                                 "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
                                 "(10 clocks per block)")
