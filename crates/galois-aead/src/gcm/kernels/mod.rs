@@ -70,7 +70,7 @@ type KernelPowers<'a> = core::marker::PhantomData<&'a ()>;
 use crate::gf128::GhashKey;
 
 /// The stitched kernels' table: a line per kernel, naming the module whose
-/// `seal`, `open` and `seal_batch` it runs (one signature for all) and the
+/// `crypt` (seal or open) and `seal_batch` it runs (one signature for all) and the
 /// GHASH backend whose keys take it. A key of that backend proves the
 /// kernel's CPU features (see `gf128::wide::WideKey` and `gf128::pmull`),
 /// which is what makes the calls below sound. Adding a kernel: its module
@@ -99,13 +99,16 @@ macro_rules! kernels {
                 }
             }
 
+            /// Seals (`OPEN` false) or opens `buf` with the kernel.
+            ///
             /// # Safety
             /// The CPU has the kernel's features (a key of its backend
             /// proves them; an `AesRoundKeys` proves hardware AES); `src`,
-            /// if any, is no longer than `buf`.
+            /// if any, is no longer than `buf` (sealing) or as long as it
+            /// (opening).
             #[allow(clippy::too_many_arguments)]
             #[inline(always)]
-            unsafe fn seal(
+            unsafe fn crypt<const OPEN: bool>(
                 self,
                 pw: &KernelPowers<'_>,
                 rk: &AesRoundKeys,
@@ -118,33 +121,12 @@ macro_rules! kernels {
                 let _ = (pw, rk, y0, y0_public, aad, &src, &buf);
                 match self {
                     // SAFETY: the caller's contract is each kernel's.
-                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::seal(pw, rk, y0, y0_public, aad, src, buf) }, )*
+                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::crypt::<OPEN>(pw, rk, y0, y0_public, aad, src, buf) }, )*
                 }
             }
 
             /// # Safety
-            /// As for [`Isa::seal`], with `src` as long as `buf`.
-            #[allow(clippy::too_many_arguments)]
-            #[inline(always)]
-            unsafe fn open(
-                self,
-                pw: &KernelPowers<'_>,
-                rk: &AesRoundKeys,
-                y0: &[u8; 16],
-                y0_public: bool,
-                aad: &[u8],
-                src: Option<&[u8]>,
-                buf: &mut [u8],
-            ) -> u128 {
-                let _ = (pw, rk, y0, y0_public, aad, &src, &buf);
-                match self {
-                    // SAFETY: the caller's contract is each kernel's.
-                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::open(pw, rk, y0, y0_public, aad, src, buf) }, )*
-                }
-            }
-
-            /// # Safety
-            /// As for [`Isa::seal`], with a tag slot per packet.
+            /// As for [`Isa::crypt`], with a tag slot per packet.
             #[inline(always)]
             unsafe fn seal_batch(
                 self,
@@ -281,7 +263,10 @@ impl<'a> Kernel<'a> {
         // `isa`), hardware AES by the existence of an AesRoundKeys
         // (aes::aesni::AesNi::new_boxed, derive256_in; aes::armv8::Armv8::new
         // on aarch64); src is no longer than buf (asserted).
-        unsafe { self.isa.seal(&self.pw, rk, y0, y0_public, aad, src, buf) }
+        unsafe {
+            self.isa
+                .crypt::<false>(&self.pw, rk, y0, y0_public, aad, src, buf)
+        }
     }
 
     /// Decrypts `src` into `buf` (or `buf` in place); the caller compares
@@ -301,7 +286,10 @@ impl<'a> Kernel<'a> {
             "src and buf differ in length"
         );
         // SAFETY: as in `seal`; src is as long as buf (asserted).
-        unsafe { self.isa.open(&self.pw, rk, y0, y0_public, aad, src, buf) }
+        unsafe {
+            self.isa
+                .crypt::<true>(&self.pw, rk, y0, y0_public, aad, src, buf)
+        }
     }
 
     /// Encrypts many packets (12-byte nonces) in place, writing each full

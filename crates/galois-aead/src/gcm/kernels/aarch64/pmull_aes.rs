@@ -780,16 +780,18 @@ macro_rules! dispatch {
     }};
 }
 
-/// Seals with the plain NEON + PMULL kernel (`eor3` false) or the EOR3
-/// one; the full tag. `src` (of `buf`'s length) into `buf`, or `buf` in
-/// place.
+/// Seals (`OPEN` false) with the plain NEON + PMULL kernel (`eor3`
+/// false) or the EOR3 one, returning the full tag; or decrypts, hashing
+/// the ciphertext, and returns the expected full tag (the caller compares
+/// it and wipes `buf` on mismatch). `src` (of `buf`'s length) into `buf`,
+/// or `buf` in place.
 ///
 /// # Safety
 ///
 /// The CPU must have PMULL (and FEAT_SHA3 if `eor3`): a `pmull` (or
 /// `pmull_eor3`) GHASH key proves it. FEAT_AES is proven by the
 /// `AesRoundKeys` (only `aes::armv8` builds one on aarch64).
-pub(crate) unsafe fn seal(
+pub(crate) unsafe fn crypt<const OPEN: bool>(
     pw: &Powers,
     eor3: bool,
     rk: &AesRoundKeys,
@@ -798,33 +800,11 @@ pub(crate) unsafe fn seal(
     src: Option<&[u8]>,
     buf: &mut [u8],
 ) -> u128 {
-    if eor3 {
-        dispatch!(eor3, seal, pw, rk, y0, aad, src, buf)
-    } else {
-        dispatch!(neon, seal, pw, rk, y0, aad, src, buf)
-    }
-}
-
-/// Decrypts `src` into `buf` (or `buf` in place), hashing the ciphertext;
-/// the expected full tag. The caller compares it and wipes `buf` on
-/// mismatch.
-///
-/// # Safety
-///
-/// As for [`seal`].
-pub(crate) unsafe fn open(
-    pw: &Powers,
-    eor3: bool,
-    rk: &AesRoundKeys,
-    y0: &[u8; 16],
-    aad: &[u8],
-    src: Option<&[u8]>,
-    buf: &mut [u8],
-) -> u128 {
-    if eor3 {
-        dispatch!(eor3, open, pw, rk, y0, aad, src, buf)
-    } else {
-        dispatch!(neon, open, pw, rk, y0, aad, src, buf)
+    match (eor3, OPEN) {
+        (true, false) => dispatch!(eor3, seal, pw, rk, y0, aad, src, buf),
+        (true, true) => dispatch!(eor3, open, pw, rk, y0, aad, src, buf),
+        (false, false) => dispatch!(neon, seal, pw, rk, y0, aad, src, buf),
+        (false, true) => dispatch!(neon, open, pw, rk, y0, aad, src, buf),
     }
 }
 
@@ -833,7 +813,7 @@ pub(crate) unsafe fn open(
 ///
 /// # Safety
 ///
-/// As for [`seal`].
+/// As for [`crypt`].
 pub(crate) unsafe fn seal_batch(
     pw: &Powers,
     eor3: bool,
@@ -844,7 +824,7 @@ pub(crate) unsafe fn seal_batch(
     for (p, t) in packets.iter_mut().zip(tags.iter_mut()) {
         let y0 = crate::gcm::y0_96(&p.nonce);
         // SAFETY: the caller's contract.
-        *t = unsafe { seal(pw, eor3, rk, &y0, p.aad, None, p.data) };
+        *t = unsafe { crypt::<false>(pw, eor3, rk, &y0, p.aad, None, p.data) };
     }
 }
 
@@ -857,8 +837,8 @@ macro_rules! kernel_module {
             use super::{AesRoundKeys, Powers};
 
             /// # Safety
-            /// As for [`super::seal`].
-            pub(in crate::gcm::kernels) unsafe fn seal(
+            /// As for [`super::crypt`].
+            pub(in crate::gcm::kernels) unsafe fn crypt<const OPEN: bool>(
                 pw: &&Powers,
                 rk: &AesRoundKeys,
                 y0: &[u8; 16],
@@ -868,22 +848,7 @@ macro_rules! kernel_module {
                 buf: &mut [u8],
             ) -> u128 {
                 // SAFETY: the caller's contract.
-                unsafe { super::seal(pw, $eor3, rk, y0, aad, src, buf) }
-            }
-
-            /// # Safety
-            /// As for [`super::open`].
-            pub(in crate::gcm::kernels) unsafe fn open(
-                pw: &&Powers,
-                rk: &AesRoundKeys,
-                y0: &[u8; 16],
-                _y0_public: bool,
-                aad: &[u8],
-                src: Option<&[u8]>,
-                buf: &mut [u8],
-            ) -> u128 {
-                // SAFETY: the caller's contract.
-                unsafe { super::open(pw, $eor3, rk, y0, aad, src, buf) }
+                unsafe { super::crypt::<OPEN>(pw, $eor3, rk, y0, aad, src, buf) }
             }
 
             /// # Safety

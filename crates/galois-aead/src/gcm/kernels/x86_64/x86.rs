@@ -211,8 +211,8 @@ impl AesLanes for __m512i {
     }
 }
 
-/// The entry points of one backend's stitched kernels: `seal`, `open` and
-/// `seal_batch` for vector type `vector`, compiled with `features` enabled
+/// The entry points of one backend's stitched kernels: `crypt` (seal or
+/// open) and `seal_batch` for vector type `vector`, compiled with `features` enabled
 /// and dispatched on the AES key size.
 macro_rules! entry_points {
     (vector: $v:ty, features: $features:literal $(,)?) => {
@@ -222,13 +222,14 @@ macro_rules! entry_points {
         use crate::gf128::wide::Powers;
         use core::arch::x86_64::*;
 
-        /// [`stitched::seal`] for this width.
+        /// [`stitched::crypt`] for this width: seals (`OPEN` false) or
+        /// opens.
         ///
         /// # Safety
         /// The CPU has `features`, and `src`, if given, is no longer than
-        /// `buf`.
+        /// `buf` (sealing) or has `buf`'s length (opening).
         #[target_feature(enable = $features)]
-        pub(in crate::gcm::kernels) unsafe fn seal(
+        pub(in crate::gcm::kernels) unsafe fn crypt<const OPEN: bool>(
             pw: &Powers,
             rk: &AesRoundKeys,
             y0: &[u8; 16],
@@ -241,43 +242,13 @@ macro_rules! entry_points {
             unsafe {
                 match rk {
                     AesRoundKeys::Aes128(k) => {
-                        stitched::seal::<$v, 10>(pw, k, y0, y0_public, aad, src, buf)
+                        stitched::crypt::<$v, 10, OPEN>(pw, k, y0, y0_public, aad, src, buf)
                     }
                     AesRoundKeys::Aes192(k) => {
-                        stitched::seal::<$v, 12>(pw, k, y0, y0_public, aad, src, buf)
+                        stitched::crypt::<$v, 12, OPEN>(pw, k, y0, y0_public, aad, src, buf)
                     }
                     AesRoundKeys::Aes256(k) => {
-                        stitched::seal::<$v, 14>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                }
-            }
-        }
-
-        /// [`stitched::open`] for this width.
-        ///
-        /// # Safety
-        /// The CPU has `features`, and `src`, if given, has `buf`'s length.
-        #[target_feature(enable = $features)]
-        pub(in crate::gcm::kernels) unsafe fn open(
-            pw: &Powers,
-            rk: &AesRoundKeys,
-            y0: &[u8; 16],
-            y0_public: bool,
-            aad: &[u8],
-            src: Option<&[u8]>,
-            buf: &mut [u8],
-        ) -> u128 {
-            // SAFETY: this function enables the features; src per the caller.
-            unsafe {
-                match rk {
-                    AesRoundKeys::Aes128(k) => {
-                        stitched::open::<$v, 10>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                    AesRoundKeys::Aes192(k) => {
-                        stitched::open::<$v, 12>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                    AesRoundKeys::Aes256(k) => {
-                        stitched::open::<$v, 14>(pw, k, y0, y0_public, aad, src, buf)
+                        stitched::crypt::<$v, 14, OPEN>(pw, k, y0, y0_public, aad, src, buf)
                     }
                 }
             }
