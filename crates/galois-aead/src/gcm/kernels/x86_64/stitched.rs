@@ -13,6 +13,7 @@
 use super::aes_lanes::{AesLanes, RoundKeys};
 use super::counters::Ctr;
 use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES};
+use crate::gcm::kernels::KernelMsg;
 use crate::gf128::wide::{
     absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, At, Lanes, Powers, Sums,
     MAX_BATCH,
@@ -697,12 +698,15 @@ unsafe fn open_tiny<V: AesLanes, const NR: usize>(
 pub(crate) unsafe fn crypt<V: AesLanes, const NR: usize, const OPEN: bool>(
     pw: &Powers,
     rk: &[[u8; 16]],
-    y0: &[u8; 16],
-    y0_public: bool,
-    aad: &[u8],
-    src: Option<&[u8]>,
-    buf: &mut [u8],
+    msg: KernelMsg<'_>,
 ) -> u128 {
+    let KernelMsg {
+        y0,
+        y0_public,
+        aad,
+        src,
+        buf,
+    } = msg;
     let rk = &RoundKeys::<V>::new::<NR>(rk);
     // SAFETY: features and src per the caller; each path's own condition
     // (no text; enough batches and powers; buf under L blocks) is checked
