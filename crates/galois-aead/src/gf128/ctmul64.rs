@@ -21,7 +21,6 @@
 //! table, branch or secret-dependent index is used. This is the automatic
 //! choice where PCLMULQDQ is missing.
 
-
 const M0: u64 = 0x1111_1111_1111_1111;
 const M1: u64 = M0 << 1;
 const M2: u64 = M0 << 2;
