@@ -19,6 +19,8 @@ use crate::aes::{Aes, AesBackend};
 use crate::block::BlockCipher128;
 use crate::ct;
 use crate::error::{Error, Result};
+#[cfg(target_arch = "x86_64")]
+use crate::gcm::kernels::KernelMsg;
 use crate::gcm::{AesGcm, Options, Tag};
 use crate::gf128::GhashBackend;
 use zeroize::Zeroize;
@@ -322,7 +324,7 @@ impl XAes256Gcm {
         match self.key_in(&mut slot, nonce, len)? {
             #[cfg(target_arch = "x86_64")]
             MessageGcm::Lean { rk, kernel } => {
-                let t = kernel.seal(rk, &Self::y0(nonce), true, aad, src, buf);
+                let t = kernel.seal(rk, KernelMsg::new(&Self::y0(nonce), true, aad, src, buf));
                 Ok(Tag::full(t.to_be_bytes()))
             }
             MessageGcm::Gcm(g) => Core::seal_core(g, &nonce[12..], aad, src, buf),
@@ -346,7 +348,7 @@ impl XAes256Gcm {
             #[cfg(target_arch = "x86_64")]
             MessageGcm::Lean { rk, kernel } => {
                 let mut t = kernel
-                    .open(rk, &Self::y0(nonce), true, aad, src, buf)
+                    .open(rk, KernelMsg::new(&Self::y0(nonce), true, aad, src, buf))
                     .to_be_bytes();
                 let ok = ct::eq(&t, tag);
                 ct::wipe_now(&mut t);

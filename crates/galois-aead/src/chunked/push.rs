@@ -22,6 +22,29 @@ fn too_small(need: usize, got: usize) -> Error {
 
 /// Seals one chunk `i` of plaintext `p` in `scratch`, then copies it to
 /// `dst` (`p.len() + 16` bytes).
+/// One `update` of either direction: a poisoned stream fails with its
+/// error again, `need` (the output the input makes; `None`: past the chunk
+/// limit) must fit `out`, then `step` runs with `out` and `need`; on any
+/// error `out` is wiped.
+fn guarded_update(
+    poison: Option<Error>,
+    need: Option<usize>,
+    out: &mut [u8],
+    step: impl FnOnce(&mut [u8], usize) -> Result<usize>,
+) -> Result<usize> {
+    let checked = match (poison, need) {
+        (Some(e), _) => Err(e),
+        (None, None) => Err(TOO_MANY),
+        (None, Some(need)) if out.len() < need => Err(too_small(need, out.len())),
+        (None, Some(need)) => Ok(need),
+    };
+    let r = checked.and_then(|need| step(&mut *out, need));
+    if r.is_err() {
+        ct::wipe(out);
+    }
+    r
+}
+
 fn seal_one(keys: &Keys, i: u64, p: &[u8], scratch: &mut [u8], dst: &mut [u8]) -> Result<()> {
     let s = &mut scratch[..p.len() + TAG_LEN];
     keys.seal_chunk(i, p, s)?;
@@ -129,21 +152,13 @@ impl PushSealer {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn update(&mut self, pt: &[u8], out: &mut [u8]) -> Result<usize> {
-        let r = self.update_inner(pt, out);
-        if r.is_err() {
-            ct::wipe(out);
-        }
-        r
+        let need = self.update_len(pt.len());
+        guarded_update(self.poison, need, out, |out, need| {
+            self.update_inner(pt, out, need)
+        })
     }
 
-    fn update_inner(&mut self, mut data: &[u8], out: &mut [u8]) -> Result<usize> {
-        if let Some(e) = self.poison {
-            return Err(e);
-        }
-        let need = self.update_len(data.len()).ok_or(TOO_MANY)?;
-        if out.len() < need {
-            return Err(too_small(need, out.len()));
-        }
+    fn update_inner(&mut self, mut data: &[u8], out: &mut [u8], need: usize) -> Result<usize> {
         // The chunks this call completes, and the final one after them.
         let chunks = (need / SEALED_CHUNK_SIZE) as u64;
         if self.index.saturating_add(chunks) >= MAX_CHUNKS {
@@ -371,21 +386,13 @@ impl PushOpener {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn update(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize> {
-        let r = self.update_inner(input, out);
-        if r.is_err() {
-            ct::wipe(out);
-        }
-        r
+        let need = self.update_len(input.len());
+        guarded_update(self.poison, need, out, |out, _| {
+            self.update_inner(input, out)
+        })
     }
 
     fn update_inner(&mut self, mut data: &[u8], out: &mut [u8]) -> Result<usize> {
-        if let Some(e) = self.poison {
-            return Err(e);
-        }
-        let need = self.update_len(data.len()).ok_or(TOO_MANY)?;
-        if out.len() < need {
-            return Err(too_small(need, out.len()));
-        }
         let mut o = 0;
         while !data.is_empty() {
             if self.ct.is_empty() && data.len() >= SEALED_CHUNK_SIZE {

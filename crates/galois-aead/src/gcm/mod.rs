@@ -15,6 +15,7 @@ use crate::block::{Block, BlockCipher128};
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gf128::{Acc, GhashBackend, GhashKey};
+use kernels::KernelMsg;
 use zeroize::Zeroize;
 
 pub use crate::aead::{Options, ShortTag, Tag};
@@ -440,7 +441,7 @@ impl<C: BlockCipher128> Gcm<C> {
     fn seal_checked(&self, iv: &[u8], aad: &[u8], src: Option<&[u8]>, buf: &mut [u8]) -> Tag {
         let y0 = self.y0(iv, None);
         if let Some((k, rk)) = self.stitched(buf.len()) {
-            return self.make_tag(k.seal(rk, &y0, iv.len() == 12, aad, src, buf));
+            return self.make_tag(k.seal(rk, KernelMsg::new(&y0, iv.len() == 12, aad, src, buf)));
         }
         if let Some(s) = src {
             buf[..s.len()].copy_from_slice(s);
@@ -464,7 +465,8 @@ impl<C: BlockCipher128> Gcm<C> {
         if let Some((k, rk)) = self.stitched(buf.len()) {
             // One pass: decrypt while hashing; the caller releases `buf`
             // only if the tag verifies.
-            let expected = self.make_tag(k.open(rk, &y0, iv.len() == 12, aad, src, buf));
+            let expected =
+                self.make_tag(k.open(rk, KernelMsg::new(&y0, iv.len() == 12, aad, src, buf)));
             return ct::eq(expected.as_bytes(), tag);
         }
         let expected = self.make_tag(self.tag_for(&y0, aad, src.unwrap_or(buf)));
@@ -593,7 +595,9 @@ impl<C: BlockCipher128> Gcm<C> {
                 }
                 for p in long {
                     let y0 = self.y0(&p.nonce, None);
-                    p.tag = Some(self.make_tag(k.seal(rk, &y0, true, p.aad, None, p.data)));
+                    p.tag = Some(
+                        self.make_tag(k.seal(rk, KernelMsg::new(&y0, true, p.aad, None, p.data))),
+                    );
                 }
                 return Ok(());
             }
@@ -687,13 +691,13 @@ mod tests {
                 {
                     let pt: Vec<u8> = (0..len).map(|i| i as u8).collect();
                     let mut a = pt.clone();
-                    let ta = k.seal(rk, &y0, public, b"aad", None, &mut a);
+                    let ta = k.seal(rk, KernelMsg::new(&y0, public, b"aad", None, &mut a));
                     let mut b = pt.clone();
                     g.ctr_xor(&y0, 1, &mut b);
                     let tb = g.tag_for(&y0, b"aad", &b);
                     assert_eq!(a, b, "{backend} {low:x} {len} {public}");
                     assert_eq!(ta, tb, "{backend} {low:x} {len} {public}");
-                    let tc = k.open(rk, &y0, public, b"aad", None, &mut a);
+                    let tc = k.open(rk, KernelMsg::new(&y0, public, b"aad", None, &mut a));
                     assert_eq!(a, pt);
                     assert_eq!(tc, tb);
                 }

@@ -8,9 +8,8 @@
 //! branches, so the 128 iterations run in time independent of X and H.
 //! It is slow (128 steps per block) and needs no storage beyond H.
 
-use super::{mul_x, GhashImpl};
+use super::mul_x;
 use crate::ct::mask128;
-use zeroize::Zeroize;
 
 /// Returns x * y in GF(2^128), GCM bit order, in constant time.
 pub(crate) fn mul(x: u128, y: u128) -> u128 {
@@ -23,21 +22,4 @@ pub(crate) fn mul(x: u128, y: u128) -> u128 {
     z
 }
 
-#[derive(Zeroize)]
-pub(crate) struct Key {
-    h: u128,
-}
-
-impl GhashImpl for Key {
-    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
-
-    const KEY_BYTES: usize = 16;
-
-    fn new(h: u128) -> Option<Self> {
-        Some(Key { h })
-    }
-
-    fn mul_h(&self, x: u128) -> u128 {
-        mul(x, self.h)
-    }
-}
+plain_ghash_key!();

@@ -21,9 +21,6 @@
 //! table, branch or secret-dependent index is used. This is the automatic
 //! choice where PCLMULQDQ is missing.
 
-use super::GhashImpl;
-use zeroize::Zeroize;
-
 const M0: u64 = 0x1111_1111_1111_1111;
 const M1: u64 = M0 << 1;
 const M2: u64 = M0 << 2;
@@ -79,21 +76,4 @@ pub(crate) fn mul(a: u128, b: u128) -> u128 {
     reduce(hi, lo)
 }
 
-#[derive(Zeroize)]
-pub(crate) struct Key {
-    h: u128,
-}
-
-impl GhashImpl for Key {
-    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
-
-    const KEY_BYTES: usize = 16;
-
-    fn new(h: u128) -> Option<Self> {
-        Some(Key { h })
-    }
-
-    fn mul_h(&self, x: u128) -> u128 {
-        mul(x, self.h)
-    }
-}
+plain_ghash_key!();

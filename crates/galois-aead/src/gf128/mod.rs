@@ -42,6 +42,31 @@
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
+/// The `Key` of a backend that keeps H alone and multiplies by it with the
+/// module's `mul(x, h)` (no table).
+macro_rules! plain_ghash_key {
+    () => {
+        #[derive(zeroize::Zeroize)]
+        pub(crate) struct Key {
+            h: u128,
+        }
+
+        impl super::GhashImpl for Key {
+            type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+
+            const KEY_BYTES: usize = 16;
+
+            fn new(h: u128) -> Option<Self> {
+                Some(Key { h })
+            }
+
+            fn mul_h(&self, x: u128) -> u128 {
+                mul(x, self.h)
+            }
+        }
+    };
+}
+
 // The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
 // the edition-2021 rule (no inner `unsafe` blocks).
 #[cfg(target_arch = "x86_64")]

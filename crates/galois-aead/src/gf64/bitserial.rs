@@ -7,8 +7,7 @@
 //! conditionals are all-ones/all-zeros masks, not branches, so the 64
 //! steps take the same time for every X and H.
 
-use super::{mul_a, Gf64Mul};
-use zeroize::Zeroize;
+use super::mul_a;
 
 /// x * y in GF(2^64), GCM bit order, constant time.
 pub(crate) fn mul(x: u64, y: u64) -> u64 {
@@ -21,17 +20,4 @@ pub(crate) fn mul(x: u64, y: u64) -> u64 {
     z
 }
 
-#[derive(Zeroize)]
-pub(crate) struct Key {
-    h: u64,
-}
-
-impl Gf64Mul for Key {
-    fn new(h: u64) -> Option<Self> {
-        Some(Key { h })
-    }
-
-    fn mul_h(&self, x: u64) -> u64 {
-        mul(x, self.h)
-    }
-}
+plain_gf64_key!();

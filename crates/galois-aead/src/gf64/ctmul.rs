@@ -19,8 +19,7 @@
 //! Integer multiplication is constant time on the CPUs we target; there
 //! are no tables, branches or secret-dependent indices here.
 
-use super::{reduce, Gf64Mul};
-use zeroize::Zeroize;
+use super::reduce;
 
 const M0: u64 = 0x1111_1111;
 const M1: u64 = M0 << 1;
@@ -57,20 +56,13 @@ pub(crate) fn clmul64(a: u64, b: u64) -> u128 {
     ((hi as u128) << 64) ^ ((mid as u128) << 32) ^ lo as u128
 }
 
-#[derive(Zeroize)]
-pub(crate) struct Key {
-    h: u64,
+/// x * y in GF(2^64): [`clmul64`] then [`reduce`].
+#[inline(always)]
+fn mul(x: u64, y: u64) -> u64 {
+    reduce(clmul64(x, y))
 }
 
-impl Gf64Mul for Key {
-    fn new(h: u64) -> Option<Self> {
-        Some(Key { h })
-    }
-
-    fn mul_h(&self, x: u64) -> u64 {
-        reduce(clmul64(x, self.h))
-    }
-}
+plain_gf64_key!();
 
 #[cfg(test)]
 mod tests {

@@ -17,6 +17,27 @@
 use crate::error::Result;
 use zeroize::Zeroize;
 
+/// The `Key` of a backend that keeps h alone and multiplies by it with the
+/// module's `mul(x, h)` (no table).
+macro_rules! plain_gf64_key {
+    () => {
+        #[derive(zeroize::Zeroize)]
+        pub(crate) struct Key {
+            h: u64,
+        }
+
+        impl super::Gf64Mul for Key {
+            fn new(h: u64) -> Option<Self> {
+                Some(Key { h })
+            }
+
+            fn mul_h(&self, x: u64) -> u64 {
+                mul(x, self.h)
+            }
+        }
+    };
+}
+
 mod bitserial;
 #[cfg(target_arch = "x86_64")]
 #[path = "x86_64/clmul.rs"]

@@ -69,8 +69,42 @@ type KernelPowers<'a> = &'a crate::gf128::pmull::Powers;
 type KernelPowers<'a> = core::marker::PhantomData<&'a ()>;
 use crate::gf128::GhashKey;
 
+/// One message for a kernel: the counter block Y0, whether it is public
+/// (IV || 1 from a 96-bit IV, rather than GHASH(H, IV); only public
+/// counters may steer a branch), the AAD, and the text: `src` into `buf`,
+/// or `buf` in place.
+/// (Only x86-64's kernels read `y0_public`; other targets have none.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct KernelMsg<'a> {
+    pub(crate) y0: &'a [u8; 16],
+    pub(crate) y0_public: bool,
+    pub(crate) aad: &'a [u8],
+    pub(crate) src: Option<&'a [u8]>,
+    pub(crate) buf: &'a mut [u8],
+}
+
+impl<'a> KernelMsg<'a> {
+    /// The message of its five parts.
+    #[inline(always)]
+    pub(crate) fn new(
+        y0: &'a [u8; 16],
+        y0_public: bool,
+        aad: &'a [u8],
+        src: Option<&'a [u8]>,
+        buf: &'a mut [u8],
+    ) -> Self {
+        KernelMsg {
+            y0,
+            y0_public,
+            aad,
+            src,
+            buf,
+        }
+    }
+}
+
 /// The stitched kernels' table: a line per kernel, naming the module whose
-/// `seal`, `open` and `seal_batch` it runs (one signature for all) and the
+/// `crypt` (seal or open) and `seal_batch` it runs (one signature for all) and the
 /// GHASH backend whose keys take it. A key of that backend proves the
 /// kernel's CPU features (see `gf128::wide::WideKey` and `gf128::pmull`),
 /// which is what makes the calls below sound. Adding a kernel: its module
@@ -99,52 +133,29 @@ macro_rules! kernels {
                 }
             }
 
+            /// Seals (`OPEN` false) or opens `buf` with the kernel.
+            ///
             /// # Safety
             /// The CPU has the kernel's features (a key of its backend
             /// proves them; an `AesRoundKeys` proves hardware AES); `src`,
-            /// if any, is no longer than `buf`.
-            #[allow(clippy::too_many_arguments)]
+            /// if any, is no longer than `buf` (sealing) or as long as it
+            /// (opening).
             #[inline(always)]
-            unsafe fn seal(
+            unsafe fn crypt<const OPEN: bool>(
                 self,
                 pw: &KernelPowers<'_>,
                 rk: &AesRoundKeys,
-                y0: &[u8; 16],
-                y0_public: bool,
-                aad: &[u8],
-                src: Option<&[u8]>,
-                buf: &mut [u8],
+                msg: KernelMsg<'_>,
             ) -> u128 {
-                let _ = (pw, rk, y0, y0_public, aad, &src, &buf);
+                let _ = (pw, rk, &msg);
                 match self {
                     // SAFETY: the caller's contract is each kernel's.
-                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::seal(pw, rk, y0, y0_public, aad, src, buf) }, )*
+                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::crypt::<OPEN>(pw, rk, msg) }, )*
                 }
             }
 
             /// # Safety
-            /// As for [`Isa::seal`], with `src` as long as `buf`.
-            #[allow(clippy::too_many_arguments)]
-            #[inline(always)]
-            unsafe fn open(
-                self,
-                pw: &KernelPowers<'_>,
-                rk: &AesRoundKeys,
-                y0: &[u8; 16],
-                y0_public: bool,
-                aad: &[u8],
-                src: Option<&[u8]>,
-                buf: &mut [u8],
-            ) -> u128 {
-                let _ = (pw, rk, y0, y0_public, aad, &src, &buf);
-                match self {
-                    // SAFETY: the caller's contract is each kernel's.
-                    $( $(#[$cfg])* Isa::$isa => unsafe { $($m)::+::open(pw, rk, y0, y0_public, aad, src, buf) }, )*
-                }
-            }
-
-            /// # Safety
-            /// As for [`Isa::seal`], with a tag slot per packet.
+            /// As for [`Isa::crypt`], with a tag slot per packet.
             #[inline(always)]
             unsafe fn seal_batch(
                 self,
@@ -251,57 +262,38 @@ impl<'a> Kernel<'a> {
 
     /// Encrypts the plaintext `src || buf[src.len()..]` into `buf` (`src`
     /// no longer than `buf`; `None`: `buf` in place) under counters Y0+1,
-    /// Y0+2, ... `y0_public`: whether Y0 is public (IV || 1 from a 96-bit
-    /// IV) rather than GHASH(H, IV); only public counters may steer a
-    /// branch.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn seal(
-        &self,
-        rk: &AesRoundKeys,
-        y0: &[u8; 16],
-        y0_public: bool,
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> u128 {
+    /// Y0+2, ...
+    pub(crate) fn seal(&self, rk: &AesRoundKeys, msg: KernelMsg<'_>) -> u128 {
         assert!(
-            src.is_none_or(|s| s.len() <= buf.len()),
+            msg.src.is_none_or(|s| s.len() <= msg.buf.len()),
             "src is longer than buf"
         );
         // The aarch64 kernel takes a whole `src` or none.
         #[cfg(not(target_arch = "x86_64"))]
-        let src = match src {
-            Some(s) if s.len() < buf.len() => {
-                buf[..s.len()].copy_from_slice(s);
-                None
+        let msg = {
+            let mut msg = msg;
+            if let Some(s) = msg.src.filter(|s| s.len() < msg.buf.len()) {
+                msg.buf[..s.len()].copy_from_slice(s);
+                msg.src = None;
             }
-            s => s,
+            msg
         };
         // SAFETY: the features of the kernel were proven for this key (see
         // `isa`), hardware AES by the existence of an AesRoundKeys
         // (aes::aesni::AesNi::new_boxed, derive256_in; aes::armv8::Armv8::new
         // on aarch64); src is no longer than buf (asserted).
-        unsafe { self.isa.seal(&self.pw, rk, y0, y0_public, aad, src, buf) }
+        unsafe { self.isa.crypt::<false>(&self.pw, rk, msg) }
     }
 
     /// Decrypts `src` into `buf` (or `buf` in place); the caller compares
     /// the tag and wipes `buf` if it does not verify.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    pub(crate) fn open(
-        &self,
-        rk: &AesRoundKeys,
-        y0: &[u8; 16],
-        y0_public: bool,
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> u128 {
+    pub(crate) fn open(&self, rk: &AesRoundKeys, msg: KernelMsg<'_>) -> u128 {
         assert!(
-            src.is_none_or(|s| s.len() == buf.len()),
+            msg.src.is_none_or(|s| s.len() == msg.buf.len()),
             "src and buf differ in length"
         );
         // SAFETY: as in `seal`; src is as long as buf (asserted).
-        unsafe { self.isa.open(&self.pw, rk, y0, y0_public, aad, src, buf) }
+        unsafe { self.isa.crypt::<true>(&self.pw, rk, msg) }
     }
 
     /// Encrypts many packets (12-byte nonces) in place, writing each full

@@ -42,6 +42,7 @@
 //! after it detected FEAT_AES.
 
 use crate::block::round_keys::AesRoundKeys;
+use crate::gcm::kernels::KernelMsg;
 use crate::gf128::pmull::{
     absorb8, absorb_eor3, absorb_neon, block_products, pair, reduce, xor3, Powers, K, N, REV,
 };
@@ -756,8 +757,10 @@ gcm_fns!(
 
 /// Checks the lengths, takes the pointers, and runs `f` for the key size.
 macro_rules! dispatch {
-    ($m:ident, $f:ident, $pw:expr, $rk:expr, $y0:expr, $aad:expr, $src:expr, $buf:expr) => {{
-        let (src, buf): (Option<&[u8]>, &mut [u8]) = ($src, $buf);
+    ($m:ident, $f:ident, $pw:expr, $rk:expr, $msg:expr) => {{
+        let KernelMsg {
+            y0, aad, src, buf, ..
+        } = $msg;
         assert!(
             src.is_none_or(|s| s.len() == buf.len()),
             "src and buf differ in length"
@@ -772,59 +775,36 @@ macro_rules! dispatch {
         // same buffer or do not overlap (a shared and an exclusive borrow).
         unsafe {
             match $rk {
-                AesRoundKeys::Aes128(k) => $m::$f::<10>($pw, k, $y0, $aad, sp, dst, len),
-                AesRoundKeys::Aes192(k) => $m::$f::<12>($pw, k, $y0, $aad, sp, dst, len),
-                AesRoundKeys::Aes256(k) => $m::$f::<14>($pw, k, $y0, $aad, sp, dst, len),
+                AesRoundKeys::Aes128(k) => $m::$f::<10>($pw, k, y0, aad, sp, dst, len),
+                AesRoundKeys::Aes192(k) => $m::$f::<12>($pw, k, y0, aad, sp, dst, len),
+                AesRoundKeys::Aes256(k) => $m::$f::<14>($pw, k, y0, aad, sp, dst, len),
             }
         }
     }};
 }
 
-/// Seals with the plain NEON + PMULL kernel (`eor3` false) or the EOR3
-/// one; the full tag. `src` (of `buf`'s length) into `buf`, or `buf` in
-/// place.
+/// Seals (`OPEN` false) with the plain NEON + PMULL kernel (`eor3`
+/// false) or the EOR3 one, returning the full tag; or decrypts, hashing
+/// the ciphertext, and returns the expected full tag (the caller compares
+/// it and wipes `buf` on mismatch). `src` (of `buf`'s length) into `buf`,
+/// or `buf` in place (`y0_public` is not needed here).
 ///
 /// # Safety
 ///
 /// The CPU must have PMULL (and FEAT_SHA3 if `eor3`): a `pmull` (or
 /// `pmull_eor3`) GHASH key proves it. FEAT_AES is proven by the
 /// `AesRoundKeys` (only `aes::armv8` builds one on aarch64).
-pub(crate) unsafe fn seal(
+pub(crate) unsafe fn crypt<const OPEN: bool>(
     pw: &Powers,
     eor3: bool,
     rk: &AesRoundKeys,
-    y0: &[u8; 16],
-    aad: &[u8],
-    src: Option<&[u8]>,
-    buf: &mut [u8],
+    msg: KernelMsg<'_>,
 ) -> u128 {
-    if eor3 {
-        dispatch!(eor3, seal, pw, rk, y0, aad, src, buf)
-    } else {
-        dispatch!(neon, seal, pw, rk, y0, aad, src, buf)
-    }
-}
-
-/// Decrypts `src` into `buf` (or `buf` in place), hashing the ciphertext;
-/// the expected full tag. The caller compares it and wipes `buf` on
-/// mismatch.
-///
-/// # Safety
-///
-/// As for [`seal`].
-pub(crate) unsafe fn open(
-    pw: &Powers,
-    eor3: bool,
-    rk: &AesRoundKeys,
-    y0: &[u8; 16],
-    aad: &[u8],
-    src: Option<&[u8]>,
-    buf: &mut [u8],
-) -> u128 {
-    if eor3 {
-        dispatch!(eor3, open, pw, rk, y0, aad, src, buf)
-    } else {
-        dispatch!(neon, open, pw, rk, y0, aad, src, buf)
+    match (eor3, OPEN) {
+        (true, false) => dispatch!(eor3, seal, pw, rk, msg),
+        (true, true) => dispatch!(eor3, open, pw, rk, msg),
+        (false, false) => dispatch!(neon, seal, pw, rk, msg),
+        (false, true) => dispatch!(neon, open, pw, rk, msg),
     }
 }
 
@@ -833,7 +813,7 @@ pub(crate) unsafe fn open(
 ///
 /// # Safety
 ///
-/// As for [`seal`].
+/// As for [`crypt`].
 pub(crate) unsafe fn seal_batch(
     pw: &Powers,
     eor3: bool,
@@ -843,8 +823,15 @@ pub(crate) unsafe fn seal_batch(
 ) {
     for (p, t) in packets.iter_mut().zip(tags.iter_mut()) {
         let y0 = crate::gcm::y0_96(&p.nonce);
+        let msg = KernelMsg {
+            y0: &y0,
+            y0_public: true,
+            aad: p.aad,
+            src: None,
+            buf: p.data,
+        };
         // SAFETY: the caller's contract.
-        *t = unsafe { seal(pw, eor3, rk, &y0, p.aad, None, p.data) };
+        *t = unsafe { crypt::<false>(pw, eor3, rk, msg) };
     }
 }
 
@@ -854,36 +841,17 @@ macro_rules! kernel_module {
     ($name:ident, $eor3:literal, $doc:literal) => {
         #[doc = $doc]
         pub(super) mod $name {
-            use super::{AesRoundKeys, Powers};
+            use super::{AesRoundKeys, KernelMsg, Powers};
 
             /// # Safety
-            /// As for [`super::seal`].
-            pub(in crate::gcm::kernels) unsafe fn seal(
+            /// As for [`super::crypt`].
+            pub(in crate::gcm::kernels) unsafe fn crypt<const OPEN: bool>(
                 pw: &&Powers,
                 rk: &AesRoundKeys,
-                y0: &[u8; 16],
-                _y0_public: bool,
-                aad: &[u8],
-                src: Option<&[u8]>,
-                buf: &mut [u8],
+                msg: KernelMsg<'_>,
             ) -> u128 {
                 // SAFETY: the caller's contract.
-                unsafe { super::seal(pw, $eor3, rk, y0, aad, src, buf) }
-            }
-
-            /// # Safety
-            /// As for [`super::open`].
-            pub(in crate::gcm::kernels) unsafe fn open(
-                pw: &&Powers,
-                rk: &AesRoundKeys,
-                y0: &[u8; 16],
-                _y0_public: bool,
-                aad: &[u8],
-                src: Option<&[u8]>,
-                buf: &mut [u8],
-            ) -> u128 {
-                // SAFETY: the caller's contract.
-                unsafe { super::open(pw, $eor3, rk, y0, aad, src, buf) }
+                unsafe { super::crypt::<OPEN>(pw, $eor3, rk, msg) }
             }
 
             /// # Safety

@@ -13,6 +13,7 @@
 use super::aes_lanes::{AesLanes, RoundKeys};
 use super::counters::Ctr;
 use super::tuning::{BATCH_ALIGN, BATCH_VECTORS, HEAD_MIN_BATCHES};
+use crate::gcm::kernels::KernelMsg;
 use crate::gf128::wide::{
     absorb_vector, block_to_u128, ghash, ghash_padded, u128_to_block, At, Lanes, Powers, Sums,
     MAX_BATCH,
@@ -683,6 +684,59 @@ unsafe fn open_tiny<V: AesLanes, const NR: usize>(
     }
 }
 
+/// Seals (`OPEN` false) or opens `buf` (see [`seal`] and [`open`]):
+/// returns the full tag GHASH(H, A, C) xor E(K, Y0), or the expected one,
+/// as an element. NR: AES rounds. The short paths come first, the same for
+/// both: GMAC (no text), the width's own loop ([`own_batches`]: at least
+/// two whole batches to seal, one to open), and messages of under L blocks
+/// with no AAD (`src` copied into `buf` first).
+///
+/// # Safety
+/// V's features (AES included) are enabled, and `src`, if given, is no
+/// longer than `buf` (sealing) or has `buf`'s length (opening).
+#[inline(always)]
+pub(crate) unsafe fn crypt<V: AesLanes, const NR: usize, const OPEN: bool>(
+    pw: &Powers,
+    rk: &[[u8; 16]],
+    msg: KernelMsg<'_>,
+) -> u128 {
+    let KernelMsg {
+        y0,
+        y0_public,
+        aad,
+        src,
+        buf,
+    } = msg;
+    let rk = &RoundKeys::<V>::new::<NR>(rk);
+    // SAFETY: features and src per the caller; each path's own condition
+    // (no text; enough batches and powers; buf under L blocks) is checked
+    // before it is taken.
+    unsafe {
+        if buf.is_empty() && !aad.is_empty() {
+            return mac_only::<V, NR>(pw, rk, y0, aad);
+        }
+        if own_batches::<V>(pw, buf.len(), if OPEN { 1 } else { 2 }) {
+            return match OPEN {
+                true => own::<V, NR, false>(pw, rk, y0, y0_public, aad, src, buf),
+                false => own::<V, NR, true>(pw, rk, y0, y0_public, aad, src, buf),
+            };
+        }
+        if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
+            if let Some(s) = src {
+                buf[..s.len()].copy_from_slice(s);
+            }
+            return match OPEN {
+                true => open_tiny::<V, NR>(pw, rk, y0, y0_public, buf),
+                false => seal_tiny::<V, NR>(pw, rk, y0, y0_public, buf),
+            };
+        }
+        match OPEN {
+            true => open::<V, NR>(pw, rk, y0, y0_public, aad, src, buf),
+            false => seal::<V, NR>(pw, rk, y0, y0_public, aad, src, buf),
+        }
+    }
+}
+
 /// Encrypts the plaintext `src || buf[src.len()..]` (no `src`: `buf` in
 /// place) into `buf` under counters Y0+1, Y0+2, ... and returns the full
 /// tag GHASH(H, A, C) xor E(K, Y0) as an element. NR: AES rounds. Out of
@@ -693,34 +747,17 @@ unsafe fn open_tiny<V: AesLanes, const NR: usize>(
 /// sealed in place.
 ///
 /// # Safety
-/// V's features (AES included) are enabled, and `src`, if given, is no
-/// longer than `buf`.
+/// As [`crypt`], past its short paths.
 #[inline(always)]
-pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
+unsafe fn seal<V: AesLanes, const NR: usize>(
     pw: &Powers,
-    rk: &[[u8; 16]],
+    rk: &RoundKeys<V>,
     y0: &[u8; 16],
     y0_public: bool,
     aad: &[u8],
     src: Option<&[u8]>,
     buf: &mut [u8],
 ) -> u128 {
-    let rk = RoundKeys::<V>::new::<NR>(rk);
-    if buf.is_empty() && !aad.is_empty() {
-        // SAFETY: features per the caller.
-        return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
-    }
-    if own_batches::<V>(pw, buf.len(), 2) {
-        // SAFETY: per the caller.
-        return unsafe { own::<V, NR, true>(pw, &rk, y0, y0_public, aad, src, buf) };
-    }
-    if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
-        if let Some(s) = src {
-            buf[..s.len()].copy_from_slice(s);
-        }
-        // SAFETY: buf is under L blocks; features per the caller.
-        return unsafe { seal_tiny::<V, NR>(pw, &rk, y0, y0_public, buf) };
-    }
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv) = plan::<V>(buf.len() - 16 * head);
     let ct_len = buf.len();
@@ -756,7 +793,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         if head > 0 {
             let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
             let ks = batch::<V, NR, BATCH_VECTORS>(
-                &rk, &mut hctr, pw, None, &mut sums, &mut y, None, None,
+                rk, &mut hctr, pw, None, &mut sums, &mut y, None, None,
             );
             // Hashed from the buffer in the next batch. (Hashing the returned
             // copy instead measured slower here, unlike for the tail.)
@@ -775,7 +812,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         };
         if full > 0 {
             batch::<V, NR, BATCH_VECTORS>(
-                &rk,
+                rk,
                 &mut ctr,
                 pw,
                 prev,
@@ -788,7 +825,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         }
         for i in 1..full {
             batch::<V, NR, BATCH_VECTORS>(
-                &rk,
+                rk,
                 &mut ctr,
                 pw,
                 Some(step(i - 1)),
@@ -801,7 +838,7 @@ pub(crate) unsafe fn seal<V: AesLanes, const NR: usize>(
         }
         let tail = (part_src(body), p.add(full * bb), ct_len - body);
         let lens = (aad.len(), ct_len);
-        seal_end::<V, NR>(&rk, &mut ctr, pw, prev, sums, y, y0, tail, nv, lens)
+        seal_end::<V, NR>(rk, &mut ctr, pw, prev, sums, y, y0, tail, nv, lens)
     }
 }
 
@@ -924,34 +961,17 @@ unsafe fn own<V: AesLanes, const NR: usize, const SEAL: bool>(
 /// Out of place as in [`seal`].
 ///
 /// # Safety
-/// V's features (AES included) are enabled, and `src`, if given, has
-/// `buf`'s length.
+/// As [`crypt`], past its short paths.
 #[inline(always)]
-pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
+unsafe fn open<V: AesLanes, const NR: usize>(
     pw: &Powers,
-    rk: &[[u8; 16]],
+    rk: &RoundKeys<V>,
     y0: &[u8; 16],
     y0_public: bool,
     aad: &[u8],
     src: Option<&[u8]>,
     buf: &mut [u8],
 ) -> u128 {
-    let rk = RoundKeys::<V>::new::<NR>(rk);
-    if buf.is_empty() && !aad.is_empty() {
-        // SAFETY: features per the caller.
-        return unsafe { mac_only::<V, NR>(pw, &rk, y0, aad) };
-    }
-    if own_batches::<V>(pw, buf.len(), 1) {
-        // SAFETY: per the caller.
-        return unsafe { own::<V, NR, false>(pw, &rk, y0, y0_public, aad, src, buf) };
-    }
-    if aad.is_empty() && buf.len() <= 16 * (V::L - 1) {
-        if let Some(s) = src {
-            buf.copy_from_slice(s);
-        }
-        // SAFETY: buf is under L blocks; features per the caller.
-        return unsafe { open_tiny::<V, NR>(pw, &rk, y0, y0_public, buf) };
-    }
     let head = head_blocks::<V>(buf.as_ptr(), buf.len());
     let (bb, full, nv) = plan::<V>(buf.len() - 16 * head);
     let ct_len = buf.len();
@@ -970,7 +990,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
             let step = HashStep::new::<V>(pw, input, 0, chunks, head);
             let mut hctr = Ctr::<V>::new(y0, 1, y0_public);
             let ks = batch::<V, NR, BATCH_VECTORS>(
-                &rk,
+                rk,
                 &mut hctr,
                 pw,
                 Some(step),
@@ -990,7 +1010,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
             let step =
                 HashStep::new::<V>(pw, sp.add(i * bb), first + i, chunks, BATCH_VECTORS * V::L);
             batch::<V, NR, BATCH_VECTORS>(
-                &rk,
+                rk,
                 &mut ctr,
                 pw,
                 Some(step),
@@ -1006,17 +1026,7 @@ pub(crate) unsafe fn open<V: AesLanes, const NR: usize>(
             p.add(full * bb),
             ct_len - 16 * head - full * bb,
         );
-        open_end::<V, NR>(
-            &rk,
-            &mut ctr,
-            pw,
-            sums,
-            y,
-            y0,
-            tail,
-            nv,
-            (aad.len(), ct_len),
-        )
+        open_end::<V, NR>(rk, &mut ctr, pw, sums, y, y0, tail, nv, (aad.len(), ct_len))
     }
 }
 

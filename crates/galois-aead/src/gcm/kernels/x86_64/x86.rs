@@ -34,49 +34,58 @@ macro_rules! fence_asm {
     };
 }
 
+/// The AES rounds and 32-bit counter addition of an [`AesLanes`] impl:
+/// on the vector with the given intrinsics, and on a single block with
+/// AES-NI and SSE2 (the same for every width).
+macro_rules! lane_ops {
+    ($aesenc:ident, $aesenclast:ident, $add32:ident) => {
+        /// # Safety
+        /// The `AesLanes` contract.
+        #[inline(always)]
+        unsafe fn aesenc(a: Self, k: Self) -> Self {
+            // SAFETY: the AesLanes contract (the width's AES instructions).
+            unsafe { $aesenc(a, k) }
+        }
+        /// # Safety
+        /// The `AesLanes` contract.
+        #[inline(always)]
+        unsafe fn aesenclast(a: Self, k: Self) -> Self {
+            // SAFETY: the AesLanes contract (the width's AES instructions).
+            unsafe { $aesenclast(a, k) }
+        }
+        /// # Safety
+        /// The `AesLanes` contract.
+        #[inline(always)]
+        unsafe fn add32(a: Self, b: Self) -> Self {
+            // SAFETY: the AesLanes contract (SSE2, AVX2 or AVX-512 F).
+            unsafe { $add32(a, b) }
+        }
+        /// # Safety
+        /// The `AesLanes` contract.
+        #[inline(always)]
+        unsafe fn block_aesenc(a: __m128i, k: __m128i) -> __m128i {
+            // SAFETY: the AesLanes contract (AES-NI).
+            unsafe { _mm_aesenc_si128(a, k) }
+        }
+        /// # Safety
+        /// The `AesLanes` contract.
+        #[inline(always)]
+        unsafe fn block_aesenclast(a: __m128i, k: __m128i) -> __m128i {
+            // SAFETY: the AesLanes contract (AES-NI).
+            unsafe { _mm_aesenclast_si128(a, k) }
+        }
+        /// # Safety
+        /// The `AesLanes` contract.
+        #[inline(always)]
+        unsafe fn block_add32(a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: the AesLanes contract (SSE2).
+            unsafe { _mm_add_epi32(a, b) }
+        }
+    };
+}
+
 impl AesLanes for __m128i {
-    /// # Safety
-    /// The `AesLanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn aesenc(a: Self, k: Self) -> Self {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenc_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn aesenclast(a: Self, k: Self) -> Self {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenclast_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn add32(a: Self, b: Self) -> Self {
-        // SAFETY: the AesLanes contract (SSE2).
-        unsafe { _mm_add_epi32(a, b) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn block_aesenc(a: __m128i, k: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenc_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn block_aesenclast(a: __m128i, k: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenclast_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn block_add32(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (SSE2).
-        unsafe { _mm_add_epi32(a, b) }
-    }
+    lane_ops!(_mm_aesenc_si128, _mm_aesenclast_si128, _mm_add_epi32);
     /// # Safety
     /// The `AesLanes` contract, for `__m128i`.
     #[inline(always)]
@@ -86,48 +95,11 @@ impl AesLanes for __m128i {
 }
 
 impl AesLanes for __m256i {
-    /// # Safety
-    /// The `AesLanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn aesenc(a: Self, k: Self) -> Self {
-        // SAFETY: the AesLanes contract (VAES).
-        unsafe { _mm256_aesenc_epi128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn aesenclast(a: Self, k: Self) -> Self {
-        // SAFETY: the AesLanes contract (VAES).
-        unsafe { _mm256_aesenclast_epi128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn add32(a: Self, b: Self) -> Self {
-        // SAFETY: the AesLanes contract (AVX2).
-        unsafe { _mm256_add_epi32(a, b) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn block_aesenc(a: __m128i, k: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenc_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn block_aesenclast(a: __m128i, k: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenclast_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m256i`.
-    #[inline(always)]
-    unsafe fn block_add32(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (SSE2).
-        unsafe { _mm_add_epi32(a, b) }
-    }
+    lane_ops!(
+        _mm256_aesenc_epi128,
+        _mm256_aesenclast_epi128,
+        _mm256_add_epi32
+    );
     /// # Safety
     /// The `AesLanes` contract, for `__m256i`.
     #[inline]
@@ -160,48 +132,11 @@ impl AesLanes for __m256i {
 }
 
 impl AesLanes for __m512i {
-    /// # Safety
-    /// The `AesLanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn aesenc(a: Self, k: Self) -> Self {
-        // SAFETY: the AesLanes contract (VAES, AVX-512 F).
-        unsafe { _mm512_aesenc_epi128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn aesenclast(a: Self, k: Self) -> Self {
-        // SAFETY: the AesLanes contract (VAES, AVX-512 F).
-        unsafe { _mm512_aesenclast_epi128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn add32(a: Self, b: Self) -> Self {
-        // SAFETY: the AesLanes contract (AVX-512 F).
-        unsafe { _mm512_add_epi32(a, b) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn block_aesenc(a: __m128i, k: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenc_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn block_aesenclast(a: __m128i, k: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (AES-NI).
-        unsafe { _mm_aesenclast_si128(a, k) }
-    }
-    /// # Safety
-    /// The `AesLanes` contract, for `__m512i`.
-    #[inline(always)]
-    unsafe fn block_add32(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the AesLanes contract (SSE2).
-        unsafe { _mm_add_epi32(a, b) }
-    }
+    lane_ops!(
+        _mm512_aesenc_epi128,
+        _mm512_aesenclast_epi128,
+        _mm512_add_epi32
+    );
     /// # Safety
     /// The `AesLanes` contract, for `__m512i`.
     #[inline]
@@ -211,74 +146,36 @@ impl AesLanes for __m512i {
     }
 }
 
-/// The entry points of one backend's stitched kernels: `seal`, `open` and
-/// `seal_batch` for vector type `vector`, compiled with `features` enabled
+/// The entry points of one backend's stitched kernels: `crypt` (seal or
+/// open) and `seal_batch` for vector type `vector`, compiled with `features` enabled
 /// and dispatched on the AES key size.
 macro_rules! entry_points {
     (vector: $v:ty, features: $features:literal $(,)?) => {
         use super::super::{multibuffer, stitched};
         use crate::block::round_keys::AesRoundKeys;
+        use crate::gcm::kernels::KernelMsg;
         use crate::gcm::BatchPacket;
         use crate::gf128::wide::Powers;
         use core::arch::x86_64::*;
 
-        /// [`stitched::seal`] for this width.
+        /// [`stitched::crypt`] for this width: seals (`OPEN` false) or
+        /// opens.
         ///
         /// # Safety
         /// The CPU has `features`, and `src`, if given, is no longer than
-        /// `buf`.
+        /// `buf` (sealing) or has `buf`'s length (opening).
         #[target_feature(enable = $features)]
-        pub(in crate::gcm::kernels) unsafe fn seal(
+        pub(in crate::gcm::kernels) unsafe fn crypt<const OPEN: bool>(
             pw: &Powers,
             rk: &AesRoundKeys,
-            y0: &[u8; 16],
-            y0_public: bool,
-            aad: &[u8],
-            src: Option<&[u8]>,
-            buf: &mut [u8],
+            msg: KernelMsg<'_>,
         ) -> u128 {
             // SAFETY: this function enables the features; src per the caller.
             unsafe {
                 match rk {
-                    AesRoundKeys::Aes128(k) => {
-                        stitched::seal::<$v, 10>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                    AesRoundKeys::Aes192(k) => {
-                        stitched::seal::<$v, 12>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                    AesRoundKeys::Aes256(k) => {
-                        stitched::seal::<$v, 14>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                }
-            }
-        }
-
-        /// [`stitched::open`] for this width.
-        ///
-        /// # Safety
-        /// The CPU has `features`, and `src`, if given, has `buf`'s length.
-        #[target_feature(enable = $features)]
-        pub(in crate::gcm::kernels) unsafe fn open(
-            pw: &Powers,
-            rk: &AesRoundKeys,
-            y0: &[u8; 16],
-            y0_public: bool,
-            aad: &[u8],
-            src: Option<&[u8]>,
-            buf: &mut [u8],
-        ) -> u128 {
-            // SAFETY: this function enables the features; src per the caller.
-            unsafe {
-                match rk {
-                    AesRoundKeys::Aes128(k) => {
-                        stitched::open::<$v, 10>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                    AesRoundKeys::Aes192(k) => {
-                        stitched::open::<$v, 12>(pw, k, y0, y0_public, aad, src, buf)
-                    }
-                    AesRoundKeys::Aes256(k) => {
-                        stitched::open::<$v, 14>(pw, k, y0, y0_public, aad, src, buf)
-                    }
+                    AesRoundKeys::Aes128(k) => stitched::crypt::<$v, 10, OPEN>(pw, k, msg),
+                    AesRoundKeys::Aes192(k) => stitched::crypt::<$v, 12, OPEN>(pw, k, msg),
+                    AesRoundKeys::Aes256(k) => stitched::crypt::<$v, 14, OPEN>(pw, k, msg),
                 }
             }
         }
