@@ -264,7 +264,7 @@ impl<'k, C: BlockCipher128> Core<'k, C> {
     /// The last two blocks' keystream and E(K, Y0') are one AES call.
     fn kernel<const SEAL: bool>(&mut self, data: &mut [u8]) -> bool {
         let n = data.len() / 16;
-        debug_assert!(n >= 3 && data.len() % 16 == 0 && self.ctr.used == 16);
+        debug_assert!(n >= 3 && data.len().is_multiple_of(16) && self.ctr.used == 16);
         let gcm = self.gcm;
         let Some((k, rk)) = gcm.stitched(16 * (n - 2)) else {
             return false;
