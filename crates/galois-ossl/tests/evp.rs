@@ -355,6 +355,11 @@ fn encrypt(
     let ctx = Ctx::new();
     start(&ctx, m.c, true, m.key, m.iv)?;
     let ct = run(&ctx, true, m.aad, pt, rng, way)?;
+    Ok((ct, final_tag(&ctx, taglen)?))
+}
+
+/// `final` of an encryption, then its `taglen`-byte tag.
+fn final_tag(ctx: &Ctx, taglen: usize) -> Result<Vec<u8>, String> {
     let mut tag = vec![0u8; taglen];
     let mut outl = -1;
     // SAFETY (test): a live context; `tag` has `taglen` bytes.
@@ -370,7 +375,7 @@ fn encrypt(
             "get tag",
         )?;
     }
-    Ok((ct, tag))
+    Ok(tag)
 }
 
 fn set_tag(ctx: &Ctx, tag: &[u8]) -> Result<(), String> {
@@ -762,23 +767,7 @@ fn new_iv_same_key_copy_and_used_up_iv() {
                 };
                 let mut ct = first.clone();
                 ct.extend(run(c, true, aad, text, &mut rng, whole).unwrap());
-                let mut tag = [0u8; 16];
-                let mut outl = 0;
-                // SAFETY (test): a live context, a 16-byte tag buffer.
-                unsafe {
-                    ok(EVP_EncryptFinal_ex(c.0, null_mut(), &mut outl), "final").unwrap();
-                    ok(
-                        EVP_CIPHER_CTX_ctrl(
-                            c.0,
-                            EVP_CTRL_AEAD_GET_TAG,
-                            16,
-                            tag.as_mut_ptr().cast(),
-                        ),
-                        "tag",
-                    )
-                    .unwrap();
-                }
-                (ct, tag.to_vec())
+                (ct, final_tag(c, 16).unwrap())
             })
             .collect();
         assert_eq!(tags[0], tags[1], "copy after {pieces} pieces");
@@ -840,22 +829,7 @@ fn copy_in_the_middle_of_an_online_message() {
             for c in [&b, &a] {
                 let mut ct = head.clone();
                 ct.extend(run(c, true, b"", &pt[cut[2]..], &mut rng, way).unwrap());
-                let mut tag = vec![0u8; taglen];
-                let mut outl = 0;
-                // SAFETY (test): a live context; `tag` has `taglen` bytes.
-                unsafe {
-                    ok(EVP_EncryptFinal_ex(c.0, null_mut(), &mut outl), "final").unwrap();
-                    ok(
-                        EVP_CIPHER_CTX_ctrl(
-                            c.0,
-                            EVP_CTRL_AEAD_GET_TAG,
-                            taglen as c_int,
-                            tag.as_mut_ptr().cast(),
-                        ),
-                        "tag",
-                    )
-                    .unwrap();
-                }
+                let tag = final_tag(c, taglen).unwrap();
                 assert_eq!((&ct, &tag), (&want_ct, &want_tag), "seal {keylen} {taglen}");
             }
 
