@@ -221,3 +221,42 @@ fn clone_for_continues_on_another_key_object() {
         assert!(matches!(e.clone_for(&short), Err(Error::InvalidKey { .. })));
     }
 }
+
+/// A long IV whose Y0 (from GHASH) has its low 32 bits within 2^16 of the
+/// wrap: the on-line forms count modulo 2^32 across it, inside and outside
+/// the stitched kernel, as the one-shot seal does.
+#[test]
+fn counter_wraps_modulo_2_32_like_one_shot() {
+    let mut r = rng(41);
+    let key = bytes(&mut r, 16);
+    let probe = AesGcm::new(&key).unwrap();
+    let (iv, low) = (0u64..)
+        .map(|i| {
+            let iv = [&i.to_le_bytes()[..], &[0xa5; 8]].concat();
+            let y0 = probe.intermediates(&iv, b"", b"").unwrap().y0;
+            (iv, u32::from_be_bytes([y0[12], y0[13], y0[14], y0[15]]))
+        })
+        .find(|&(_, low)| low >= u32::MAX - 0xffff)
+        .unwrap();
+    // Enough blocks to cross the wrap.
+    let len = 16 * (u32::MAX - low) as usize + 5000;
+    let pt = bytes(&mut r, len);
+    let at = 16 * (u32::MAX - low) as usize - 100;
+    for opts in implementations() {
+        let g = AesGcm::with_options(&key, opts).unwrap();
+        let want = g.seal(&iv, b"a", &pt).unwrap();
+        // Pieces ending just before the wrap, across it, and after it.
+        for sizes in [vec![at, 99, 3, 1000], vec![at + 37, 4096], vec![]] {
+            let cuts = pieces(len, &sizes);
+            check(
+                &g,
+                &iv,
+                b"a",
+                &pt,
+                &cuts,
+                &want,
+                &format!("{opts:?} low {low:x} {sizes:?}"),
+            );
+        }
+    }
+}
