@@ -71,13 +71,13 @@ echo "install: $MOD, $CNF; openssl list shows AES-128/192/256-GCM, AES-128/192/2
 
 echo "== the EVP test program against the installed module"
 # --workspace: the test binary the CI build made (-p would resolve other features).
-GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 7 \
+GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 8 \
   cargo test --workspace --release --locked --test evp
 echo "== the same under valgrind memcheck (the library's AES-NI paths: valgrind hides VAES)"
 EVP_BIN=$(cargo test --workspace --release --locked --test evp --no-run 2>&1 |
   sed -n 's/.*Executable .* (\(.*\))$/\1/p')
 [ -x "$EVP_BIN" ] || fail "no evp test binary"
-GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 7 \
+GALOIS_OSSL_MODULE="$MOD" bash scripts/expect-tests.sh 8 \
   valgrind -q --error-exitcode=9 "$EVP_BIN" --test-threads=1
 
 dir=$(mktemp -d)

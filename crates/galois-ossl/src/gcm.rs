@@ -55,6 +55,16 @@ impl Stream<'_> {
         Ok(())
     }
 
+    /// A copy that continues independently on `keyed`'s key objects (the
+    /// same key): for `dupctx`. A decryption's copy uses the object for
+    /// `tag_len`-byte tags; galois-aead refuses one of another tag length.
+    fn copy_onto(&self, keyed: &mut Keyed, tag_len: usize) -> Res<Stream<'static>> {
+        Ok(match self {
+            Stream::Enc(e) => Stream::Enc(e.clone_for(keyed.key(TAG_MAX)?)?),
+            Stream::Dec(d) => Stream::Dec(d.clone_for(keyed.key(tag_len)?)?),
+        })
+    }
+
     fn text(&mut self, buf: &mut [u8]) -> Res {
         match self {
             Stream::Enc(e) => e.encrypt(buf)?,
@@ -613,12 +623,14 @@ impl Cipher for Ctx {
         }
     }
 
-    /// `dupctx`: a copy with its own key schedule. An on-line message (two
-    /// or more pieces of text so far) cannot be copied: galois-aead's
-    /// on-line state is not cloneable.
+    /// `dupctx`: a copy with its own key schedule and a copy of the message
+    /// in progress, which both continue independently (an on-line one
+    /// through galois-aead's `clone_for` onto the copy's key objects).
     fn dup(&self) -> Res<Self> {
+        let tag_len = self.tag_len();
         let keyed = match &self.keyed {
             Some(k) => {
+                let mut copy = Keyed::new(&k.raw)?;
                 let msg = match &k.msg {
                     None => None,
                     Some(Message::Aad(a)) => Some(Message::Aad(a.clone())),
@@ -628,14 +640,10 @@ impl Cipher for Ctx {
                         tag: *tag,
                     }),
                     Some(Message::Opened) => Some(Message::Opened),
-                    Some(Message::Stream(_)) => {
-                        return fail(
-                            ffi::PROV_R_CIPHER_OPERATION_FAILED,
-                            "galois: a context cannot be copied after two pieces of text",
-                        )
+                    Some(Message::Stream(s)) => {
+                        Some(Message::Stream(s.copy_onto(&mut copy, tag_len)?))
                     }
                 };
-                let mut copy = Keyed::new(&k.raw)?;
                 copy.msg = msg;
                 Some(copy)
             }

@@ -29,8 +29,9 @@ use zeroize::Zeroize;
 /// precomputation and streams save and resume.
 pub(crate) use crate::gf128::Acc as Hasher;
 
-/// Counter-mode keystream over any split: a partial block is kept.
-#[derive(Default)]
+/// Counter-mode keystream over any split: a partial block is kept. A
+/// clone continues independently; both wipe their keystream on drop.
+#[derive(Default, Clone)]
 pub(crate) struct Ctr {
     /// Index of the next counter block to compute (1 = Y1).
     next: u32,
@@ -87,10 +88,52 @@ pub(crate) fn mask<C: BlockCipher128>(gcm: &Gcm<C>, y0: &Block) -> u128 {
     m
 }
 
-/// The state shared by the three forms: IV setup, AAD, lengths.
+/// Absorbs `data` into `acc` keeping the last block (whole or partial) in
+/// its buffer, unmultiplied: with a full buffer, the GHASH state is
+/// `(acc.y ^ buf) * H`, so `acc.y ^ buf` is a block whose product by H is
+/// the state. That is what a stitched kernel call can resume from (see
+/// [`Core::kernel`]); [`Hasher::finish`] absorbs the kept block.
+fn absorb_lagging(acc: &mut Hasher, key: &crate::gf128::GhashKey, mut data: &[u8]) {
+    if data.is_empty() {
+        return;
+    }
+    if acc.buf_len < 16 {
+        let take = (16 - acc.buf_len).min(data.len());
+        acc.buf[acc.buf_len..acc.buf_len + take].copy_from_slice(&data[..take]);
+        acc.buf_len += take;
+        data = &data[take..];
+        if data.is_empty() {
+            return;
+        }
+    }
+    // The buffer is full and more follows: absorb it, and all but the
+    // last block of `data`.
+    acc.y = key.update_blocks(acc.y, &acc.buf);
+    let keep = match data.len() % 16 {
+        0 => 16,
+        r => r,
+    };
+    let whole = data.len() - keep;
+    if whole > 0 {
+        acc.y = key.update_blocks(acc.y, &data[..whole]);
+    }
+    acc.buf[..keep].copy_from_slice(&data[whole..]);
+    acc.buf_len = keep;
+}
+
+/// Whole-block runs of at least this many blocks go through the stitched
+/// kernel (two of them outside it, see [`Core::kernel`]).
+const KERNEL_MIN_BLOCKS: usize = 6;
+
+/// The state shared by the three forms: IV setup, AAD, lengths. A clone
+/// continues independently (counter, GHASH state, partial blocks,
+/// lengths); every copy wipes itself on drop.
 struct Core<'k, C: BlockCipher128> {
     gcm: &'k Gcm<C>,
     y0: Block,
+    /// Whether Y0 is IV || 1 from a 96-bit IV (public), not GHASH(H, IV).
+    y0_public: bool,
+    /// AAD, then text, absorbed with [`absorb_lagging`].
     hash: Hasher,
     ctr: Ctr,
     aad_len: u64,
@@ -110,12 +153,41 @@ impl<'k, C: BlockCipher128> Core<'k, C> {
         Ok(Core {
             gcm,
             y0: gcm.y0(iv, None),
+            y0_public: iv.len() == 12,
             hash: Hasher::default(),
             ctr: Ctr::new(),
             aad_len: 0,
             text_len: 0,
             in_text: false,
         })
+    }
+
+    /// This state on `gcm`, which must hold the same key and tag length
+    /// (checked: the same E(K, Y0) under both, compared in constant time).
+    fn clone_for<'j>(&self, gcm: &'j Gcm<C>) -> Result<Core<'j, C>> {
+        let (a, b) = (mask(self.gcm, &self.y0), mask(gcm, &self.y0));
+        let same = ct::eq(&a.to_be_bytes(), &b.to_be_bytes());
+        if !same || gcm.tag_len() != self.gcm.tag_len() {
+            return Err(Error::InvalidKey {
+                reason: "the on-line state belongs to another key or tag length",
+            });
+        }
+        Ok(self.copy_on(gcm))
+    }
+
+    /// This state on `gcm`, unchecked: the same key object, or one
+    /// `clone_for` checked.
+    fn copy_on<'j>(&self, gcm: &'j Gcm<C>) -> Core<'j, C> {
+        Core {
+            gcm,
+            y0: self.y0,
+            y0_public: self.y0_public,
+            hash: self.hash.clone(),
+            ctr: self.ctr.clone(),
+            aad_len: self.aad_len,
+            text_len: self.text_len,
+            in_text: self.in_text,
+        }
     }
 
     fn aad(&mut self, data: &[u8]) -> Result<()> {
@@ -129,7 +201,7 @@ impl<'k, C: BlockCipher128> Core<'k, C> {
             return Err(Error::AadTooLong);
         }
         self.aad_len = n;
-        self.hash.update(&self.gcm.ghash, data);
+        absorb_lagging(&mut self.hash, &self.gcm.ghash, data);
         Ok(())
     }
 
@@ -142,11 +214,109 @@ impl<'k, C: BlockCipher128> Core<'k, C> {
             });
         }
         if !self.in_text {
-            self.hash.pad(&self.gcm.ghash);
+            // Pad the AAD's last block and keep it (see `absorb_lagging`).
+            let h = &mut self.hash;
+            if h.buf_len > 0 {
+                h.buf[h.buf_len..].fill(0);
+                h.buf_len = 16;
+            }
             self.in_text = true;
         }
         self.text_len = total;
         Ok(())
+    }
+
+    /// Encrypts (`SEAL`) or decrypts `buf` in place and hashes its
+    /// ciphertext, after `count_text`.
+    fn text<const SEAL: bool>(&mut self, buf: &mut [u8]) {
+        // Up to the next block boundary, whole blocks, the rest.
+        let head = ((16 - self.ctr.used) % 16).min(buf.len());
+        let (head, body) = buf.split_at_mut(head);
+        let whole = body.len() & !15;
+        let (body, rest) = body.split_at_mut(whole);
+        for part in [head, body, rest] {
+            if part.is_empty() {
+                continue;
+            }
+            if part.len() >= 16 * KERNEL_MIN_BLOCKS && self.kernel::<SEAL>(part) {
+                continue;
+            }
+            if !SEAL {
+                absorb_lagging(&mut self.hash, &self.gcm.ghash, part);
+            }
+            self.ctr.xor(self.gcm, &self.y0, part);
+            if SEAL {
+                absorb_lagging(&mut self.hash, &self.gcm.ghash, part);
+            }
+        }
+    }
+
+    /// Runs whole blocks `data` (at least 3, starting on a block boundary
+    /// of the text) through the stitched kernel, if the key has one.
+    ///
+    /// With the GHASH state `z * H` (`z`: see [`absorb_lagging`]) and
+    /// blocks C1..Cn, the kernel encrypts and hashes C1..C(n-2) with `z`
+    /// as a one-block AAD, under counters from this message's next one: it
+    /// returns `(Y(n-2) ^ L) * H ^ E(K, Y0')`, where Y(n-2) is the state
+    /// after C(n-2), L its length block and Y0' the counter before the first
+    /// one. So `Y(n-2) * H` follows without a division by H, then
+    /// `Y(n-1) = Y(n-2) * H ^ C(n-1) * H`, and `Cn` is kept unmultiplied.
+    /// The last two blocks' keystream and E(K, Y0') are one AES call.
+    fn kernel<const SEAL: bool>(&mut self, data: &mut [u8]) -> bool {
+        let n = data.len() / 16;
+        debug_assert!(n >= 3 && data.len().is_multiple_of(16) && self.ctr.used == 16);
+        let gcm = self.gcm;
+        let Some((k, rk)) = gcm.stitched(16 * (n - 2)) else {
+            return false;
+        };
+        let h = &mut self.hash;
+        let z = match h.buf_len {
+            16 => h.y ^ u128::from_be_bytes(h.buf),
+            // Nothing absorbed yet: the state is 0 = 0 * H.
+            _ => 0,
+        };
+        let base = u32::from_be_bytes([self.y0[12], self.y0[13], self.y0[14], self.y0[15]]);
+        let first = base.wrapping_add(self.ctr.next);
+        let mut blocks = [self.y0; 3];
+        // Y0' (the counter before the first block's), then the last two
+        // blocks' counters.
+        let counters = [
+            first.wrapping_sub(1),
+            first.wrapping_add(n as u32 - 2),
+            first.wrapping_add(n as u32 - 1),
+        ];
+        for (b, c) in blocks.iter_mut().zip(counters) {
+            b[12..].copy_from_slice(&c.to_be_bytes());
+        }
+        let mut z_bytes = z.to_be_bytes();
+        let (front, last2) = data.split_at_mut(16 * (n - 2));
+        let mut held = [0u8; 32];
+        if !SEAL {
+            held.copy_from_slice(last2);
+        }
+        let r = if SEAL {
+            k.seal(rk, &blocks[0], self.y0_public, &z_bytes, None, front)
+        } else {
+            k.open(rk, &blocks[0], self.y0_public, &z_bytes, None, front)
+        };
+        gcm.cipher.encrypt_blocks(&mut blocks);
+        for (d, k) in last2.iter_mut().zip(blocks[1..].iter().flatten()) {
+            *d ^= k;
+        }
+        if SEAL {
+            held.copy_from_slice(last2);
+        }
+        let lens = (128u128 << 64) | (128 * (n as u128 - 2));
+        let c1 = u128::from_be_bytes(held[..16].try_into().expect("16 bytes"));
+        let ek = u128::from_be_bytes(blocks[0]);
+        h.y = r ^ ek ^ gcm.ghash.mul_h(lens ^ c1);
+        h.buf.copy_from_slice(&held[16..]);
+        h.buf_len = 16;
+        self.ctr.next = self.ctr.next.wrapping_add(n as u32);
+        blocks.zeroize();
+        held.zeroize();
+        z_bytes.zeroize();
+        true
     }
 
     fn tag(&mut self) -> Tag {
@@ -202,9 +372,7 @@ impl<'k, C: BlockCipher128> Encryptor<'k, C> {
     /// ```
     pub fn encrypt(&mut self, buf: &mut [u8]) -> Result<()> {
         self.core.count_text(buf.len())?;
-        let c = &mut self.core;
-        c.ctr.xor(c.gcm, &c.y0, buf);
-        c.hash.update(&c.gcm.ghash, buf);
+        self.core.text::<true>(buf);
         Ok(())
     }
 
@@ -218,6 +386,58 @@ impl<'k, C: BlockCipher128> Encryptor<'k, C> {
     /// ```
     pub fn finish(mut self) -> Tag {
         self.core.tag()
+    }
+}
+
+/// A copy of the running state (counter, GHASH state, partial blocks,
+/// lengths): the two continue independently, and each wipes itself on
+/// drop. Finishing both with different text is fine (one IV, one
+/// keystream: only ever give the copies the same text, or discard one,
+/// since two different texts under one IV reveal their XOR and let the
+/// hash key be recovered).
+///
+/// ```
+/// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
+/// let mut e = gcm.encryptor(&[0; 12])?;
+/// let mut a = *b"common ";
+/// e.encrypt(&mut a)?;
+/// let mut f = e.clone();
+/// let (mut b, mut c) = (*b"ending", *b"ending");
+/// e.encrypt(&mut b)?;
+/// f.encrypt(&mut c)?;
+/// assert_eq!((b, e.finish()), (c, f.finish()));
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+impl<C: BlockCipher128> Clone for Encryptor<'_, C> {
+    fn clone(&self) -> Self {
+        Encryptor {
+            core: self.core.copy_on(self.core.gcm),
+        }
+    }
+}
+
+impl<'k, C: BlockCipher128> Encryptor<'k, C> {
+    /// A copy of this state that continues on `gcm`, another key object
+    /// with the same key and tag length (for example one made from the
+    /// same key bytes), as [`Clone`] does on this one. Another key or tag
+    /// length is refused with [`Error::InvalidKey`].
+    ///
+    /// ```
+    /// let key = [1u8; 16];
+    /// let (gcm, other) = (galois_aead::AesGcm::new(&key)?, galois_aead::AesGcm::new(&key)?);
+    /// let mut e = gcm.encryptor(&[0; 12])?;
+    /// let mut a = *b"one";
+    /// e.encrypt(&mut a)?;
+    /// let third = galois_aead::AesGcm::new(&[2u8; 16])?;
+    /// assert!(e.clone_for(&third).is_err());
+    /// let f = e.clone_for(&other)?;
+    /// assert_eq!(f.finish(), e.finish());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn clone_for<'j>(&self, gcm: &'j Gcm<C>) -> Result<Encryptor<'j, C>> {
+        Ok(Encryptor {
+            core: self.core.clone_for(gcm)?,
+        })
     }
 }
 
@@ -269,7 +489,7 @@ impl<'k, C: BlockCipher128> Decryptor<'k, C> {
     /// ```
     pub fn update(&mut self, ct_: &[u8]) -> Result<()> {
         self.core.count_text(ct_.len())?;
-        self.core.hash.update(&self.core.gcm.ghash, ct_);
+        absorb_lagging(&mut self.core.hash, &self.core.gcm.ghash, ct_);
         self.ct.extend_from_slice(ct_);
         Ok(())
     }
@@ -297,8 +517,39 @@ impl<'k, C: BlockCipher128> Decryptor<'k, C> {
             ct::wipe(&mut ct_);
             return Err(Error::AuthenticationFailed);
         }
-        self.core.gcm.ctr_xor(&self.core.y0, 1, &mut ct_);
+        let (gcm, y0) = (self.core.gcm, &self.core.y0);
+        match gcm.stitched(ct_.len()) {
+            // The stitched kernel is also the fastest counter mode (its
+            // hash of the verified ciphertext is not needed).
+            Some((k, rk)) => {
+                k.open(rk, y0, self.core.y0_public, &[], None, &mut ct_);
+            }
+            None => gcm.ctr_xor(y0, 1, &mut ct_),
+        }
         Ok(ct_)
+    }
+}
+
+/// A copy of the running state, the kept ciphertext included: the two
+/// continue independently, and each wipes itself on drop.
+///
+/// ```
+/// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
+/// let sealed = gcm.seal(&[0; 12], b"", b"abcdef")?;
+/// let mut d = gcm.decryptor(&[0; 12])?;
+/// d.update(&sealed[..2])?;
+/// let mut e = d.clone();
+/// d.update(&sealed[2..6])?;
+/// e.update(&sealed[2..6])?;
+/// assert_eq!(d.finish(&sealed[6..])?, e.finish(&sealed[6..])?);
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+impl<C: BlockCipher128> Clone for Decryptor<'_, C> {
+    fn clone(&self) -> Self {
+        Decryptor {
+            core: self.core.copy_on(self.core.gcm),
+            ct: self.ct.clone(),
+        }
     }
 }
 
@@ -354,9 +605,7 @@ impl<'k, C: BlockCipher128> UnverifiedDecryptor<'k, C> {
     /// ```
     pub fn decrypt_unverified(&mut self, buf: &mut [u8]) -> Result<()> {
         self.core.count_text(buf.len())?;
-        let c = &mut self.core;
-        c.hash.update(&c.gcm.ghash, buf);
-        c.ctr.xor(c.gcm, &c.y0, buf);
+        self.core.text::<false>(buf);
         Ok(())
     }
 
@@ -382,6 +631,61 @@ impl<'k, C: BlockCipher128> UnverifiedDecryptor<'k, C> {
         } else {
             Err(Error::AuthenticationFailed)
         }
+    }
+}
+
+/// A copy of the running state (counter, GHASH state, partial blocks,
+/// lengths): the two continue independently, and each wipes itself on
+/// drop.
+///
+/// ```
+/// let gcm = galois_aead::AesGcm::new(&[1u8; 16])?;
+/// let sealed = gcm.seal(&[0; 12], b"", b"abcdef")?;
+/// let mut d = gcm.unverified_decryptor(&[0; 12])?;
+/// let mut a = [sealed[0]];
+/// d.decrypt_unverified(&mut a)?;
+/// let mut e = d.clone();
+/// let (mut b, mut c) = ([0u8; 5], [0u8; 5]);
+/// b.copy_from_slice(&sealed[1..6]);
+/// c.copy_from_slice(&sealed[1..6]);
+/// d.decrypt_unverified(&mut b)?;
+/// e.decrypt_unverified(&mut c)?;
+/// d.finish(&sealed[6..])?;
+/// e.finish(&sealed[6..])?;
+/// assert_eq!((&a, &b, &c), (b"a", b"bcdef", b"bcdef"));
+/// # Ok::<(), galois_aead::Error>(())
+/// ```
+impl<C: BlockCipher128> Clone for UnverifiedDecryptor<'_, C> {
+    fn clone(&self) -> Self {
+        UnverifiedDecryptor {
+            core: self.core.copy_on(self.core.gcm),
+        }
+    }
+}
+
+impl<'k, C: BlockCipher128> UnverifiedDecryptor<'k, C> {
+    /// A copy of this state that continues on `gcm`, another key object
+    /// with the same key and tag length, as [`Clone`] does on this one.
+    /// Another key or tag length is refused with [`Error::InvalidKey`].
+    ///
+    /// ```
+    /// let key = [1u8; 16];
+    /// let (gcm, other) = (galois_aead::AesGcm::new(&key)?, galois_aead::AesGcm::new(&key)?);
+    /// let mut sealed = gcm.seal(&[0; 12], b"", b"abc")?;
+    /// let mut d = gcm.unverified_decryptor(&[0; 12])?;
+    /// d.decrypt_unverified(&mut sealed[..1])?;
+    /// let mut e = d.clone_for(&other)?;
+    /// e.decrypt_unverified(&mut sealed[1..3])?;
+    /// e.finish(&sealed[3..])?;
+    /// assert_eq!(&sealed[..3], b"abc");
+    /// let third = galois_aead::AesGcm::new(&[2u8; 16])?;
+    /// assert!(d.clone_for(&third).is_err());
+    /// # Ok::<(), galois_aead::Error>(())
+    /// ```
+    pub fn clone_for<'j>(&self, gcm: &'j Gcm<C>) -> Result<UnverifiedDecryptor<'j, C>> {
+        Ok(UnverifiedDecryptor {
+            core: self.core.clone_for(gcm)?,
+        })
     }
 }
 
