@@ -177,7 +177,10 @@ fn rng_fill(seed: &mut u64, buf: &mut [u8]) {
 /// `count`'s Poly1305-AES subject: galois with `backend` or OpenSSL
 /// (AES-128-ECB + EVP_MAC), one key, a new nonce per call; `None` for any
 /// other name; with its label.
-pub(crate) fn count_subject(imp: &str, backend: Poly1305Backend) -> Option<(String, crate::siv::Subject)> {
+pub(crate) fn count_subject(
+    imp: &str,
+    backend: Poly1305Backend,
+) -> Option<(String, crate::siv::Subject)> {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut key = [0u8; 32];
     rng_fill(&mut seed, &mut key);

@@ -19,6 +19,7 @@
 //! All three give the same bytes as the one-shot API for every split of
 //! the input.
 
+use super::kernels::KernelMsg;
 use super::{Gcm, Tag, MAX_AAD_BYTES, MAX_PLAINTEXT_BYTES};
 use crate::block::{Block, BlockCipher128};
 use crate::ct;
@@ -295,9 +296,15 @@ impl<'k, C: BlockCipher128> Core<'k, C> {
             held.copy_from_slice(last2);
         }
         let r = if SEAL {
-            k.seal(rk, &blocks[0], self.y0_public, &z_bytes, None, front)
+            k.seal(
+                rk,
+                KernelMsg::new(&blocks[0], self.y0_public, &z_bytes, None, front),
+            )
         } else {
-            k.open(rk, &blocks[0], self.y0_public, &z_bytes, None, front)
+            k.open(
+                rk,
+                KernelMsg::new(&blocks[0], self.y0_public, &z_bytes, None, front),
+            )
         };
         gcm.cipher.encrypt_blocks(&mut blocks);
         for (d, k) in last2.iter_mut().zip(blocks[1..].iter().flatten()) {
@@ -522,7 +529,10 @@ impl<'k, C: BlockCipher128> Decryptor<'k, C> {
             // The stitched kernel is also the fastest counter mode (its
             // hash of the verified ciphertext is not needed).
             Some((k, rk)) => {
-                k.open(rk, y0, self.core.y0_public, &[], None, &mut ct_);
+                k.open(
+                    rk,
+                    KernelMsg::new(y0, self.core.y0_public, &[], None, &mut ct_),
+                );
             }
             None => gcm.ctr_xor(y0, 1, &mut ct_),
         }
