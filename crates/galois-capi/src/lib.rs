@@ -141,10 +141,11 @@ pub(crate) fn code(e: Error) -> c_int {
         Error::InvalidKey { .. } => GALOIS_ERR_INVALID_KEY,
         Error::RandomSourceFailed => GALOIS_ERR_RANDOM,
         Error::AuthenticationFailed => GALOIS_ERR_AUTH,
-        // No C function selects a backend, counts uses, or runs a stream,
-        // the packet layer or IV-reuse tracking: these cannot come back
-        // through this API, so one that does is a bug.
+        // No C function selects a backend or options, counts uses, or runs
+        // a stream, the packet layer or IV-reuse tracking: these cannot come
+        // back through this API, so one that does is a bug.
         Error::BackendUnavailable { .. }
+        | Error::UnsupportedOption { .. }
         | Error::UnknownBackend
         | Error::LimitReached { .. }
         | Error::StreamTruncated
