@@ -701,7 +701,7 @@ macro_rules! aead_init_methods {
         /// The key on the fastest constant-time backends with 16-byte tags
         /// ([`AeadInit::new`](crate::AeadInit::new)).
         ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nassert_eq!(galois_aead::Aead::tag_len(&a), 16);\nassert!(", $ty, "::new(&[0u8; 7]).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
+        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nassert_eq!(a.tag_len(), 16);\nassert!(", $ty, "::new(&[0u8; 7]).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
         pub fn new(key: &[u8]) -> $crate::Result<Self> {
             <Self as $crate::AeadInit>::new(key)
         }
