@@ -101,16 +101,16 @@ pub(crate) mod wide;
 
 pub(crate) use bitserial::mul as mul_reference;
 
-/// a * b for any two elements, in constant time, with the fastest general
-/// multiplier here: PCLMULQDQ where detected (std caches the CPUID probe, so
-/// detection runs once), else the portable `ctmul64`. To multiply many
-/// values by one fixed H, a GHASH backend is faster.
+/// a * b for any two elements, in constant time: the `clmul` line's
+/// multiplier where the table's probe for it says yes (std caches the CPUID
+/// probe), else the `ctmul64` line's. To multiply many values by one fixed
+/// H, a GHASH backend is faster.
 #[inline]
 pub(crate) fn mul(a: u128, b: u128) -> u128 {
     #[cfg(target_arch = "x86_64")]
-    if crate::detect::has_pclmul() {
-        // SAFETY: PCLMULQDQ (and SSE2, part of x86-64) were detected just
-        // above, the target features of `clmul::mul`.
+    if GhashBackend::Clmul.is_available() {
+        // SAFETY: the `clmul` line's probe (PCLMULQDQ; SSE2 is part of
+        // x86-64) said yes just above: the target features of `clmul::mul`.
         return unsafe { clmul::mul(a, b) };
     }
     ctmul64::mul(a, b)
