@@ -80,16 +80,8 @@ class _NonceMac:
     def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
         """Returns None, or raises InvalidSignature."""
 
-@final
-class AESGCM(_OneShot):
-    """AES-GCM with the call shapes of cryptography's ``AESGCM``.
-
-    ``key``: 16, 24 or 32 bytes. ``tag_length``: 16 (default), 12..15, 8 or 4
-    (short tags take 12-byte nonces only); ``permissive=True`` allows any tag
-    length 4..16 with any nonce length (interoperability tests only).
-    Nonces: 8..128 bytes as in cryptography; ``any_nonce_length=True`` allows
-    any length from 1 byte.
-    """
+class _GcmOptions:
+    """The constructor and tag length of AESGCM and GMAC (typing only)."""
 
     def __new__(
         cls,
@@ -99,11 +91,23 @@ class AESGCM(_OneShot):
         permissive: bool = False,
         any_nonce_length: bool = False,
     ) -> Self: ...
+    @property
+    def tag_length(self) -> int: ...
+
+@final
+class AESGCM(_OneShot, _GcmOptions):
+    """AES-GCM with the call shapes of cryptography's ``AESGCM``.
+
+    ``key``: 16, 24 or 32 bytes. ``tag_length``: 16 (default), 12..15, 8 or 4
+    (short tags take 12-byte nonces only); ``permissive=True`` allows any tag
+    length 4..16 with any nonce length (interoperability tests only).
+    Nonces: 8..128 bytes as in cryptography; ``any_nonce_length=True`` allows
+    any length from 1 byte.
+    """
+
     @staticmethod
     def generate_key(bit_length: Optional[int] = None) -> bytes:
         """A random key of 128, 192 or 256 bits (``bit_length`` is required)."""
-    @property
-    def tag_length(self) -> int: ...
     def encryptor(self, nonce: Buffer) -> GCMEncryptor:
         """An on-line encryption: AAD, then data in pieces, then the tag."""
     def decryptor(self, nonce: Buffer, tag: Optional[Buffer] = None) -> GCMDecryptor:
@@ -126,21 +130,11 @@ class GCMDecryptor(_Stream):
         """Returns the whole plaintext, or raises InvalidTag."""
 
 @final
-class GMAC(_NonceMac):
+class GMAC(_NonceMac, _GcmOptions):
     """AES-GMAC: GCM authenticating data without encrypting it."""
 
-    def __new__(
-        cls,
-        key: Buffer,
-        *,
-        tag_length: int = 16,
-        permissive: bool = False,
-        any_nonce_length: bool = False,
-    ) -> Self: ...
     @staticmethod
     def generate_key(bit_length: int) -> bytes: ...
-    @property
-    def tag_length(self) -> int: ...
 
 @final
 class Poly1305AES(_NonceMac):
