@@ -140,6 +140,19 @@ macro_rules! less_safe_key_subject {
             key: $krate::aead::LessSafeKey,
             gmac: bool,
         }
+        impl $name {
+            /// AES-128-GCM for a 16-byte key, else AES-256-GCM.
+            fn new(key: &[u8], gmac: bool) -> Self {
+                use $krate::aead::{LessSafeKey, UnboundKey, AES_128_GCM, AES_256_GCM};
+                let alg = if key.len() == 16 {
+                    &AES_128_GCM
+                } else {
+                    &AES_256_GCM
+                };
+                let key = LessSafeKey::new(UnboundKey::new(alg, key).unwrap());
+                $name { key, gmac }
+            }
+        }
         impl Subject for $name {
             fn run(&mut self, buf: &mut [u8]) {
                 use $krate::aead::{Aad, Nonce};
@@ -339,27 +352,15 @@ fn subjects(p: Prim) -> Vec<(&'static str, String, Box<dyn Subject>)> {
             out: Vec::new(),
         }),
     ));
-    let alg = if p.key_len() == 16 {
-        &aws_lc_rs::aead::AES_128_GCM
-    } else {
-        &aws_lc_rs::aead::AES_256_GCM
-    };
-    let k = aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(alg, &key).unwrap());
     v.push((
         "aws-lc-rs",
         "LessSafeKey".into(),
-        Box::new(AwsLc { key: k, gmac }),
+        Box::new(AwsLc::new(&key, gmac)),
     ));
-    let alg = if p.key_len() == 16 {
-        &ring::aead::AES_128_GCM
-    } else {
-        &ring::aead::AES_256_GCM
-    };
-    let k = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(alg, &key).unwrap());
     v.push((
         "ring",
         "LessSafeKey".into(),
-        Box::new(Ring { key: k, gmac }),
+        Box::new(Ring::new(&key, gmac)),
     ));
     use aes_gcm::KeyInit;
     let k = if p.key_len() == 16 {

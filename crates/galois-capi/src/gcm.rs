@@ -155,7 +155,8 @@ io_fn! {
 
 /// The frame of a detached call on an AES-GCM state: the state, nonce and
 /// associated data (once `tag_len` is the state's tag length) handed to
-/// `body` with the state's range, under [`guard`]; on any error the
+/// `body` with the ranges no output may overlap (the state's, the nonce's
+/// and the associated data's), under [`guard`]; on any error the
 /// buffers of `wipe` are zeroed (unless they overlap the state).
 ///
 /// # Safety
@@ -167,9 +168,11 @@ unsafe fn detached_call(
     nonce: Range,
     ad: Range,
     wipe: &[(*mut u8, usize)],
-    body: impl FnOnce(&AesGcm, &[u8], &[u8], Range) -> Result<(), c_int>,
+    body: impl FnOnce(&AesGcm, &[u8], &[u8], &[Range; 3]) -> Result<(), c_int>,
 ) -> c_int {
     let st = state_range(state, Kind::Gcm);
+    // What no output may overlap: the state, the nonce and the AAD.
+    let fixed = [st, nonce, ad];
     let r = guard(|| {
         // SAFETY (all blocks): the caller's contract, passed on.
         let g = unsafe { state_get::<AesGcm>(state, Kind::Gcm)? };
@@ -178,7 +181,7 @@ unsafe fn detached_call(
         }
         let nonce_s = unsafe { input(nonce.0, nonce.1)? };
         let ad_s = unsafe { input(ad.0, ad.1)? };
-        body(g, nonce_s, ad_s, st)
+        body(g, nonce_s, ad_s, &fixed)
     });
     // SAFETY: as the caller promises for `wipe`.
     unsafe { zero_if_failed(r, wipe, Some(st)) }
@@ -201,15 +204,14 @@ pub unsafe extern "C" fn galois_aesgcm_seal_detached(
     nonce: *const u8,
     nonce_len: usize,
 ) -> c_int {
-    let (n, a) = ((nonce, nonce_len), (ad, ad_len));
     let wipe = [(out, in_len), (tag, tag_len)];
+    let (n, a) = ((nonce, nonce_len), (ad, ad_len));
     // SAFETY (all blocks): as in galois_aesgcm_seal; out has in_len and tag
     // tag_len bytes (contract).
     unsafe {
-        detached_call(state, tag_len, n, a, &wipe, |g, nonce_s, ad_s, st| {
-            let fixed = [st, a, n];
-            no_overlap(out, in_len, &fixed)?;
-            no_overlap(tag, tag_len, &fixed)?;
+        detached_call(state, tag_len, n, a, &wipe, |g, nonce_s, ad_s, fixed| {
+            no_overlap(out, in_len, fixed)?;
+            no_overlap(tag, tag_len, fixed)?;
             no_overlap(tag, tag_len, &[(in_, in_len), (out, in_len)])?;
             if !in_place(in_, out, in_len) {
                 no_overlap(out, in_len, &[(in_, in_len)])?;
@@ -253,10 +255,11 @@ pub unsafe extern "C" fn galois_aesgcm_open_detached(
             n,
             a,
             &[(out, in_len)],
-            |g, nonce_s, ad_s, st| {
+            |g, nonce_s, ad_s, fixed| {
                 let mut tag_b = [0u8; 16];
                 tag_b[..tag_len].copy_from_slice(input(tag, tag_len)?);
-                no_overlap(out, in_len, &[st, a, n, (tag, tag_len)])?;
+                no_overlap(out, in_len, fixed)?;
+                no_overlap(out, in_len, &[(tag, tag_len)])?;
                 if !in_place(in_, out, in_len) {
                     no_overlap(out, in_len, &[(in_, in_len)])?;
                 }

@@ -272,6 +272,34 @@ static void test_vectors(void) {
 
 /* ---- errors ------------------------------------------------------------- */
 
+/* A keyed MAC's answers on a state `st` holding a key (nonces good at
+ * nonce_len bytes): a tag length refused by authenticate (bad_tag) and by
+ * verify (bad_vtag), a nonce length refused (bad_nonce), a NULL tag; the
+ * tag of msg (left in `tag`) verifies, and fails for another message and
+ * once changed. */
+static void mac_errors(const struct mac_api *m, const void *st, const uint8_t *nonce,
+                       size_t nonce_len, size_t bad_nonce, size_t bad_tag, size_t bad_vtag,
+                       const uint8_t *msg, size_t msg_len, uint8_t tag[16]) {
+    const uint8_t other[1] = {0};
+    int rc;
+#define MAC_RC(call, want, what) \
+    CHECK((rc = (call)) == (want), "%s %s: got %s", m->name, what, galois_strerror(rc))
+    MAC_RC(m->authenticate(st, tag, bad_tag, nonce, nonce_len, msg, msg_len), GALOIS_ERR_TAG_LENGTH,
+           "tag length");
+    MAC_RC(m->authenticate(st, tag, 16, nonce, bad_nonce, msg, msg_len), GALOIS_ERR_NONCE_LENGTH,
+           "nonce length");
+    MAC_RC(m->authenticate(st, NULL, 16, nonce, nonce_len, msg, msg_len), GALOIS_ERR_NULL_POINTER,
+           "NULL tag");
+    MAC_RC(m->authenticate(st, tag, 16, nonce, nonce_len, msg, msg_len), GALOIS_OK, "authenticate");
+    MAC_RC(m->verify(st, tag, 16, nonce, nonce_len, msg, msg_len), GALOIS_OK, "verify");
+    MAC_RC(m->verify(st, tag, 16, nonce, nonce_len, other, 1), GALOIS_ERR_AUTH, "other message");
+    MAC_RC(m->verify(st, tag, bad_vtag, nonce, nonce_len, msg, msg_len), GALOIS_ERR_TAG_LENGTH,
+           "verify tag length");
+    tag[5] ^= 4;
+    MAC_RC(m->verify(st, tag, 16, nonce, nonce_len, msg, msg_len), GALOIS_ERR_AUTH, "changed tag");
+#undef MAC_RC
+}
+
 static void test_errors(void) {
     uint8_t key[32] = {1}, iv[12] = {2}, pt[64] = {3}, out[128], tag[16];
     size_t out_len = 0;
@@ -384,13 +412,8 @@ static void test_errors(void) {
     /* GMAC */
     void *gs = xmalloc(galois_gmac_statebytes());
     CHECK_RC(galois_gmac_init(gs, key, 24), GALOIS_OK, "gmac init 192");
-    CHECK_RC(galois_gmac_authenticate(gs, tag, 15, iv, 12, pt, 16), GALOIS_ERR_TAG_LENGTH, "gmac tag 15");
-    CHECK_RC(galois_gmac_authenticate(gs, tag, 16, iv, 0, pt, 16), GALOIS_ERR_NONCE_LENGTH, "gmac empty nonce");
-    CHECK_RC(galois_gmac_authenticate(gs, NULL, 16, iv, 12, pt, 16), GALOIS_ERR_NULL_POINTER, "gmac NULL tag");
-    CHECK_RC(galois_gmac_authenticate(gs, tag, 16, iv, 12, NULL, 0), GALOIS_OK, "gmac empty message");
-    CHECK_RC(galois_gmac_verify(gs, tag, 16, iv, 12, NULL, 0), GALOIS_OK, "gmac verify");
-    CHECK_RC(galois_gmac_verify(gs, tag, 16, iv, 12, pt, 1), GALOIS_ERR_AUTH, "gmac verify other message");
-    CHECK_RC(galois_gmac_verify(gs, tag, 12, iv, 12, NULL, 0), GALOIS_ERR_TAG_LENGTH, "gmac verify tag 12");
+    /* tag 15, empty nonce, verify tag 12; the empty message */
+    mac_errors(&GMAC, gs, iv, 12, 0, 15, 12, NULL, 0, tag);
     CHECK_RC(galois_aesgcm_seal(gs, out, 32, NULL, pt, 16, NULL, 0, iv, 12), GALOIS_ERR_STATE, "GMAC state used as GCM");
     galois_gmac_wipe(gs);
     free(gs);
@@ -407,13 +430,8 @@ static void test_errors(void) {
     unclamped[16 + 3] |= 0x10;
     CHECK_RC(galois_poly1305aes_init(ps, unclamped, 32), GALOIS_ERR_INVALID_KEY, "unclamped r");
     CHECK_RC(galois_poly1305aes_init(ps, pkey, 32), GALOIS_OK, "poly init");
-    CHECK_RC(galois_poly1305aes_authenticate(ps, tag, 16, nonce, 12, pt, 16), GALOIS_ERR_NONCE_LENGTH, "poly nonce 12");
-    CHECK_RC(galois_poly1305aes_authenticate(ps, tag, 8, nonce, 16, pt, 16), GALOIS_ERR_TAG_LENGTH, "poly tag 8");
-    CHECK_RC(galois_poly1305aes_authenticate(ps, tag, 16, nonce, 16, pt, 16), GALOIS_OK, "poly auth");
-    CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_OK, "poly verify");
-    CHECK_RC(galois_poly1305aes_verify(ps, tag, 15, nonce, 16, pt, 16), GALOIS_ERR_TAG_LENGTH, "poly verify tag 15");
-    tag[5] ^= 4;
-    CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_ERR_AUTH, "poly verify bad tag");
+    /* tag 8, nonce 12, verify tag 15 */
+    mac_errors(&POLY1305AES, ps, nonce, 16, 12, 8, 15, pt, 16, tag);
     galois_poly1305aes_wipe(ps);
     CHECK_RC(galois_poly1305aes_verify(ps, tag, 16, nonce, 16, pt, 16), GALOIS_ERR_STATE, "poly wiped");
 
@@ -894,8 +912,50 @@ static void test_openssl(void) {
 }
 #endif
 
+/* A one-shot AEAD's seal or open (galois_aesgcmsiv_seal, ...). */
+typedef int (*oneshot_fn)(uint8_t *, size_t, size_t *, const uint8_t *, size_t,
+                          const uint8_t *, size_t, const uint8_t *, size_t,
+                          const uint8_t *, size_t);
+
+/* A known answer of a one-shot AEAD (no AAD; pt_len + 16 <= 64): `pt`
+ * seals to `want`, out of place and in place, and opens back both ways; a
+ * flipped ciphertext bit, and a flipped nonce bit, fail with GALOIS_ERR_AUTH
+ * and leave the whole output zeroed. */
+static void kat_oneshot(const char *aead, oneshot_fn seal, oneshot_fn open, const uint8_t *key,
+                        size_t key_len, const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *pt, size_t pt_len, const uint8_t *want) {
+    uint8_t out[64], back[64], other[32];
+    const size_t ct_len = pt_len + 16;
+    size_t n = 0;
+    int rc = seal(out, sizeof out, &n, pt, pt_len, NULL, 0, nonce, nonce_len, key, key_len);
+    CHECK(rc == GALOIS_OK && n == ct_len && !memcmp(out, want, ct_len),
+          "%s: known answer (%s)", aead, galois_strerror(rc));
+    rc = open(back, sizeof back, &n, out, ct_len, NULL, 0, nonce, nonce_len, key, key_len);
+    CHECK(rc == GALOIS_OK && n == pt_len && !memcmp(back, pt, pt_len),
+          "%s: round trip (%s)", aead, galois_strerror(rc));
+    memcpy(back, pt, pt_len);
+    rc = seal(back, sizeof back, &n, back, pt_len, NULL, 0, nonce, nonce_len, key, key_len);
+    CHECK(rc == GALOIS_OK && n == ct_len && !memcmp(back, want, ct_len),
+          "%s: known answer in place (%s)", aead, galois_strerror(rc));
+    rc = open(back, sizeof back, &n, back, ct_len, NULL, 0, nonce, nonce_len, key, key_len);
+    CHECK(rc == GALOIS_OK && n == pt_len && !memcmp(back, pt, pt_len),
+          "%s: round trip in place (%s)", aead, galois_strerror(rc));
+    out[3] ^= 1;
+    memset(back, 0x55, sizeof back);
+    rc = open(back, sizeof back, &n, out, ct_len, NULL, 0, nonce, nonce_len, key, key_len);
+    CHECK_RC(rc, GALOIS_ERR_AUTH, aead);
+    CHECK(all_zero(back, sizeof back), "%s: failed open (tampered) leaves nothing", aead);
+    out[3] ^= 1;
+    memcpy(other, nonce, nonce_len);
+    other[0] ^= 1;
+    memset(back, 0x55, sizeof back);
+    rc = open(back, sizeof back, &n, out, ct_len, NULL, 0, other, nonce_len, key, key_len);
+    CHECK_RC(rc, GALOIS_ERR_AUTH, aead);
+    CHECK(all_zero(back, sizeof back), "%s: failed open (other nonce) leaves nothing", aead);
+}
+
 /* AES-GCM-SIV (RFC 8452 C.1, vector 2) and XAES-256-GCM (C2SP vector 1):
- * known answers, round trips in place, tampering, and the length errors. */
+ * known answers, round trips, tampering, and the length errors. */
 static void test_siv(void) {
     uint8_t key[32] = {0}, nonce[24] = {0}, out[64], back[64];
     size_t n = 0;
@@ -905,17 +965,8 @@ static void test_siv(void) {
     const uint8_t want[24] = {0xb5, 0xd8, 0x39, 0x33, 0x0a, 0xc7, 0xb7, 0x86,
                               0x57, 0x87, 0x82, 0xff, 0xf6, 0x01, 0x3b, 0x81,
                               0x5b, 0x28, 0x7c, 0x22, 0x49, 0x3a, 0x36, 0x4c};
-    int rc = galois_aesgcmsiv_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 12, key, 16);
-    CHECK_RC(rc, GALOIS_OK, "aesgcmsiv_seal");
-    CHECK(n == 24 && !memcmp(out, want, 24), "RFC 8452 C.1 vector 2");
-    rc = galois_aesgcmsiv_open(back, sizeof back, &n, out, 24, NULL, 0, nonce, 12, key, 16);
-    CHECK_RC(rc, GALOIS_OK, "aesgcmsiv_open");
-    CHECK(n == 8 && !memcmp(back, pt, 8), "aesgcmsiv round trip");
-    out[3] ^= 1;
-    memset(back, 0x55, sizeof back);
-    rc = galois_aesgcmsiv_open(back, sizeof back, &n, out, 24, NULL, 0, nonce, 12, key, 16);
-    CHECK_RC(rc, GALOIS_ERR_AUTH, "aesgcmsiv tampered");
-    CHECK(all_zero(back, sizeof back), "aesgcmsiv: failed open leaves nothing");
+    kat_oneshot("aesgcmsiv", galois_aesgcmsiv_seal, galois_aesgcmsiv_open, key, 16, nonce, 12,
+                pt, 8, want);
     CHECK_RC(galois_aesgcmsiv_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 13, key, 16),
              GALOIS_ERR_NONCE_LENGTH, "aesgcmsiv 13-byte nonce");
     CHECK_RC(galois_aesgcmsiv_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 12, key, 20),
@@ -932,19 +983,8 @@ static void test_siv(void) {
     const uint8_t xwant[28] = {0xce, 0x54, 0x6e, 0xf6, 0x3c, 0x9c, 0xc6, 0x07, 0x65, 0x92,
                                0x36, 0x09, 0xb3, 0x3a, 0x9a, 0x19, 0x74, 0xe9, 0x6e, 0x52,
                                0xda, 0xf2, 0xfc, 0xf7, 0x07, 0x5e, 0x22, 0x71};
-    memcpy(out, "XAES-256-GCM", 12);
-    rc = galois_xaes256gcm_seal(out, sizeof out, &n, out, 12, NULL, 0, nonce, 24, key, 32);
-    CHECK_RC(rc, GALOIS_OK, "xaes256gcm_seal in place");
-    CHECK(n == 28 && !memcmp(out, xwant, 28), "C2SP XAES-256-GCM vector 1");
-    rc = galois_xaes256gcm_open(out, sizeof out, &n, out, 28, NULL, 0, nonce, 24, key, 32);
-    CHECK_RC(rc, GALOIS_OK, "xaes256gcm_open in place");
-    CHECK(n == 12 && !memcmp(out, "XAES-256-GCM", 12), "xaes round trip");
-    memcpy(out, xwant, 28);
-    nonce[0] ^= 1;
-    memset(back, 0x55, sizeof back);
-    rc = galois_xaes256gcm_open(back, sizeof back, &n, out, 28, NULL, 0, nonce, 24, key, 32);
-    CHECK_RC(rc, GALOIS_ERR_AUTH, "xaes other nonce");
-    CHECK(all_zero(back, sizeof back), "xaes: failed open leaves nothing");
+    kat_oneshot("xaes256gcm", galois_xaes256gcm_seal, galois_xaes256gcm_open, key, 32, nonce, 24,
+                (const uint8_t *)"XAES-256-GCM", 12, xwant);
     CHECK_RC(galois_xaes256gcm_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 12, key, 32),
              GALOIS_ERR_NONCE_LENGTH, "xaes 12-byte nonce");
     CHECK_RC(galois_xaes256gcm_seal(out, sizeof out, &n, pt, 8, NULL, 0, nonce, 24, key, 16),
@@ -1374,9 +1414,6 @@ static void test_cstream(void) {
  * no plaintext afterwards. The buffer is filled with the plaintext itself
  * before each call (as a seal that copied its input first would leave it),
  * and every byte of it is checked to be zero after each refused call. */
-typedef int (*oneshot_fn)(uint8_t *, size_t, size_t *, const uint8_t *, size_t,
-                          const uint8_t *, size_t, const uint8_t *, size_t,
-                          const uint8_t *, size_t);
 
 #define HOLE_PT 40
 #define HOLE_CAP (HOLE_PT + 16)

@@ -1,6 +1,7 @@
 //! The library half of the `galois` command: the known-answer runner
 //! ([`kat`]) that `galois kat`, `galois selftest` and the tests share, and
-//! the SVG plotter ([`plot`]) of `galois bench --plot` and `galois-bench`.
+//! the SVG plotter ([`plot`]) of `galois bench --plot` and `galois-bench`,
+//! and the timing ([`timing`]) both benchmarks measure with.
 //!
 //! ```
 //! use galois_cli::kat::{VectorFile, AUTO};
@@ -14,3 +15,4 @@
 
 pub mod kat;
 pub mod plot;
+pub mod timing;

@@ -48,6 +48,19 @@ fn galois() -> Command {
     Command::new(env!("CARGO_BIN_EXE_galois"))
 }
 
+/// `galois kat FLAGS FILES`: its exit code, standard output and standard
+/// error.
+fn kat(flags: &[&str], files: &[PathBuf]) -> (Option<i32>, String, String) {
+    let out = galois()
+        .arg("kat")
+        .args(flags)
+        .args(files)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
 #[test]
 fn every_shared_file_passes_with_every_implementation() {
     for path in vector_files() {
@@ -121,18 +134,8 @@ fn all_backends_lists_what_this_cpu_can_run() {
 
 #[test]
 fn binary_runs_all_backends_on_shared_files() {
-    let out = galois()
-        .arg("kat")
-        .arg("--all-backends")
-        .args(vector_files())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, text, err) = kat(&["--all-backends"], &vector_files());
+    assert_eq!(code, Some(0), "{text}\n{err}");
     assert!(
         text.contains("[clmul]: 18 passed, 0 failed, 0 unsupported"),
         "{text}"
@@ -274,17 +277,8 @@ fn generated_cases_match_openssl_and_pass_on_every_backend() {
         for case in f.tests() {
             check_with_openssl(case);
         }
-        let out = galois()
-            .arg("kat")
-            .arg("--all-backends")
-            .arg(&p)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        let (code, text, _) = kat(&["--all-backends"], std::slice::from_ref(&p));
+        assert_eq!(code, Some(0), "{text}");
         assert_eq!(f.run(AUTO).passed, f.tests().len());
     }
 }
@@ -303,9 +297,8 @@ fn a_wrong_answer_fails_the_run() {
     ));
     t[3]["result"] = "invalid".into();
     let p = write_temp("corrupt.json", &doc.to_string());
-    let out = galois().arg("kat").arg(&p).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (code, text, _) = kat(&[], std::slice::from_ref(&p));
+    assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("16 passed, 2 failed, 0 unsupported"),
         "{text}"
@@ -340,22 +333,12 @@ fn malformed_files_are_reported_not_panicked() {
     ];
     for (name, text, code) in cases {
         let p = write_temp(name, text);
-        let out = galois().arg("kat").arg(&p).output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(code),
-            "{name}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let (got, out, err) = kat(&[], std::slice::from_ref(&p));
+        assert_eq!(got, Some(code), "{name}: {out}{err}");
     }
-    let out = galois()
-        .arg("kat")
-        .arg("/nonexistent/file.json")
-        .output()
-        .unwrap();
     // A missing file is an I/O error, like any missing input.
-    assert_eq!(out.status.code(), Some(3));
+    let (code, _, _) = kat(&[], &[PathBuf::from("/nonexistent/file.json")]);
+    assert_eq!(code, Some(3));
 }
 
 #[test]

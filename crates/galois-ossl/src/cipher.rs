@@ -5,6 +5,7 @@
 use crate::ffi::{self, Param};
 use crate::params::{self, Res};
 use std::ffi::{c_int, c_uint, c_void};
+use zeroize::Zeroizing;
 
 /// The default IV length of every cipher here.
 pub const DEFAULT_IVLEN: usize = 12;
@@ -41,6 +42,35 @@ pub fn rekey<K>(
     Ok(())
 }
 
+/// The IV of a cipher context. Wiped on drop.
+#[derive(Clone)]
+pub struct Iv {
+    /// The IV length (the `ivlen` parameter).
+    pub len: usize,
+    /// The IV of the next (or the last) message, `len` bytes once set.
+    pub bytes: Zeroizing<Vec<u8>>,
+    /// An IV is set and no message has ended under it.
+    pub ready: bool,
+}
+
+impl Iv {
+    pub fn new() -> Self {
+        Iv {
+            len: DEFAULT_IVLEN,
+            bytes: Zeroizing::new(Vec::new()),
+            ready: false,
+        }
+    }
+
+    /// A new IV (its length becomes the IV length) for the next message.
+    pub fn set(&mut self, iv: &[u8]) {
+        self.bytes.clear();
+        self.bytes.extend_from_slice(iv);
+        self.len = iv.len();
+        self.ready = true;
+    }
+}
+
 /// One cipher context type (`EVP_CIPHER_CTX`'s provider side).
 pub trait Cipher: Sized + params::Lists {
     /// `EVP_CIPH_*_MODE`, what `EVP_CIPHER_get_mode` reports.
@@ -48,7 +78,15 @@ pub trait Cipher: Sized + params::Lists {
     fn new(keylen: usize) -> Self;
     /// `dupctx`.
     fn dup(&self) -> Res<Self>;
-    /// `einit`/`dinit`: a new key and/or IV, then `params`.
+    /// The start of `einit`/`dinit`: the message in progress is abandoned;
+    /// `enc` is the direction from now on.
+    fn begin(&mut self, enc: bool);
+    /// A new key (through [`rekey`]: the old key objects wiped).
+    fn set_key(&mut self, key: &[u8]) -> Res;
+    /// The context's IV.
+    fn iv(&mut self) -> &mut Iv;
+    /// `einit`/`dinit`: the message in progress abandoned, a new key and/or
+    /// IV, then `params`.
     ///
     /// # Safety
     /// `params` is NULL or a valid `OSSL_PARAM` array.
@@ -58,7 +96,17 @@ pub trait Cipher: Sized + params::Lists {
         key: Option<&[u8]>,
         iv: Option<&[u8]>,
         params: *const Param,
-    ) -> Res;
+    ) -> Res {
+        self.begin(enc);
+        if let Some(key) = key {
+            self.set_key(key)?;
+        }
+        if let Some(iv) = iv {
+            self.iv().set(iv);
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.set_params(params) }
+    }
     /// `update`: AAD when `out` is NULL, else text (EVP's buffers).
     fn update(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize>;
     /// `final`.
@@ -147,19 +195,18 @@ pub unsafe extern "C" fn init<T: Cipher, const ENC: bool>(
     ivlen: usize,
     params: *const Param,
 ) -> c_int {
-    params::entry(0, || {
-        // SAFETY: EVP's contract: a live context, `key`/`iv` NULL or of
-        // `keylen`/`ivlen` bytes, `params` NULL or a valid array.
-        unsafe {
-            params::object::<T>(vctx)?.init(
+    // SAFETY: EVP's contract: a live context, `key`/`iv` NULL or of
+    // `keylen`/`ivlen` bytes, `params` NULL or a valid array.
+    unsafe {
+        params::with_object(vctx, |c: &mut T| {
+            c.init(
                 ENC,
                 params::bytes(key, keylen),
                 params::bytes(iv, ivlen),
                 params,
             )
-        }?;
-        Ok(1)
-    })
+        })
+    }
 }
 
 /// Shared shape of `update`, `cipher` and `final`.
@@ -232,11 +279,8 @@ pub unsafe extern "C" fn get_params<T: Cipher, const K: usize>(params: *mut Para
 /// Called by OpenSSL through the dispatch table, with the arguments its
 /// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn get_ctx_params<T: Cipher>(vctx: *mut c_void, params: *mut Param) -> c_int {
-    params::entry(0, || {
-        // SAFETY: a live context and a valid array (OpenSSL's contract).
-        unsafe { params::object::<T>(vctx)?.get_params(params) }?;
-        Ok(1)
-    })
+    // SAFETY: a live context and a valid array (OpenSSL's contract).
+    unsafe { params::with_object(vctx, |c: &mut T| c.get_params(params)) }
 }
 
 /// # Safety
@@ -246,11 +290,8 @@ pub unsafe extern "C" fn set_ctx_params<T: Cipher>(
     vctx: *mut c_void,
     params: *const Param,
 ) -> c_int {
-    params::entry(0, || {
-        // SAFETY: a live context and a valid array (OpenSSL's contract).
-        unsafe { params::object::<T>(vctx)?.set_params(params) }?;
-        Ok(1)
-    })
+    // SAFETY: a live context and a valid array (OpenSSL's contract).
+    unsafe { params::with_object(vctx, |c: &mut T| c.set_params(params)) }
 }
 
 /// # Safety

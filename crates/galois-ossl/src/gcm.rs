@@ -6,7 +6,7 @@
 //! the one-shot `Aead` calls. Every check of IVs, tags and lengths is the
 //! library's; this file keeps only what OpenSSL's interface adds.
 
-use crate::cipher::{Cipher, DEFAULT_IVLEN};
+use crate::cipher::{Cipher, Iv};
 use crate::ffi::{self, Param};
 use crate::params::{self, fail, Res};
 use galois_aead::gcm::online::{Encryptor, UnverifiedDecryptor};
@@ -224,11 +224,7 @@ pub struct Ctx {
     keylen: usize,
     enc: bool,
     keyed: Option<Keyed>,
-    ivlen: usize,
-    /// The IV of the next (or the last) message, `ivlen` bytes once set.
-    iv: Vec<u8>,
-    /// An IV is set and no message has ended under it.
-    iv_ready: bool,
+    iv: Iv,
     /// Decryption: the expected tag; encryption: the last message's tag.
     tag: [u8; TAG_MAX],
     /// Decryption: the length of the tag set. Encryption: a tag length set
@@ -243,7 +239,6 @@ pub struct Ctx {
 impl Drop for Ctx {
     fn drop(&mut self) {
         self.wipe_message();
-        self.iv.zeroize();
     }
 }
 
@@ -282,7 +277,7 @@ impl Ctx {
     /// The key and the IV.
     fn keyed_iv(&mut self) -> Res<(&mut Keyed, &[u8])> {
         match self.keyed.as_mut() {
-            Some(k) => Ok((k, &self.iv)),
+            Some(k) => Ok((k, &self.iv.bytes)),
             None => fail(ffi::PROV_R_NO_KEY_SET, "galois: no key set"),
         }
     }
@@ -296,7 +291,7 @@ impl Ctx {
                 "galois: a TLS record is pending: use EVP_Cipher",
             );
         }
-        let iv_ready = self.iv_ready;
+        let iv_ready = self.iv.ready;
         let k = self.keyed_iv()?.0;
         match k.msg.take() {
             Some(m) => Ok(m),
@@ -313,7 +308,7 @@ impl Ctx {
         if let Some(k) = self.keyed.as_mut() {
             k.end();
         }
-        self.iv_ready = false;
+        self.iv.ready = false;
     }
 
     fn add_aad(&mut self, aad: &[u8]) -> Res {
@@ -417,7 +412,7 @@ impl Ctx {
     fn tls_next_iv(&mut self, out: &mut [u8]) -> Res {
         if !self.tls_iv
             || self.keyed.is_none()
-            || self.iv.len() < TLS_EXPLICIT_IV_LEN
+            || self.iv.bytes.len() < TLS_EXPLICIT_IV_LEN
             || out.is_empty()
         {
             return fail(
@@ -425,13 +420,13 @@ impl Ctx {
                 "galois: no TLS fixed IV set",
             );
         }
-        let n = out.len().min(self.iv.len());
-        let at = self.iv.len() - n;
-        out[..n].copy_from_slice(&self.iv[at..]);
-        let tail = self.iv.len() - TLS_EXPLICIT_IV_LEN;
+        let n = out.len().min(self.iv.bytes.len());
+        let at = self.iv.bytes.len() - n;
+        out[..n].copy_from_slice(&self.iv.bytes[at..]);
+        let tail = self.iv.bytes.len() - TLS_EXPLICIT_IV_LEN;
         let mut c = [0u8; 8];
-        c.copy_from_slice(&self.iv[tail..]);
-        self.iv[tail..].copy_from_slice(&u64::from_be_bytes(c).wrapping_add(1).to_be_bytes());
+        c.copy_from_slice(&self.iv.bytes[tail..]);
+        self.iv.bytes[tail..].copy_from_slice(&u64::from_be_bytes(c).wrapping_add(1).to_be_bytes());
         // The IV used for this record is the one before the increment.
         Ok(())
     }
@@ -455,13 +450,13 @@ impl Ctx {
         let (text, tag) = rest.split_at_mut(rest.len() - TAG_MAX);
         if self.enc {
             let mut iv = [0u8; TLS_FIXED_IV_LEN + TLS_EXPLICIT_IV_LEN];
-            if self.iv.len() != iv.len() {
+            if self.iv.bytes.len() != iv.len() {
                 return fail(
                     ffi::PROV_R_INVALID_IV_LENGTH,
                     "galois: TLS needs a 12-byte IV",
                 );
             }
-            iv.copy_from_slice(&self.iv);
+            iv.copy_from_slice(&self.iv.bytes);
             self.tls_next_iv(explicit)?;
             let t = self
                 .keyed()?
@@ -483,15 +478,16 @@ impl Ctx {
 
     /// `tlsivinv`: the explicit IV of a received record.
     fn tls_set_explicit_iv(&mut self, explicit: &[u8]) -> Res {
-        if !self.tls_iv || self.enc || self.keyed.is_none() || explicit.len() > self.iv.len() {
+        if !self.tls_iv || self.enc || self.keyed.is_none() || explicit.len() > self.iv.bytes.len()
+        {
             return fail(
                 ffi::PROV_R_CIPHER_OPERATION_FAILED,
                 "galois: cannot set the TLS explicit IV",
             );
         }
-        let at = self.iv.len() - explicit.len();
-        self.iv[at..].copy_from_slice(explicit);
-        self.iv_ready = true;
+        let at = self.iv.bytes.len() - explicit.len();
+        self.iv.bytes[at..].copy_from_slice(explicit);
+        self.iv.ready = true;
         Ok(())
     }
 
@@ -499,16 +495,16 @@ impl Ctx {
     /// an encrypting context draws the rest at random.
     fn tls_set_fixed_iv(&mut self, fixed: &[u8]) -> Res {
         self.keyed()?;
-        if fixed.len() == self.ivlen {
-            self.iv = fixed.to_vec();
+        if fixed.len() == self.iv.len {
+            self.iv.bytes = Zeroizing::new(fixed.to_vec());
         } else {
-            if fixed.len() < TLS_FIXED_IV_LEN || self.ivlen < fixed.len() + TLS_EXPLICIT_IV_LEN {
+            if fixed.len() < TLS_FIXED_IV_LEN || self.iv.len < fixed.len() + TLS_EXPLICIT_IV_LEN {
                 return fail(
                     ffi::PROV_R_INVALID_IV_LENGTH,
                     "galois: bad TLS fixed IV length",
                 );
             }
-            let mut iv = vec![0u8; self.ivlen];
+            let mut iv = vec![0u8; self.iv.len];
             iv[..fixed.len()].copy_from_slice(fixed);
             if self.enc && getrandom::fill(&mut iv[fixed.len()..]).is_err() {
                 return fail(
@@ -516,11 +512,10 @@ impl Ctx {
                     "galois: no random bytes",
                 );
             }
-            self.iv.zeroize();
-            self.iv = iv;
+            self.iv.bytes = Zeroizing::new(iv);
         }
         self.tls_iv = true;
-        self.iv_ready = true;
+        self.iv.ready = true;
         Ok(())
     }
 
@@ -582,28 +577,6 @@ impl Ctx {
     }
 }
 
-/// The context parameters `set_ctx_params` takes.
-pub static SETTABLE: ffi::ParamList = ffi::param_list![
-    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"tag" => OSSL_PARAM_OCTET_STRING,
-    c"tlsaad" => OSSL_PARAM_OCTET_STRING,
-    c"tlsivfixed" => OSSL_PARAM_OCTET_STRING,
-    c"tlsivinv" => OSSL_PARAM_OCTET_STRING,
-];
-
-/// The context parameters `get_ctx_params` gives.
-pub static GETTABLE: ffi::ParamList = ffi::param_list![
-    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"taglen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"iv" => OSSL_PARAM_OCTET_STRING,
-    c"updated-iv" => OSSL_PARAM_OCTET_STRING,
-    c"tag" => OSSL_PARAM_OCTET_STRING,
-    c"tlsaadpad" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"tlsivgen" => OSSL_PARAM_OCTET_STRING,
-];
-
 impl Cipher for Ctx {
     const MODE: c_uint = ffi::EVP_CIPH_GCM_MODE;
 
@@ -612,9 +585,7 @@ impl Cipher for Ctx {
             keylen,
             enc: true,
             keyed: None,
-            ivlen: DEFAULT_IVLEN,
-            iv: Vec::new(),
-            iv_ready: false,
+            iv: Iv::new(),
             tag: [0; TAG_MAX],
             taglen: None,
             tag_ready: false,
@@ -653,9 +624,7 @@ impl Cipher for Ctx {
             keylen: self.keylen,
             enc: self.enc,
             keyed,
-            ivlen: self.ivlen,
             iv: self.iv.clone(),
-            iv_ready: self.iv_ready,
             tag: self.tag,
             taglen: self.taglen,
             tag_ready: self.tag_ready,
@@ -664,29 +633,19 @@ impl Cipher for Ctx {
         })
     }
 
-    /// `einit`/`dinit`: a new key (the old one wiped) and/or a new IV; a
-    /// message in progress is abandoned.
-    unsafe fn init(
-        &mut self,
-        enc: bool,
-        key: Option<&[u8]>,
-        iv: Option<&[u8]>,
-        params: *const Param,
-    ) -> Res {
+    /// A new `einit`/`dinit` abandons the message in progress.
+    fn begin(&mut self, enc: bool) {
         self.wipe_message();
         self.enc = enc;
-        if let Some(key) = key {
-            self.tls_iv = false;
-            crate::cipher::rekey(&mut self.keyed, |k| &k.raw, self.keylen, key, Keyed::new)?;
-        }
-        if let Some(iv) = iv {
-            self.iv.clear();
-            self.iv.extend_from_slice(iv);
-            self.ivlen = iv.len();
-            self.iv_ready = true;
-        }
-        // SAFETY: `params` is NULL or a valid array (EVP's contract).
-        unsafe { self.set_params(params) }
+    }
+
+    fn set_key(&mut self, key: &[u8]) -> Res {
+        self.tls_iv = false;
+        crate::cipher::rekey(&mut self.keyed, |k| &k.raw, self.keylen, key, Keyed::new)
+    }
+
+    fn iv(&mut self) -> &mut Iv {
+        &mut self.iv
     }
 
     /// `update`: a whole TLS 1.2 record when `tlsaad` was set (libssl
@@ -790,15 +749,15 @@ impl Cipher for Ctx {
             params::write_each(params, |key, p| {
                 let size = (*p).data_size;
                 Ok(Some(match key {
-                    b"ivlen" => params::put_size(p, self.ivlen),
+                    b"ivlen" => params::put_size(p, self.iv.len),
                     b"keylen" => params::put_size(p, self.keylen),
                     b"taglen" => params::put_size(p, self.tag_len()),
                     b"tlsaadpad" if self.tls_aad.is_some() => params::put_size(p, TAG_MAX),
                     b"iv" | b"updated-iv" => {
-                        if self.iv.len() != self.ivlen {
+                        if self.iv.bytes.len() != self.iv.len {
                             return fail(ffi::PROV_R_INVALID_IV_LENGTH, "galois: no IV set");
                         }
-                        params::put_octets(p, &self.iv)
+                        params::put_octets(p, &self.iv.bytes)
                     }
                     b"tag" => {
                         if !self.enc || !self.tag_ready || size == 0 || size > TAG_MAX {
@@ -811,7 +770,7 @@ impl Cipher for Ctx {
                     }
                     b"tlsivgen" => {
                         // (OpenSSL gives at most the IV; never allocate what the caller claims)
-                        let mut out = vec![0u8; size.min(self.iv.len())];
+                        let mut out = vec![0u8; size.min(self.iv.bytes.len())];
                         self.tls_next_iv(&mut out)?;
                         params::put_octets(p, &out)
                     }
@@ -830,7 +789,7 @@ impl Cipher for Ctx {
         unsafe {
             params::read_each(params, |key, p| {
                 match key {
-                    b"ivlen" => self.ivlen = params::get_size(p)?,
+                    b"ivlen" => self.iv.len = params::get_size(p)?,
                     b"keylen" if params::get_size(p)? != self.keylen => {
                         return fail(
                             ffi::PROV_R_INVALID_KEY_LENGTH,
@@ -855,6 +814,22 @@ impl Cipher for Ctx {
 }
 
 impl params::Lists for Ctx {
-    const GETTABLE: &'static ffi::ParamList = &GETTABLE;
-    const SETTABLE: &'static ffi::ParamList = &SETTABLE;
+    const GETTABLE: ffi::ParamList = ffi::param_list![
+        c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"taglen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"iv" => OSSL_PARAM_OCTET_STRING,
+        c"updated-iv" => OSSL_PARAM_OCTET_STRING,
+        c"tag" => OSSL_PARAM_OCTET_STRING,
+        c"tlsaadpad" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"tlsivgen" => OSSL_PARAM_OCTET_STRING,
+    ];
+    const SETTABLE: ffi::ParamList = ffi::param_list![
+        c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"tag" => OSSL_PARAM_OCTET_STRING,
+        c"tlsaad" => OSSL_PARAM_OCTET_STRING,
+        c"tlsivfixed" => OSSL_PARAM_OCTET_STRING,
+        c"tlsivinv" => OSSL_PARAM_OCTET_STRING,
+    ];
 }

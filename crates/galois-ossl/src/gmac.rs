@@ -100,34 +100,31 @@ pub unsafe extern "C" fn init(
     keylen: usize,
     params: *const Param,
 ) -> c_int {
-    params::entry(0, || {
-        // SAFETY: OpenSSL's contract: a live context, `key` NULL or of
-        // `keylen` bytes, `params` NULL or a valid array.
-        unsafe {
-            let m = params::object::<Mac>(vctx)?;
+    // SAFETY: OpenSSL's contract: a live context, `key` NULL or of
+    // `keylen` bytes, `params` NULL or a valid array.
+    unsafe {
+        params::with_object(vctx, |m: &mut Mac| {
             m.set_params(params)?;
             if let Some(key) = params::bytes(key, keylen) {
                 m.gcm()?.init(true, Some(key), None, std::ptr::null())?;
             }
-        }
-        Ok(1)
-    })
+            Ok(())
+        })
+    }
 }
 
 /// # Safety
 /// Called by OpenSSL through the dispatch table, with the arguments its
 /// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn update(vctx: *mut c_void, input: *const u8, inl: usize) -> c_int {
-    params::entry(0, || {
-        // SAFETY: a live context; `input` holds `inl` bytes (OpenSSL's
-        // contract), taken as AAD (no output).
-        unsafe {
-            params::object::<Mac>(vctx)?
-                .gcm()?
-                .update(std::ptr::null_mut(), 0, input, inl)
-        }?;
-        Ok(1)
-    })
+    // SAFETY: a live context; `input` holds `inl` bytes (OpenSSL's
+    // contract), taken as AAD (no output).
+    unsafe {
+        params::with_object(vctx, |m: &mut Mac| {
+            m.gcm()?.update(std::ptr::null_mut(), 0, input, inl)?;
+            Ok(())
+        })
+    }
 }
 
 /// # Safety
@@ -179,23 +176,16 @@ pub unsafe extern "C" fn get_ctx_params(_vctx: *mut c_void, params: *mut Param) 
 /// Called by OpenSSL through the dispatch table, with the arguments its
 /// `core_dispatch.h` type promises (live contexts; buffers of the sizes given).
 pub unsafe extern "C" fn set_ctx_params(vctx: *mut c_void, params: *const Param) -> c_int {
-    params::entry(0, || {
-        // SAFETY: a live context and a valid array (OpenSSL's contract).
-        unsafe { params::object::<Mac>(vctx)?.set_params(params) }?;
-        Ok(1)
-    })
+    // SAFETY: a live context and a valid array (OpenSSL's contract).
+    unsafe { params::with_object(vctx, |m: &mut Mac| m.set_params(params)) }
 }
 
-static GETTABLE: ffi::ParamList = ffi::param_list![c"size" => OSSL_PARAM_UNSIGNED_INTEGER];
-
-static SETTABLE: ffi::ParamList = ffi::param_list![
-    c"cipher" => OSSL_PARAM_UTF8_STRING,
-    c"properties" => OSSL_PARAM_UTF8_STRING,
-    c"key" => OSSL_PARAM_OCTET_STRING,
-    c"iv" => OSSL_PARAM_OCTET_STRING,
-];
-
 impl params::Lists for Mac {
-    const GETTABLE: &'static ffi::ParamList = &GETTABLE;
-    const SETTABLE: &'static ffi::ParamList = &SETTABLE;
+    const GETTABLE: ffi::ParamList = ffi::param_list![c"size" => OSSL_PARAM_UNSIGNED_INTEGER];
+    const SETTABLE: ffi::ParamList = ffi::param_list![
+        c"cipher" => OSSL_PARAM_UTF8_STRING,
+        c"properties" => OSSL_PARAM_UTF8_STRING,
+        c"key" => OSSL_PARAM_OCTET_STRING,
+        c"iv" => OSSL_PARAM_OCTET_STRING,
+    ];
 }

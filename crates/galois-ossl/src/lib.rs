@@ -49,6 +49,14 @@ macro_rules! func {
 
 const DISPATCH_END: Dispatch = Dispatch { id: 0, func: None };
 
+/// `dispatch![OSSL_FUNC_ID: function => Type, ...]`: a dispatch table of
+/// those entries (each function cast from its `core_dispatch.h` type), ended.
+macro_rules! dispatch {
+    ($($id:ident: $f:expr => $ty:ty),* $(,)?) => {
+        Table([$(func!(ffi::$id, $f, $ty),)* DISPATCH_END])
+    };
+}
+
 type NewCtx = unsafe extern "C" fn(*mut c_void) -> *mut c_void;
 type FreeCtx = unsafe extern "C" fn(*mut c_void);
 type Init =
@@ -65,67 +73,22 @@ type CtxGettable = unsafe extern "C" fn(*mut c_void, *mut c_void) -> *const Para
 /// The dispatch table of the cipher context type `$t` with `$k`-byte keys.
 macro_rules! cipher_table {
     ($t:ty, $k:literal) => {
-        Table([
-            func!(
-                ffi::OSSL_FUNC_CIPHER_NEWCTX,
-                cipher::newctx::<$t, $k>,
-                NewCtx
-            ),
-            func!(ffi::OSSL_FUNC_CIPHER_FREECTX, params::free::<$t>, FreeCtx),
-            func!(ffi::OSSL_FUNC_CIPHER_DUPCTX, cipher::dupctx::<$t>, NewCtx),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_ENCRYPT_INIT,
-                cipher::init::<$t, true>,
-                Init
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_DECRYPT_INIT,
-                cipher::init::<$t, false>,
-                Init
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_UPDATE,
-                cipher::update::<$t, false>,
-                Update
-            ),
-            func!(ffi::OSSL_FUNC_CIPHER_FINAL, cipher::final_::<$t>, Final),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_CIPHER,
-                cipher::update::<$t, true>,
-                Update
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_GET_PARAMS,
-                cipher::get_params::<$t, $k>,
-                GetParams
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-                cipher::get_ctx_params::<$t>,
-                GetCtxParams
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-                cipher::set_ctx_params::<$t>,
-                SetCtxParams
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-                cipher::gettable_params,
-                Gettable
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-                params::gettable_ctx::<$t>,
-                CtxGettable
-            ),
-            func!(
-                ffi::OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-                params::settable_ctx::<$t>,
-                CtxGettable
-            ),
-            DISPATCH_END,
-        ])
+        dispatch![
+            OSSL_FUNC_CIPHER_NEWCTX: cipher::newctx::<$t, $k> => NewCtx,
+            OSSL_FUNC_CIPHER_FREECTX: params::free::<$t> => FreeCtx,
+            OSSL_FUNC_CIPHER_DUPCTX: cipher::dupctx::<$t> => NewCtx,
+            OSSL_FUNC_CIPHER_ENCRYPT_INIT: cipher::init::<$t, true> => Init,
+            OSSL_FUNC_CIPHER_DECRYPT_INIT: cipher::init::<$t, false> => Init,
+            OSSL_FUNC_CIPHER_UPDATE: cipher::update::<$t, false> => Update,
+            OSSL_FUNC_CIPHER_FINAL: cipher::final_::<$t> => Final,
+            OSSL_FUNC_CIPHER_CIPHER: cipher::update::<$t, true> => Update,
+            OSSL_FUNC_CIPHER_GET_PARAMS: cipher::get_params::<$t, $k> => GetParams,
+            OSSL_FUNC_CIPHER_GET_CTX_PARAMS: cipher::get_ctx_params::<$t> => GetCtxParams,
+            OSSL_FUNC_CIPHER_SET_CTX_PARAMS: cipher::set_ctx_params::<$t> => SetCtxParams,
+            OSSL_FUNC_CIPHER_GETTABLE_PARAMS: cipher::gettable_params => Gettable,
+            OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS: params::gettable_ctx::<$t> => CtxGettable,
+            OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS: params::settable_ctx::<$t> => CtxGettable,
+        ]
     };
 }
 
@@ -199,39 +162,18 @@ static CIPHERS: Table<Algorithm, 7> = Table([
 type MacInit = unsafe extern "C" fn(*mut c_void, *const u8, usize, *const Param) -> c_int;
 type MacUpdate = unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int;
 
-static GMAC: Table<Dispatch, 11> = Table([
-    func!(ffi::OSSL_FUNC_MAC_NEWCTX, gmac::newctx, NewCtx),
-    func!(ffi::OSSL_FUNC_MAC_DUPCTX, gmac::dupctx, NewCtx),
-    func!(
-        ffi::OSSL_FUNC_MAC_FREECTX,
-        params::free::<gmac::Mac>,
-        FreeCtx
-    ),
-    func!(ffi::OSSL_FUNC_MAC_INIT, gmac::init, MacInit),
-    func!(ffi::OSSL_FUNC_MAC_UPDATE, gmac::update, MacUpdate),
-    func!(ffi::OSSL_FUNC_MAC_FINAL, gmac::final_, Final),
-    func!(
-        ffi::OSSL_FUNC_MAC_GET_CTX_PARAMS,
-        gmac::get_ctx_params,
-        GetCtxParams
-    ),
-    func!(
-        ffi::OSSL_FUNC_MAC_SET_CTX_PARAMS,
-        gmac::set_ctx_params,
-        SetCtxParams
-    ),
-    func!(
-        ffi::OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS,
-        params::gettable_ctx::<gmac::Mac>,
-        CtxGettable
-    ),
-    func!(
-        ffi::OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS,
-        params::settable_ctx::<gmac::Mac>,
-        CtxGettable
-    ),
-    DISPATCH_END,
-]);
+static GMAC: Table<Dispatch, 11> = dispatch![
+    OSSL_FUNC_MAC_NEWCTX: gmac::newctx => NewCtx,
+    OSSL_FUNC_MAC_DUPCTX: gmac::dupctx => NewCtx,
+    OSSL_FUNC_MAC_FREECTX: params::free::<gmac::Mac> => FreeCtx,
+    OSSL_FUNC_MAC_INIT: gmac::init => MacInit,
+    OSSL_FUNC_MAC_UPDATE: gmac::update => MacUpdate,
+    OSSL_FUNC_MAC_FINAL: gmac::final_ => Final,
+    OSSL_FUNC_MAC_GET_CTX_PARAMS: gmac::get_ctx_params => GetCtxParams,
+    OSSL_FUNC_MAC_SET_CTX_PARAMS: gmac::set_ctx_params => SetCtxParams,
+    OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS: params::gettable_ctx::<gmac::Mac> => CtxGettable,
+    OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS: params::settable_ctx::<gmac::Mac> => CtxGettable,
+];
 
 /// OpenSSL's names of GMAC.
 static MACS: Table<Algorithm, 2> = Table([
@@ -317,25 +259,12 @@ type Teardown = unsafe extern "C" fn(*mut c_void);
 type Query = unsafe extern "C" fn(*mut c_void, c_int, *mut c_int) -> *const Algorithm;
 type ProvGetParams = unsafe extern "C" fn(*mut c_void, *mut Param) -> c_int;
 
-static PROVIDER: Table<Dispatch, 5> = Table([
-    func!(ffi::OSSL_FUNC_PROVIDER_TEARDOWN, teardown, Teardown),
-    func!(
-        ffi::OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,
-        provider_gettable,
-        Gettable
-    ),
-    func!(
-        ffi::OSSL_FUNC_PROVIDER_GET_PARAMS,
-        provider_get_params,
-        ProvGetParams
-    ),
-    func!(
-        ffi::OSSL_FUNC_PROVIDER_QUERY_OPERATION,
-        query_operation,
-        Query
-    ),
-    DISPATCH_END,
-]);
+static PROVIDER: Table<Dispatch, 5> = dispatch![
+    OSSL_FUNC_PROVIDER_TEARDOWN: teardown => Teardown,
+    OSSL_FUNC_PROVIDER_GETTABLE_PARAMS: provider_gettable => Gettable,
+    OSSL_FUNC_PROVIDER_GET_PARAMS: provider_get_params => ProvGetParams,
+    OSSL_FUNC_PROVIDER_QUERY_OPERATION: query_operation => Query,
+];
 
 /// The module's entry point, which OpenSSL looks up by name.
 ///

@@ -86,8 +86,10 @@ pub fn entry<T>(failed: T, body: impl FnOnce() -> Res<T>) -> T {
 /// The parameter lists of a context type (what `gettable_ctx_params` and
 /// `settable_ctx_params` return).
 pub trait Lists {
-    const GETTABLE: &'static ffi::ParamList;
-    const SETTABLE: &'static ffi::ParamList;
+    /// The context parameters `get_ctx_params` gives.
+    const GETTABLE: ffi::ParamList;
+    /// The context parameters `set_ctx_params` takes.
+    const SETTABLE: ffi::ParamList;
 }
 
 /// # Safety
@@ -162,6 +164,19 @@ pub unsafe fn object<'a, T>(v: *mut c_void) -> Res<&'a mut T> {
         Some(c) => Ok(c),
         None => fail(ffi::PROV_R_CIPHER_OPERATION_FAILED, "galois: NULL context"),
     }
+}
+
+/// The body of an entry point that answers 1 or 0: `f` on the context
+/// `vctx` of type `T`, under [`entry`].
+///
+/// # Safety
+/// `vctx` is NULL or a live context of type `T`.
+pub unsafe fn with_object<T>(vctx: *mut c_void, f: impl FnOnce(&mut T) -> Res) -> c_int {
+    entry(0, || {
+        // SAFETY: the caller's contract.
+        f(unsafe { object::<T>(vctx) }?)?;
+        Ok(1)
+    })
 }
 
 /// `freectx` of every context type: drops (and so wipes) it.

@@ -7,7 +7,7 @@
 //! decryption releases plaintext only once the tag verified; a failure wipes
 //! the output and fails that `update` and the `final` after it.
 
-use crate::cipher::{Cipher, DEFAULT_IVLEN};
+use crate::cipher::{Cipher, Iv};
 use crate::ffi::{self, Param};
 use crate::params::{self, fail, Res};
 use galois_aead::{AeadInit, AesGcmSiv};
@@ -34,22 +34,13 @@ pub struct SivCtx {
     keylen: usize,
     enc: bool,
     key: Option<(AesGcmSiv, Zeroizing<Vec<u8>>)>,
-    ivlen: usize,
-    iv: Vec<u8>,
-    iv_ready: bool,
+    iv: Iv,
     aad: Vec<u8>,
     state: State,
-    /// Decryption: the tag set; encryption: the tag made.
-    tag: [u8; TAG_LEN],
+    /// Decryption: the tag set; encryption: the tag made. Wiped on drop.
+    tag: Zeroizing<[u8; TAG_LEN]>,
     tag_set: bool,
     tag_ready: bool,
-}
-
-impl Drop for SivCtx {
-    fn drop(&mut self) {
-        self.tag.zeroize();
-        self.iv.zeroize();
-    }
 }
 
 impl SivCtx {
@@ -63,7 +54,7 @@ impl SivCtx {
     /// The text of the message, in place: sealed, or opened if the tag set
     /// verifies.
     fn text(&mut self, buf: &mut [u8]) -> Res {
-        if !self.iv_ready || self.state != State::Open {
+        if !self.iv.ready || self.state != State::Open {
             return fail(
                 ffi::PROV_R_CIPHER_OPERATION_FAILED,
                 "galois: AES-GCM-SIV takes the text in one update per IV",
@@ -72,7 +63,7 @@ impl SivCtx {
         if self.enc {
             let tag = self
                 .key()?
-                .seal_in_place_detached(&self.iv, &self.aad, buf)?;
+                .seal_in_place_detached(&self.iv.bytes, &self.aad, buf)?;
             self.tag.copy_from_slice(tag.as_bytes());
             self.tag_ready = true;
         } else {
@@ -85,7 +76,7 @@ impl SivCtx {
             self.state = State::Failed;
             // On failure the library wipes `buf`: nothing unverified leaves.
             self.key()?
-                .open_in_place_detached(&self.iv, &self.aad, buf, &self.tag)?;
+                .open_in_place_detached(&self.iv.bytes, &self.aad, buf, &self.tag[..])?;
         }
         self.state = State::Done;
         Ok(())
@@ -100,12 +91,10 @@ impl Cipher for SivCtx {
             keylen,
             enc: true,
             key: None,
-            ivlen: DEFAULT_IVLEN,
-            iv: Vec::new(),
-            iv_ready: false,
+            iv: Iv::new(),
             aad: Vec::new(),
             state: State::Open,
-            tag: [0; TAG_LEN],
+            tag: Zeroizing::new([0; TAG_LEN]),
             tag_set: false,
             tag_ready: false,
         }
@@ -120,46 +109,35 @@ impl Cipher for SivCtx {
             keylen: self.keylen,
             enc: self.enc,
             key,
-            ivlen: self.ivlen,
             iv: self.iv.clone(),
-            iv_ready: self.iv_ready,
             aad: self.aad.clone(),
             state: self.state,
-            tag: self.tag,
+            tag: self.tag.clone(),
             tag_set: self.tag_set,
             tag_ready: self.tag_ready,
         })
     }
 
-    unsafe fn init(
-        &mut self,
-        enc: bool,
-        key: Option<&[u8]>,
-        iv: Option<&[u8]>,
-        params: *const Param,
-    ) -> Res {
+    fn begin(&mut self, enc: bool) {
         self.enc = enc;
         self.aad.clear();
         self.state = State::Open;
         self.tag.zeroize();
         (self.tag_set, self.tag_ready) = (false, false);
-        if let Some(key) = key {
-            crate::cipher::rekey(
-                &mut self.key,
-                |(_, raw)| raw,
-                self.keylen,
-                key,
-                |k| Ok((<AesGcmSiv as AeadInit>::new(k)?, Zeroizing::new(k.to_vec()))),
-            )?;
-        }
-        if let Some(iv) = iv {
-            self.iv.clear();
-            self.iv.extend_from_slice(iv);
-            self.ivlen = iv.len();
-            self.iv_ready = true;
-        }
-        // SAFETY: the caller's contract.
-        unsafe { self.set_params(params) }
+    }
+
+    fn set_key(&mut self, key: &[u8]) -> Res {
+        crate::cipher::rekey(
+            &mut self.key,
+            |(_, raw)| raw,
+            self.keylen,
+            key,
+            |k| Ok((<AesGcmSiv as AeadInit>::new(k)?, Zeroizing::new(k.to_vec()))),
+        )
+    }
+
+    fn iv(&mut self) -> &mut Iv {
+        &mut self.iv
     }
 
     fn update(&mut self, out: *mut u8, outsize: usize, input: *const u8, inl: usize) -> Res<usize> {
@@ -187,8 +165,8 @@ impl Cipher for SivCtx {
         if self.state == State::Open {
             self.text(&mut [])?;
         }
-        let done = self.state == State::Done && self.iv_ready;
-        self.iv_ready = false;
+        let done = self.state == State::Done && self.iv.ready;
+        self.iv.ready = false;
         self.state = State::Failed;
         if !done {
             return fail(
@@ -210,7 +188,7 @@ impl Cipher for SivCtx {
         unsafe {
             params::write_each(params, |key, p| {
                 Ok(Some(match key {
-                    b"ivlen" => params::put_size(p, self.ivlen),
+                    b"ivlen" => params::put_size(p, self.iv.len),
                     b"keylen" => params::put_size(p, self.keylen),
                     b"taglen" => params::put_size(p, TAG_LEN),
                     b"tag" => {
@@ -220,7 +198,7 @@ impl Cipher for SivCtx {
                                 "galois: no tag to get (encrypt first; 16 bytes)",
                             );
                         }
-                        params::put_octets(p, &self.tag)
+                        params::put_octets(p, &self.tag[..])
                     }
                     _ => return Ok(None),
                 }))
@@ -239,7 +217,7 @@ impl Cipher for SivCtx {
                         format!("galois: the key length is {}", self.keylen),
                     )
                 }
-                b"ivlen" => self.ivlen = params::get_size(p)?,
+                b"ivlen" => self.iv.len = params::get_size(p)?,
                 b"tag" => match params::get_octets(p)? {
                     Some(t) if !self.enc && t.len() == TAG_LEN && self.state == State::Open => {
                         self.tag.copy_from_slice(t);
@@ -260,20 +238,16 @@ impl Cipher for SivCtx {
     }
 }
 
-static SETTABLE: ffi::ParamList = ffi::param_list![
-    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"tag" => OSSL_PARAM_OCTET_STRING,
-];
-
-static GETTABLE: ffi::ParamList = ffi::param_list![
-    c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"taglen" => OSSL_PARAM_UNSIGNED_INTEGER,
-    c"tag" => OSSL_PARAM_OCTET_STRING,
-];
-
 impl params::Lists for SivCtx {
-    const GETTABLE: &'static ffi::ParamList = &GETTABLE;
-    const SETTABLE: &'static ffi::ParamList = &SETTABLE;
+    const GETTABLE: ffi::ParamList = ffi::param_list![
+        c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"taglen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"tag" => OSSL_PARAM_OCTET_STRING,
+    ];
+    const SETTABLE: ffi::ParamList = ffi::param_list![
+        c"ivlen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"keylen" => OSSL_PARAM_UNSIGNED_INTEGER,
+        c"tag" => OSSL_PARAM_OCTET_STRING,
+    ];
 }

@@ -4,7 +4,8 @@
 //! and compared against the default provider's.
 //!
 //! - every AES-GCM and AES-GMAC vector file (`scripts/vector-files.sh`)
-//!   through `EVP_EncryptInit_ex2`/`EVP_DecryptInit_ex2`, whole and split at
+//!   through `EVP_CipherInit_ex`/`EVP_CipherUpdate` (what the Encrypt and
+//!   Decrypt forms call), whole and split at
 //!   random update points, in place and not;
 //! - random messages against the default provider, byte for byte;
 //! - tampered tags, ciphertexts and AAD fail `final` with an error on the stack;
@@ -32,28 +33,7 @@ extern "C" {
     fn EVP_CIPHER_CTX_copy(out: *mut c_void, input: *const c_void) -> c_int;
     fn EVP_CIPHER_CTX_ctrl(c: *mut c_void, ty: c_int, arg: c_int, ptr: *mut c_void) -> c_int;
     fn EVP_CIPHER_CTX_set_key_length(c: *mut c_void, n: c_int) -> c_int;
-    fn EVP_EncryptInit_ex2(
-        c: *mut c_void,
-        ci: *const c_void,
-        key: *const u8,
-        iv: *const u8,
-        p: *const c_void,
-    ) -> c_int;
-    fn EVP_DecryptInit_ex2(
-        c: *mut c_void,
-        ci: *const c_void,
-        key: *const u8,
-        iv: *const u8,
-        p: *const c_void,
-    ) -> c_int;
-    fn EVP_EncryptUpdate(
-        c: *mut c_void,
-        out: *mut u8,
-        outl: *mut c_int,
-        input: *const u8,
-        inl: c_int,
-    ) -> c_int;
-    fn EVP_DecryptUpdate(
+    fn EVP_CipherUpdate(
         c: *mut c_void,
         out: *mut u8,
         outl: *mut c_int,
@@ -250,15 +230,11 @@ struct Way {
 
 /// Sets up a context: cipher and IV length, then key and IV.
 fn start(ctx: &Ctx, c: Cipher, enc: bool, key: &[u8], iv: &[u8]) -> Result<(), String> {
-    let init = if enc {
-        EVP_EncryptInit_ex2
-    } else {
-        EVP_DecryptInit_ex2
-    };
     // SAFETY (test): a live context and cipher; key and IV of the lengths
     // the context was told.
     unsafe {
-        ok(init(ctx.0, c.0, null(), null(), null()), "init")?;
+        let init = |ci, key, iv| EVP_CipherInit_ex(ctx.0, ci, null_mut(), key, iv, enc as c_int);
+        ok(init(c.0, null(), null()), "init")?;
         ok(
             EVP_CIPHER_CTX_ctrl(
                 ctx.0,
@@ -274,33 +250,25 @@ fn start(ctx: &Ctx, c: Cipher, enc: bool, key: &[u8], iv: &[u8]) -> Result<(), S
                 "set key length",
             )?;
         }
-        ok(
-            init(ctx.0, null(), key.as_ptr(), iv.as_ptr(), null()),
-            "init key and iv",
-        )
+        ok(init(null(), key.as_ptr(), iv.as_ptr()), "init key and iv")
     }
 }
 
-/// AAD then text through `update`; returns the output.
+/// AAD then text through `update` (the direction the context was started
+/// in); returns the output.
 fn run(
     ctx: &Ctx,
-    enc: bool,
     aad: &[u8],
     text: &[u8],
     rng: &mut impl Rng,
     way: Way,
 ) -> Result<Vec<u8>, String> {
-    let update = if enc {
-        EVP_EncryptUpdate
-    } else {
-        EVP_DecryptUpdate
-    };
     for r in pieces(rng, aad.len(), way.split) {
         let mut outl = -1;
         // SAFETY (test): `aad[r]` is readable; NULL output means AAD.
         ok(
             unsafe {
-                update(
+                EVP_CipherUpdate(
                     ctx.0,
                     null_mut(),
                     &mut outl,
@@ -326,7 +294,7 @@ fn run(
         };
         // SAFETY (test): `r` is in bounds of both buffers.
         ok(
-            unsafe { update(ctx.0, dst, &mut outl, src, r.len() as c_int) },
+            unsafe { EVP_CipherUpdate(ctx.0, dst, &mut outl, src, r.len() as c_int) },
             "update",
         )?;
         if outl as usize != r.len() {
@@ -354,7 +322,7 @@ fn encrypt(
 ) -> Result<(Vec<u8>, Vec<u8>), String> {
     let ctx = Ctx::new();
     start(&ctx, m.c, true, m.key, m.iv)?;
-    let ct = run(&ctx, true, m.aad, pt, rng, way)?;
+    let ct = run(&ctx, m.aad, pt, rng, way)?;
     Ok((ct, final_tag(&ctx, taglen)?))
 }
 
@@ -406,7 +374,7 @@ fn decrypt(
     if way.tag_first {
         set_tag(&ctx, tag)?;
     }
-    let pt = run(&ctx, false, m.aad, ct, rng, way)?;
+    let pt = run(&ctx, m.aad, ct, rng, way)?;
     if !way.tag_first {
         set_tag(&ctx, tag)?;
     }
@@ -642,9 +610,9 @@ fn tampering_fails_final_with_an_error_on_the_stack() {
             in_place: true,
             tag_first: true,
         };
-        assert_eq!(run(&ctx, false, &aad, &ct, &mut rng, whole).unwrap(), pt);
+        assert_eq!(run(&ctx, &aad, &ct, &mut rng, whole).unwrap(), pt);
         let e = if more_text {
-            run(&ctx, false, b"", b"x", &mut rng, whole).map(drop)
+            run(&ctx, b"", b"x", &mut rng, whole).map(drop)
         } else {
             set_tag(&ctx, &tag)
         };
@@ -697,13 +665,13 @@ fn new_iv_same_key_copy_and_used_up_iv() {
         // SAFETY (test): a live context; a 16-byte key or none, a 12-byte IV.
         unsafe {
             ok(
-                EVP_EncryptInit_ex2(ctx.0, null(), k, iv.as_ptr(), null()),
+                EVP_CipherInit_ex(ctx.0, null(), null_mut(), k, iv.as_ptr(), 1),
                 "re-init",
             )
             .unwrap()
         };
         let pt = vec![n; 33 * n as usize];
-        let ct = run(&ctx, true, b"aad", &pt, &mut rng, way).unwrap();
+        let ct = run(&ctx, b"aad", &pt, &mut rng, way).unwrap();
         let mut tag = [0u8; 16];
         let mut outl = 0;
         // SAFETY (test): a live context, a 16-byte tag buffer.
@@ -733,7 +701,7 @@ fn new_iv_same_key_copy_and_used_up_iv() {
         );
         // The IV is used up: more text without a new IV is refused.
         let mut b = [0u8; 4];
-        let r = unsafe { EVP_EncryptUpdate(ctx.0, b.as_mut_ptr(), &mut outl, b.as_ptr(), 4) };
+        let r = unsafe { EVP_CipherUpdate(ctx.0, b.as_mut_ptr(), &mut outl, b.as_ptr(), 4) };
         assert_eq!(r, 0, "an update after final without a new IV");
         errors();
     }
@@ -749,7 +717,7 @@ fn new_iv_same_key_copy_and_used_up_iv() {
         let a = Ctx::new();
         start(&a, g, true, &key, &[3; 12]).unwrap();
         let first = if pieces > 0 {
-            run(&a, true, b"aad", b"first", &mut rng, whole).unwrap()
+            run(&a, b"aad", b"first", &mut rng, whole).unwrap()
         } else {
             vec![]
         };
@@ -766,7 +734,7 @@ fn new_iv_same_key_copy_and_used_up_iv() {
                     b"second"
                 };
                 let mut ct = first.clone();
-                ct.extend(run(c, true, aad, text, &mut rng, whole).unwrap());
+                ct.extend(run(c, aad, text, &mut rng, whole).unwrap());
                 (ct, final_tag(c, 16).unwrap())
             })
             .collect();
@@ -821,14 +789,14 @@ fn copy_in_the_middle_of_an_online_message() {
 
             let a = Ctx::new();
             start(&a, g, true, &key, &[5; 12]).unwrap();
-            let mut head = run(&a, true, b"header", &pt[..cut[1]], &mut rng, way).unwrap();
-            head.extend(run(&a, true, b"", &pt[cut[1]..cut[2]], &mut rng, way).unwrap());
+            let mut head = run(&a, b"header", &pt[..cut[1]], &mut rng, way).unwrap();
+            head.extend(run(&a, b"", &pt[cut[1]..cut[2]], &mut rng, way).unwrap());
             let b = Ctx::new();
             // SAFETY (test): live contexts.
             unsafe { ok(EVP_CIPHER_CTX_copy(b.0, a.0), "copy").unwrap() };
             for c in [&b, &a] {
                 let mut ct = head.clone();
-                ct.extend(run(c, true, b"", &pt[cut[2]..], &mut rng, way).unwrap());
+                ct.extend(run(c, b"", &pt[cut[2]..], &mut rng, way).unwrap());
                 let tag = final_tag(c, taglen).unwrap();
                 assert_eq!((&ct, &tag), (&want_ct, &want_tag), "seal {keylen} {taglen}");
             }
@@ -845,9 +813,8 @@ fn copy_in_the_middle_of_an_online_message() {
                 if tag_first {
                     set_tag(&a, &want_tag).unwrap();
                 }
-                let mut head =
-                    run(&a, false, b"header", &want_ct[..cut[1]], &mut rng, way).unwrap();
-                head.extend(run(&a, false, b"", &want_ct[cut[1]..cut[2]], &mut rng, way).unwrap());
+                let mut head = run(&a, b"header", &want_ct[..cut[1]], &mut rng, way).unwrap();
+                head.extend(run(&a, b"", &want_ct[cut[1]..cut[2]], &mut rng, way).unwrap());
                 let b = Ctx::new();
                 // SAFETY (test): live contexts.
                 unsafe { ok(EVP_CIPHER_CTX_copy(b.0, a.0), "copy").unwrap() };
@@ -856,7 +823,7 @@ fn copy_in_the_middle_of_an_online_message() {
                 for (c, rest, good) in [(&b, &bad, false), (&a, &want_ct[cut[2]..].to_vec(), true)]
                 {
                     let mut out = head.clone();
-                    out.extend(run(c, false, b"", rest, &mut rng, way).unwrap());
+                    out.extend(run(c, b"", rest, &mut rng, way).unwrap());
                     if !tag_first {
                         set_tag(c, &want_tag).unwrap();
                     }
@@ -1037,11 +1004,11 @@ fn gcm_siv_vector_files_one_update_and_refusals() {
     // SAFETY (test): a live context; AAD then the text, in place.
     unsafe {
         ok(
-            EVP_DecryptUpdate(ctx.0, null_mut(), &mut outl, b"aad".as_ptr(), 3),
+            EVP_CipherUpdate(ctx.0, null_mut(), &mut outl, b"aad".as_ptr(), 3),
             "aad",
         )
         .unwrap();
-        let r = EVP_DecryptUpdate(
+        let r = EVP_CipherUpdate(
             ctx.0,
             buf.as_mut_ptr(),
             &mut outl,

@@ -120,6 +120,24 @@ pub(crate) fn generate_key<A: AeadInit>(
     }
 }
 
+/// Starts an on-line operation (`start`) that borrows the `AesGcm` in
+/// `gcm` for `'static`, and returns it with its own handle on that `Arc`.
+///
+/// # Safety
+/// The borrow is sound only while the returned `Arc` lives: the caller keeps
+/// it next to the operation and drops it after the operation (a struct field
+/// declared after the operation's).
+unsafe fn started<T>(
+    gcm: &Arc<AesGcm>,
+    start: impl FnOnce(&'static AesGcm) -> Result<T, Error>,
+) -> PyResult<(T, Arc<AesGcm>)> {
+    let key = Arc::clone(gcm);
+    // SAFETY: the AesGcm sits in the Arc's heap allocation, whose address is
+    // stable and which outlives the borrow by the caller's contract.
+    let k: &'static AesGcm = unsafe { &*Arc::as_ptr(&key) };
+    Ok((start(k).map_err(err)?, key))
+}
+
 /// AES-GCM with the call shapes of
 /// ``cryptography.hazmat.primitives.ciphers.aead.AESGCM``.
 ///
@@ -182,12 +200,9 @@ aead_class!(PyAesGcm {
     /// size; ``finalize()`` returns ``b""`` and the tag is then ``.tag``.
     pub(crate) fn encryptor(&self, nonce: &Bound<'_, PyAny>) -> PyResult<GcmEncryptor> {
         let n = nonce_arg(nonce, self.any_nonce)?;
-        let key = Arc::clone(&self.gcm);
-        let enc = key.encryptor(n.as_slice()).map_err(err)?;
-        // SAFETY: the encryptor borrows the AesGcm inside the Arc, whose heap
-        // address is stable; GcmEncryptor keeps that Arc in a field declared
-        // after (so dropped after) the encryptor, so the borrow never dangles.
-        let enc: OnlineEnc = unsafe { core::mem::transmute(enc) };
+        // SAFETY: GcmEncryptor keeps the Arc in a field declared after (so
+        // dropped after) the encryptor.
+        let (enc, key) = unsafe { started(&self.gcm, |k| k.encryptor(n.as_slice())) }?;
         Ok(GcmEncryptor {
             st: Mutex::new(EncState {
                 enc: Some(enc),
@@ -223,10 +238,9 @@ aead_class!(PyAesGcm {
             }
             _ => None,
         };
-        let key = Arc::clone(&self.gcm);
-        let dec = key.decryptor(n.as_slice()).map_err(err)?;
-        // SAFETY: as in encryptor().
-        let dec: OnlineDec = unsafe { core::mem::transmute(dec) };
+        // SAFETY: GcmDecryptor keeps the Arc in a field declared after (so
+        // dropped after) the decryptor.
+        let (dec, key) = unsafe { started(&self.gcm, |k| k.decryptor(n.as_slice())) }?;
         Ok(GcmDecryptor {
             st: Mutex::new(DecState {
                 dec: Some(dec),

@@ -1,11 +1,40 @@
 //! The one galois AES-GCM key that every record and packet key here wraps.
 
 use galois_aead::AesGcm;
-use rustls::crypto::cipher::{OutboundChunks, PrefixedPayload};
+use rustls::crypto::cipher::{
+    InboundPlainMessage, Iv, Nonce, OutboundChunks, OutboundOpaqueMessage, PrefixedPayload,
+};
 use rustls::Error;
 
 /// AES-GCM tag length in TLS and QUIC.
 pub(crate) const TAG_LEN: usize = 16;
+
+/// What `MessageEncrypter::encrypt` returns.
+pub(crate) type Sealed = Result<OutboundOpaqueMessage, Error>;
+/// What `MessageDecrypter::decrypt` returns.
+pub(crate) type Opened<'a> = Result<InboundPlainMessage<'a>, Error>;
+
+/// A record or packet key and the IV its nonces come from: the nonce of
+/// sequence number `seq` is the IV xor `seq` (TLS 1.3, QUIC, and the TLS 1.2
+/// records galois seals).
+pub(crate) struct KeyIv {
+    pub(crate) key: GcmKey,
+    pub(crate) iv: Iv,
+}
+
+impl KeyIv {
+    pub(crate) fn new(key: &[u8], iv: Iv) -> Self {
+        KeyIv {
+            key: GcmKey::new(key),
+            iv,
+        }
+    }
+
+    /// The nonce of sequence number `seq`.
+    pub(crate) fn nonce(&self, seq: u64) -> [u8; 12] {
+        Nonce::new(&self.iv, seq).0
+    }
+}
 
 /// An AES-GCM key built once per connection direction (key schedule and
 /// GHASH powers). rustls hands keys of the suite's length; a key galois

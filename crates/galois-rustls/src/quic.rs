@@ -20,7 +20,7 @@ use rustls::crypto::cipher::{AeadKey, Iv, Nonce};
 use rustls::quic::{Algorithm, HeaderProtectionKey, PacketKey, Tag};
 use rustls::Error;
 
-use crate::aead::{GcmKey, TAG_LEN};
+use crate::aead::{KeyIv, TAG_LEN};
 
 /// Packet and header protection for TLS_AES_128_GCM_SHA256.
 pub static AES_128_GCM: QuicAesGcm = QuicAesGcm { key_len: 16 };
@@ -46,14 +46,8 @@ pub struct QuicAesGcm {
 impl Algorithm for QuicAesGcm {
     fn packet_key(&self, key: AeadKey, iv: Iv) -> Box<dyn PacketKey> {
         let k = key.as_ref();
-        Box::new(QuicPacketKey {
-            key: if k.len() == self.key_len {
-                GcmKey::new(k)
-            } else {
-                GcmKey::new(&[])
-            },
-            iv,
-        })
+        let k = if k.len() == self.key_len { k } else { &[] };
+        Box::new(QuicPacketKey(KeyIv::new(k, iv)))
     }
 
     fn header_protection_key(&self, key: AeadKey) -> Box<dyn HeaderProtectionKey> {
@@ -70,32 +64,26 @@ impl Algorithm for QuicAesGcm {
     }
 }
 
-struct QuicPacketKey {
-    key: GcmKey,
-    iv: Iv,
-}
+struct QuicPacketKey(KeyIv);
 
 impl QuicPacketKey {
     fn seal(&self, nonce: Nonce, header: &[u8], payload: &mut [u8]) -> Result<Tag, Error> {
         let tag = self
+            .0
             .key
             .seal(&nonce.0, header, payload)
             .ok_or_else(|| Error::EncryptError)?;
         Ok(Tag::from(&tag[..]))
     }
 
-    fn open<'a>(
-        &self,
-        nonce: Nonce,
-        header: &[u8],
-        payload: &'a mut [u8],
-    ) -> Result<&'a [u8], Error> {
+    fn open<'a>(&self, n: Nonce, header: &[u8], payload: &'a mut [u8]) -> Result<&'a [u8], Error> {
         let Some(ct_len) = payload.len().checked_sub(TAG_LEN) else {
             return Err(Error::DecryptError);
         };
         let (ct, tag) = payload.split_at_mut(ct_len);
-        self.key
-            .open(&nonce.0, header, ct, tag)
+        self.0
+            .key
+            .open(&n.0, header, ct, tag)
             .ok_or_else(|| Error::DecryptError)?;
         Ok(&payload[..ct_len])
     }
@@ -108,7 +96,7 @@ impl PacketKey for QuicPacketKey {
         header: &[u8],
         payload: &mut [u8],
     ) -> Result<Tag, Error> {
-        self.seal(Nonce::new(&self.iv, packet_number), header, payload)
+        self.seal(Nonce::new(&self.0.iv, packet_number), header, payload)
     }
 
     fn encrypt_in_place_for_path(
@@ -119,7 +107,7 @@ impl PacketKey for QuicPacketKey {
         payload: &mut [u8],
     ) -> Result<Tag, Error> {
         self.seal(
-            Nonce::for_path(path_id, &self.iv, packet_number),
+            Nonce::for_path(path_id, &self.0.iv, packet_number),
             header,
             payload,
         )
@@ -131,7 +119,7 @@ impl PacketKey for QuicPacketKey {
         header: &[u8],
         payload: &'a mut [u8],
     ) -> Result<&'a [u8], Error> {
-        self.open(Nonce::new(&self.iv, packet_number), header, payload)
+        self.open(Nonce::new(&self.0.iv, packet_number), header, payload)
     }
 
     fn decrypt_in_place_for_path<'a>(
@@ -142,7 +130,7 @@ impl PacketKey for QuicPacketKey {
         payload: &'a mut [u8],
     ) -> Result<&'a [u8], Error> {
         self.open(
-            Nonce::for_path(path_id, &self.iv, packet_number),
+            Nonce::for_path(path_id, &self.0.iv, packet_number),
             header,
             payload,
         )
@@ -203,22 +191,12 @@ impl QuicHeaderKey {
 }
 
 impl HeaderProtectionKey for QuicHeaderKey {
-    fn encrypt_in_place(
-        &self,
-        sample: &[u8],
-        first: &mut u8,
-        packet_number: &mut [u8],
-    ) -> Result<(), Error> {
-        self.apply(sample, first, packet_number, false)
+    fn encrypt_in_place(&self, sample: &[u8], first: &mut u8, pn: &mut [u8]) -> Result<(), Error> {
+        self.apply(sample, first, pn, false)
     }
 
-    fn decrypt_in_place(
-        &self,
-        sample: &[u8],
-        first: &mut u8,
-        packet_number: &mut [u8],
-    ) -> Result<(), Error> {
-        self.apply(sample, first, packet_number, true)
+    fn decrypt_in_place(&self, sample: &[u8], first: &mut u8, pn: &mut [u8]) -> Result<(), Error> {
+        self.apply(sample, first, pn, true)
     }
 
     fn sample_len(&self) -> usize {

@@ -2,16 +2,16 @@
 //! the key block and an 8-byte explicit nonce sent with each record.
 
 use rustls::crypto::cipher::{
-    make_tls12_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, KeyBlockShape,
-    MessageDecrypter, MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage,
-    Tls12AeadAlgorithm, UnsupportedOperationError, NONCE_LEN,
+    make_tls12_aad, AeadKey, InboundOpaqueMessage, Iv, KeyBlockShape, MessageDecrypter,
+    MessageEncrypter, OutboundOpaqueMessage, OutboundPlainMessage, Tls12AeadAlgorithm,
+    UnsupportedOperationError, NONCE_LEN,
 };
 use rustls::crypto::CipherSuiteCommon;
 use rustls::{
     CipherSuite, ConnectionTrafficSecrets, Error, SupportedCipherSuite, Tls12CipherSuite,
 };
 
-use crate::aead::{GcmKey, TAG_LEN};
+use crate::aead::{GcmKey, KeyIv, Opened, Sealed, TAG_LEN};
 use crate::aws_tls12;
 use crate::tls13::Bits;
 use rustls::crypto::aws_lc_rs::cipher_suite as aws;
@@ -117,10 +117,10 @@ fn nonce_base(fixed_iv: &[u8], explicit: &[u8]) -> Iv {
 
 impl Tls12AeadAlgorithm for Tls12Gcm {
     fn encrypter(&self, key: AeadKey, iv: &[u8], extra: &[u8]) -> Box<dyn MessageEncrypter> {
-        Box::new(Tls12Encrypter {
-            key: GcmKey::new(key.as_ref()),
-            iv: nonce_base(iv, extra),
-        })
+        Box::new(Tls12Encrypter(KeyIv::new(
+            key.as_ref(),
+            nonce_base(iv, extra),
+        )))
     }
 
     fn decrypter(&self, key: AeadKey, iv: &[u8]) -> Box<dyn MessageDecrypter> {
@@ -151,20 +151,13 @@ impl Tls12AeadAlgorithm for Tls12Gcm {
     }
 }
 
-struct Tls12Encrypter {
-    key: GcmKey,
-    iv: Iv,
-}
+struct Tls12Encrypter(KeyIv);
 
 impl MessageEncrypter for Tls12Encrypter {
-    fn encrypt(
-        &mut self,
-        msg: OutboundPlainMessage<'_>,
-        seq: u64,
-    ) -> Result<OutboundOpaqueMessage, Error> {
+    fn encrypt(&mut self, msg: OutboundPlainMessage<'_>, seq: u64) -> Sealed {
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
-        let nonce = Nonce::new(&self.iv, seq).0;
-        let payload = self.key.seal_record(
+        let nonce = self.0.nonce(seq);
+        let payload = self.0.key.seal_record(
             &nonce,
             &aad,
             self.encrypted_payload_len(msg.payload.len()),
@@ -186,11 +179,7 @@ struct Tls12Decrypter {
 }
 
 impl MessageDecrypter for Tls12Decrypter {
-    fn decrypt<'a>(
-        &mut self,
-        mut msg: InboundOpaqueMessage<'a>,
-        seq: u64,
-    ) -> Result<InboundPlainMessage<'a>, Error> {
+    fn decrypt<'a>(&mut self, mut msg: InboundOpaqueMessage<'a>, seq: u64) -> Opened<'a> {
         let len = msg.payload.len();
         let Some(plain_len) = len.checked_sub(OVERHEAD) else {
             return Err(Error::DecryptError);

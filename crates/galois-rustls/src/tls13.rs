@@ -1,9 +1,8 @@
 //! TLS 1.3 AES-GCM record protection (RFC 8446 section 5.2).
 
 use rustls::crypto::cipher::{
-    make_tls13_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter,
-    MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage, Tls13AeadAlgorithm,
-    UnsupportedOperationError,
+    make_tls13_aad, AeadKey, InboundOpaqueMessage, Iv, MessageDecrypter, MessageEncrypter,
+    OutboundOpaqueMessage, OutboundPlainMessage, Tls13AeadAlgorithm, UnsupportedOperationError,
 };
 use rustls::crypto::CipherSuiteCommon;
 use rustls::{
@@ -11,7 +10,7 @@ use rustls::{
     SupportedCipherSuite, Tls13CipherSuite,
 };
 
-use crate::aead::{GcmKey, TAG_LEN};
+use crate::aead::{KeyIv, Opened, Sealed, TAG_LEN};
 use crate::aws_tls13;
 use crate::quic::{AES_128_GCM as QUIC_AES_128_GCM, AES_256_GCM as QUIC_AES_256_GCM};
 use rustls::crypto::aws_lc_rs::cipher_suite as aws;
@@ -89,17 +88,11 @@ struct Tls13Gcm(Bits);
 
 impl Tls13AeadAlgorithm for Tls13Gcm {
     fn encrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn MessageEncrypter> {
-        Box::new(Tls13Encrypter {
-            key: GcmKey::new(key.as_ref()),
-            iv,
-        })
+        Box::new(Tls13Encrypter(KeyIv::new(key.as_ref(), iv)))
     }
 
     fn decrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn MessageDecrypter> {
-        Box::new(Tls13Decrypter {
-            key: GcmKey::new(key.as_ref()),
-            iv,
-        })
+        Box::new(Tls13Decrypter(KeyIv::new(key.as_ref(), iv)))
     }
 
     fn key_len(&self) -> usize {
@@ -115,25 +108,19 @@ impl Tls13AeadAlgorithm for Tls13Gcm {
     }
 }
 
-struct Tls13Encrypter {
-    key: GcmKey,
-    iv: Iv,
-}
+struct Tls13Encrypter(KeyIv);
 
 impl MessageEncrypter for Tls13Encrypter {
-    fn encrypt(
-        &mut self,
-        msg: OutboundPlainMessage<'_>,
-        seq: u64,
-    ) -> Result<OutboundOpaqueMessage, Error> {
+    fn encrypt(&mut self, msg: OutboundPlainMessage<'_>, seq: u64) -> Sealed {
         // TLSInnerPlaintext = content || type (no padding), then the tag.
         let total_len = self.encrypted_payload_len(msg.payload.len());
-        let nonce = Nonce::new(&self.iv, seq).0;
+        let nonce = self.0.nonce(seq);
         let aad = make_tls13_aad(total_len);
         let trailer = msg.typ.to_array();
-        let payload = self
-            .key
-            .seal_record(&nonce, &aad, total_len, &[], &msg.payload, &trailer)?;
+        let payload =
+            self.0
+                .key
+                .seal_record(&nonce, &aad, total_len, &[], &msg.payload, &trailer)?;
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,
             ProtocolVersion::TLSv1_2,
@@ -146,25 +133,18 @@ impl MessageEncrypter for Tls13Encrypter {
     }
 }
 
-struct Tls13Decrypter {
-    key: GcmKey,
-    iv: Iv,
-}
+struct Tls13Decrypter(KeyIv);
 
 impl MessageDecrypter for Tls13Decrypter {
-    fn decrypt<'a>(
-        &mut self,
-        mut msg: InboundOpaqueMessage<'a>,
-        seq: u64,
-    ) -> Result<InboundPlainMessage<'a>, Error> {
+    fn decrypt<'a>(&mut self, mut msg: InboundOpaqueMessage<'a>, seq: u64) -> Opened<'a> {
         let payload = &mut msg.payload;
         let len = payload.len();
         let Some(ct_len) = len.checked_sub(TAG_LEN) else {
             return Err(Error::DecryptError);
         };
-        let nonce = Nonce::new(&self.iv, seq).0;
+        let nonce = self.0.nonce(seq);
         let aad = make_tls13_aad(len);
-        self.key.open_record(&nonce, &aad, payload, ct_len)?;
+        self.0.key.open_record(&nonce, &aad, payload, ct_len)?;
         payload.truncate(ct_len);
         msg.into_tls13_unpadded_message()
     }

@@ -74,24 +74,23 @@ impl PacketKey for CountingPacket {
     }
 }
 
-impl HeaderProtectionKey for CountingHeader {
-    fn encrypt_in_place(
-        &self,
-        sample: &[u8],
-        first: &mut u8,
-        pn: &mut [u8],
-    ) -> Result<(), rustls::Error> {
+/// What header protection returns.
+type Masked = Result<(), rustls::Error>;
+
+impl CountingHeader {
+    /// The wrapped key, with one more mask counted.
+    fn counted(&self) -> &dyn HeaderProtectionKey {
         self.1.masks.fetch_add(1, Ordering::Relaxed);
-        self.0.encrypt_in_place(sample, first, pn)
+        &*self.0
     }
-    fn decrypt_in_place(
-        &self,
-        sample: &[u8],
-        first: &mut u8,
-        pn: &mut [u8],
-    ) -> Result<(), rustls::Error> {
-        self.1.masks.fetch_add(1, Ordering::Relaxed);
-        self.0.decrypt_in_place(sample, first, pn)
+}
+
+impl HeaderProtectionKey for CountingHeader {
+    fn encrypt_in_place(&self, sample: &[u8], first: &mut u8, pn: &mut [u8]) -> Masked {
+        self.counted().encrypt_in_place(sample, first, pn)
+    }
+    fn decrypt_in_place(&self, sample: &[u8], first: &mut u8, pn: &mut [u8]) -> Masked {
+        self.counted().decrypt_in_place(sample, first, pn)
     }
     fn sample_len(&self) -> usize {
         self.0.sample_len()

@@ -1,8 +1,9 @@
 use super::{CliError, CmdResult};
 use galois_aead::{AesGcm, Ghash, GhashBackend, Options};
+use galois_cli::timing::{calibrate, median, sample, tsc_per_ns};
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `--size`: at least one byte (a rate over nothing is no measurement).
 fn size(s: &str) -> Result<usize, String> {
@@ -44,50 +45,9 @@ const SIZES: &[usize] = &[
 
 /// Median time per call of `f`, from `samples` samples of about `target` each.
 fn median_ns<F: FnMut()>(mut f: F, samples: usize, target: Duration) -> f64 {
-    let mut iters = 1u64;
-    loop {
-        let t = Instant::now();
-        for _ in 0..iters {
-            f();
-        }
-        let e = t.elapsed();
-        if e >= target / 4 {
-            iters = ((iters as f64) * target.as_secs_f64() / e.as_secs_f64())
-                .ceil()
-                .max(1.0) as u64;
-            break;
-        }
-        iters *= 4;
-    }
-    let mut v: Vec<f64> = (0..samples)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                f();
-            }
-            t.elapsed().as_nanos() as f64 / iters as f64
-        })
-        .collect();
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
-}
-
-/// TSC ticks per nanosecond, measured against the monotonic clock.
-fn tsc_per_ns() -> Option<f64> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: rdtsc has no preconditions on x86-64.
-        let t0 = unsafe { core::arch::x86_64::_rdtsc() };
-        let i = Instant::now();
-        while i.elapsed() < Duration::from_millis(50) {}
-        // SAFETY: as above.
-        let t1 = unsafe { core::arch::x86_64::_rdtsc() };
-        Some((t1 - t0) as f64 / i.elapsed().as_nanos() as f64)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
+    let iters = calibrate(&mut f, target);
+    let mut v: Vec<f64> = (0..samples).map(|_| sample(&mut f, iters)).collect();
+    median(&mut v)
 }
 
 pub fn run(a: Args) -> CmdResult {
@@ -96,7 +56,8 @@ pub fn run(a: Args) -> CmdResult {
     } else {
         (11, Duration::from_millis(40))
     };
-    let tsc = tsc_per_ns();
+    // 0 where there is no time-stamp counter.
+    let tsc = Some(tsc_per_ns()).filter(|&t| t > 0.0);
     let cpb = |ns: f64, bytes: usize| {
         tsc.map(|t| format!("{:.2}", ns * t / bytes as f64))
             .unwrap_or("-".into())

@@ -48,8 +48,54 @@ class NotYetFinalized(Exception):
 class AlreadyUpdated(Exception):
     """Associated data given after data."""
 
+class _OneShot:
+    """The one-shot calls of every AEAD class here (a typing base of the stub
+    only; at run time each class stands alone). The tag length: AESGCM's
+    ``tag_length``, else 16 bytes."""
+
+    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns ciphertext || tag."""
+    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        """Returns the plaintext; raises InvalidTag if the tag does not verify."""
+    def encrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes ciphertext || tag into ``buf`` (exactly len(data) + tag length bytes)."""
+    def decrypt_into(
+        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
+    ) -> int:
+        """Writes the plaintext into ``buf`` (exactly len(data) - tag length bytes)."""
+
+class _Stream:
+    """What the on-line encryption and decryption contexts share (typing only)."""
+
+    def authenticate_additional_data(self, data: Buffer) -> None: ...
+    def update(self, data: Buffer) -> bytes: ...
+    def update_into(self, data: Buffer, buf: Buffer) -> int: ...
+
+class _NonceMac:
+    """What GMAC and Poly1305AES share (typing only)."""
+
+    def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
+    def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
+        """Returns None, or raises InvalidSignature."""
+
+class _GcmOptions:
+    """The constructor and tag length of AESGCM and GMAC (typing only)."""
+
+    def __new__(
+        cls,
+        key: Buffer,
+        *,
+        tag_length: int = 16,
+        permissive: bool = False,
+        any_nonce_length: bool = False,
+    ) -> Self: ...
+    @property
+    def tag_length(self) -> int: ...
+
 @final
-class AESGCM:
+class AESGCM(_OneShot, _GcmOptions):
     """AES-GCM with the call shapes of cryptography's ``AESGCM``.
 
     ``key``: 16, 24 or 32 bytes. ``tag_length``: 16 (default), 12..15, 8 or 4
@@ -59,88 +105,44 @@ class AESGCM:
     any length from 1 byte.
     """
 
-    def __new__(
-        cls,
-        key: Buffer,
-        *,
-        tag_length: int = 16,
-        permissive: bool = False,
-        any_nonce_length: bool = False,
-    ) -> Self: ...
     @staticmethod
     def generate_key(bit_length: Optional[int] = None) -> bytes:
         """A random key of 128, 192 or 256 bits (``bit_length`` is required)."""
-    @property
-    def tag_length(self) -> int: ...
-    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns ciphertext || tag."""
-    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns the plaintext; raises InvalidTag if the tag does not verify."""
-    def encrypt_into(
-        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
-    ) -> int:
-        """Writes ciphertext || tag into ``buf`` (exactly len(data) + tag_length bytes)."""
-    def decrypt_into(
-        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
-    ) -> int:
-        """Writes the plaintext into ``buf`` (exactly len(data) - tag_length bytes)."""
     def encryptor(self, nonce: Buffer) -> GCMEncryptor:
         """An on-line encryption: AAD, then data in pieces, then the tag."""
     def decryptor(self, nonce: Buffer, tag: Optional[Buffer] = None) -> GCMDecryptor:
         """An on-line decryption that releases nothing before the tag verifies."""
 
 @final
-class GCMEncryptor:
-    def authenticate_additional_data(self, data: Buffer) -> None: ...
-    def update(self, data: Buffer) -> bytes: ...
-    def update_into(self, data: Buffer, buf: Buffer) -> int: ...
+class GCMEncryptor(_Stream):
     def finalize(self) -> bytes:
         """Returns b""; the tag is then ``tag``."""
     @property
     def tag(self) -> bytes: ...
 
 @final
-class GCMDecryptor:
+class GCMDecryptor(_Stream):
     """update() returns b"": the whole plaintext comes from finalize*()."""
 
-    def authenticate_additional_data(self, data: Buffer) -> None: ...
-    def update(self, data: Buffer) -> bytes: ...
-    def update_into(self, data: Buffer, buf: Buffer) -> int: ...
     def finalize(self) -> bytes:
         """Returns the whole plaintext, or raises InvalidTag."""
     def finalize_with_tag(self, tag: Buffer) -> bytes:
         """Returns the whole plaintext, or raises InvalidTag."""
 
 @final
-class GMAC:
+class GMAC(_NonceMac, _GcmOptions):
     """AES-GMAC: GCM authenticating data without encrypting it."""
 
-    def __new__(
-        cls,
-        key: Buffer,
-        *,
-        tag_length: int = 16,
-        permissive: bool = False,
-        any_nonce_length: bool = False,
-    ) -> Self: ...
     @staticmethod
     def generate_key(bit_length: int) -> bytes: ...
-    @property
-    def tag_length(self) -> int: ...
-    def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
-    def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
-        """Returns None, or raises InvalidSignature."""
 
 @final
-class Poly1305AES:
+class Poly1305AES(_NonceMac):
     """Poly1305-AES: 32-byte key k || r (r clamped), 16-byte nonces and tags."""
 
     def __new__(cls, key: Buffer) -> Self: ...
     @staticmethod
     def generate_key() -> bytes: ...
-    def authenticate(self, nonce: Buffer, data: Buffer) -> bytes: ...
-    def verify(self, nonce: Buffer, data: Buffer, tag: Buffer) -> None:
-        """Returns None, or raises InvalidSignature."""
 
 @final
 class Poly1305:
@@ -157,7 +159,7 @@ class Poly1305:
     def verify_tag(key: Buffer, data: Buffer, tag: Buffer) -> None: ...
 
 @final
-class AESGCMSIV:
+class AESGCMSIV(_OneShot):
     """AES-GCM-SIV (RFC 8452) with the call shapes and errors of cryptography's
     ``AESGCMSIV``: 16-, 24- or 32-byte keys, 12-byte nonces, 16-byte tags."""
 
@@ -165,21 +167,9 @@ class AESGCMSIV:
     @staticmethod
     def generate_key(bit_length: Optional[int] = None) -> bytes:
         """A random key of 128, 192 or 256 bits (``bit_length`` is required)."""
-    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns ciphertext || tag."""
-    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns the plaintext; raises InvalidTag if the tag does not verify."""
-    def encrypt_into(
-        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
-    ) -> int:
-        """Writes ciphertext || tag into ``buf`` (exactly len(data) + 16 bytes)."""
-    def decrypt_into(
-        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
-    ) -> int:
-        """Writes the plaintext into ``buf`` (exactly len(data) - 16 bytes)."""
 
 @final
-class XAES256GCM:
+class XAES256GCM(_OneShot):
     """XAES-256-GCM (c2sp.org/XAES-256-GCM): 32-byte keys, 24-byte nonces that
     may be random for about 2^80 messages per key, 16-byte tags."""
 
@@ -187,18 +177,6 @@ class XAES256GCM:
     @staticmethod
     def generate_key(bit_length: Optional[int] = None) -> bytes:
         """A random 32-byte key (``bit_length``: 256, or None)."""
-    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns ciphertext || tag."""
-    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns the plaintext; raises InvalidTag if the tag does not verify."""
-    def encrypt_into(
-        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
-    ) -> int:
-        """Writes ciphertext || tag into ``buf`` (exactly len(data) + 16 bytes)."""
-    def decrypt_into(
-        self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer
-    ) -> int:
-        """Writes the plaintext into ``buf`` (exactly len(data) - 16 bytes)."""
 
 def chunked_seal(key: Buffer, context: Buffer, data: Buffer) -> bytes: ...
 def chunked_open(key: Buffer, context: Buffer, data: Buffer) -> bytes: ...
