@@ -139,24 +139,21 @@ fn inverse(x: &Fe) -> Fe {
 /// assert_eq!(mac.tag(&[3; 16])?, Poly1305Aes::new(&key)?.authenticate(&[3; 16], &msg)?);
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
+#[derive(zeroize::ZeroizeOnDrop)]
 pub struct IncrementalPoly1305Aes {
+    #[zeroize(skip)]
     aes: Aes,
     r: Fe,
     /// Powers of r and of r^-1.
+    #[zeroize(skip)]
     pow: Windows<Fe>,
+    #[zeroize(skip)]
     inv: Windows<Fe>,
+    #[zeroize(skip)]
     msg: Vec<u8>,
     s: Fe,
+    #[zeroize(skip)]
     guard: IvGuard,
-}
-
-impl zeroize::ZeroizeOnDrop for IncrementalPoly1305Aes {}
-
-impl Drop for IncrementalPoly1305Aes {
-    fn drop(&mut self) {
-        self.r.zeroize();
-        self.s.zeroize();
-    }
 }
 
 impl IncrementalPoly1305Aes {
