@@ -289,6 +289,18 @@ pub(crate) fn exact_nonce(nonce: &[u8], len: usize) -> Result<()> {
     }
 }
 
+/// For the AEADs' unit tests: `check` (a `check_lengths`) takes a text of
+/// `max` bytes and refuses one more, before any work.
+#[cfg(test)]
+pub(crate) fn assert_text_limit(check: fn(&[u8], usize) -> Result<()>, max: u64) {
+    assert_eq!(check(&[], max as usize), Ok(()));
+    let len = max + 1;
+    assert_eq!(
+        check(&[], len as usize),
+        Err(Error::MessageTooLong { len, max })
+    );
+}
+
 /// The exact-length check of a caller's output buffer.
 fn need(expected: usize, got: usize) -> Result<()> {
     if expected == got {
