@@ -10,8 +10,9 @@
 //! them; generic code (the formats, the C and Python bindings) takes
 //! `A: Aead` or `A: AeadInit`.
 //!
-//! Adding an AEAD: its module, one `impl sealed::Core` (the checks and the
-//! two cores), one `impl Aead` (name and nonce length), one `impl AeadInit`
+//! Adding an AEAD: its module, one `aead_core!` (its `sealed::Core`: the
+//! length check and the two cores), one `impl Aead` (name and nonce
+//! length), one `impl AeadInit`
 //! (key lengths and `new`), `aead_methods!` in its inherent impl, and a line
 //! in each binding's table (see docs/architecture.md).
 //!
@@ -243,10 +244,18 @@ pub(crate) mod sealed {
     /// }
     /// ```
     pub trait Core {
-        /// The tag length in bytes.
-        fn tag_bytes(&self) -> usize;
-        /// Refuses a nonce this key does not take.
-        fn check_nonce(&self, nonce: &[u8]) -> Result<()>;
+        /// The tag length in bytes (16 unless the key truncates its tags).
+        fn tag_bytes(&self) -> usize {
+            16
+        }
+        /// Refuses a nonce this key does not take (unless the AEAD says
+        /// otherwise: any but one of exactly `NONCE_LEN` bytes).
+        fn check_nonce(&self, nonce: &[u8]) -> Result<()>
+        where
+            Self: crate::Aead,
+        {
+            super::exact_nonce(nonce, Self::NONCE_LEN)
+        }
         /// Refuses additional data or a text too long for one message.
         fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()>;
         /// Seals `src` (the same length as `buf`) into `buf`, or `buf` in
@@ -271,6 +280,30 @@ pub(crate) mod sealed {
         ) -> Result<bool>;
     }
 }
+
+/// `impl sealed::Core` for an AEAD, with the cores' signatures written
+/// once, here: the invocation names the length check (a `check_lengths`),
+/// the cores' arguments (`self` first) and gives their bodies, then any
+/// override of `tag_bytes` or `check_nonce`.
+macro_rules! aead_core {
+    (
+        impl$([$($g:tt)*])? for $t:ty;
+        check_lens = $check:path;
+        fn seal_core($s:ident, $n:ident, $a:ident, $src:ident, $buf:ident) $seal:block
+        fn open_core($s2:ident, $n2:ident, $a2:ident, $src2:ident, $buf2:ident, $tag:ident) $open:block
+        $($item:item)*
+    ) => {
+        impl$(<$($g)*>)? $crate::aead::sealed::Core for $t {
+            fn check_lens(&self, aad: &[u8], text_len: usize) -> $crate::Result<()> {
+                $check(aad, text_len)
+            }
+            fn seal_core(&$s, $n: &[u8], $a: &[u8], $src: Option<&[u8]>, $buf: &mut [u8]) -> $crate::Result<$crate::aead::Tag> $seal
+            fn open_core(&$s2, $n2: &[u8], $a2: &[u8], $src2: Option<&[u8]>, $buf2: &mut [u8], $tag: &[u8]) -> $crate::Result<bool> $open
+            $($item)*
+        }
+    };
+}
+pub(crate) use aead_core;
 
 /// Wipes `out` and returns `e` (out of line: the failure path).
 #[cold]

@@ -132,23 +132,10 @@ impl crate::AeadInit for AesGcmSiv {
     }
 }
 
-impl crate::aead::sealed::Core for AesGcmSiv {
-    fn tag_bytes(&self) -> usize {
-        TAG_BYTES
-    }
-    fn check_nonce(&self, nonce: &[u8]) -> Result<()> {
-        crate::aead::exact_nonce(nonce, NONCE_BYTES)
-    }
-    fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
-        Self::check_lengths(aad, text_len)
-    }
-    fn seal_core(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> Result<Tag> {
+crate::aead::aead_core! {
+    impl for AesGcmSiv;
+    check_lens = Self::check_lengths;
+    fn seal_core(self, nonce, aad, src, buf) {
         if let Some(s) = src {
             buf.copy_from_slice(s);
         }
@@ -161,14 +148,7 @@ impl crate::aead::sealed::Core for AesGcmSiv {
         }
         self.seal_keyed(nonce, aad, buf)
     }
-    fn open_core(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<bool> {
+    fn open_core(self, nonce, aad, src, buf, tag) {
         if let Some(s) = src {
             buf.copy_from_slice(s);
         }
