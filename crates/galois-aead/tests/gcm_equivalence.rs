@@ -244,7 +244,7 @@ fn short_messages_without_aad_match_reference() {
 fn aligning_head_at_every_offset() {
     let mut r = rng(17);
     each_key(&mut r, |r, key, iv| {
-        let refg = reference(&key);
+        let refg = reference(key);
         let pt = bytes(r, 16384 + 64);
         let mut lens: Vec<usize> = (2040..=2056).chain(4080..=4112).collect();
         lens.extend([8192 - 1, 16384, 16384 + 5]);
@@ -253,9 +253,9 @@ fn aligning_head_at_every_offset() {
         for aad_len in [0usize, 5, 600] {
             let aad = bytes(r, aad_len);
             for &n in &lens {
-                let want = refg.seal(&iv, &aad, &pt[..n]).unwrap();
+                let want = refg.seal(iv, &aad, &pt[..n]).unwrap();
                 for opts in implementations() {
-                    let g = AesGcm::with_options(&key, opts).unwrap();
+                    let g = AesGcm::with_options(key, opts).unwrap();
                     for off in [0usize, 16, 32, 48, 8, 24, 40, 56] {
                         let at = base + off;
                         // The bytes around the buffer stay as they were (a
@@ -267,12 +267,12 @@ fn aligning_head_at_every_offset() {
                         let around = fence(&store, n);
                         let buf = &mut store[at..at + n];
                         buf.copy_from_slice(&pt[..n]);
-                        let tag = g.seal_in_place_detached(&iv, &aad, buf).unwrap();
+                        let tag = g.seal_in_place_detached(iv, &aad, buf).unwrap();
                         assert_eq!(&buf[..], &want[..n], "{opts:?} len {n} off {off}");
                         assert_eq!(tag.as_bytes(), &want[n..], "{opts:?} len {n} off {off}");
                         assert_eq!(fence(&store, n), around, "{opts:?} len {n} off {off}");
                         let buf = &mut store[at..at + n];
-                        g.open_in_place_detached(&iv, &aad, buf, tag.as_bytes())
+                        g.open_in_place_detached(iv, &aad, buf, tag.as_bytes())
                             .unwrap();
                         assert_eq!(&buf[..], &pt[..n], "{opts:?} len {n} off {off}");
                         // Out of place, input and output differently aligned.
@@ -283,7 +283,7 @@ fn aligning_head_at_every_offset() {
                         src[s_at..s_at + n].copy_from_slice(&pt[..n]);
                         let around = fence(&store, n + t);
                         let buf = &mut store[at..at + n + t];
-                        g.seal_into(&iv, &aad, &src[s_at..s_at + n], buf).unwrap();
+                        g.seal_into(iv, &aad, &src[s_at..s_at + n], buf).unwrap();
                         assert_eq!(
                             fence(&store, n + t),
                             around,
@@ -297,7 +297,7 @@ fn aligning_head_at_every_offset() {
                         );
                         src[s_at..s_at + n + t].copy_from_slice(buf);
                         let buf = &mut store[at..at + n];
-                        g.open_into(&iv, &aad, &src[s_at..s_at + n + t], buf)
+                        g.open_into(iv, &aad, &src[s_at..s_at + n + t], buf)
                             .unwrap();
                         assert_eq!(
                             &buf[..],
@@ -396,7 +396,7 @@ fn lengths_across_reduction_groups() {
     let mut r = rng(18);
     each_key(&mut r, |r, key, iv| {
         let long_iv = bytes(r, 20);
-        let refg = reference(&key);
+        let refg = reference(key);
         let pt = bytes(r, 26 * 512 + 300);
         let mut lens: Vec<usize> = Vec::new();
         for k in 0..=26 {
@@ -411,7 +411,7 @@ fn lengths_across_reduction_groups() {
             for &n in &lens {
                 let want = refg.seal(iv, &aad, &pt[..n]).unwrap();
                 for opts in implementations() {
-                    let g = AesGcm::with_options(&key, opts).unwrap();
+                    let g = AesGcm::with_options(key, opts).unwrap();
                     let sealed = g.seal(iv, &aad, &pt[..n]).unwrap();
                     assert_eq!(
                         sealed,

@@ -149,8 +149,8 @@ fn random_chunkings_of_16_kib_every_backend() {
         let aad = bytes(r, 21);
         let pt = bytes(r, 16384);
         for opts in implementations() {
-            let g = AesGcm::with_options(&key, opts).unwrap();
-            let want = g.seal(&iv, &aad, &pt).unwrap();
+            let g = AesGcm::with_options(key, opts).unwrap();
+            let want = g.seal(iv, &aad, &pt).unwrap();
             for _ in 0..40 {
                 let mut sizes = Vec::new();
                 let mut total = 0;
@@ -167,7 +167,7 @@ fn random_chunkings_of_16_kib_every_backend() {
                 let cuts = pieces(pt.len(), &sizes);
                 check(
                     &g,
-                    &iv,
+                    iv,
                     &aad,
                     &pt,
                     &cuts,
