@@ -37,7 +37,7 @@
 //! [`AesGcmSiv`]: crate::AesGcmSiv
 //! [`XAes256Gcm`]: crate::XAes256Gcm
 
-use crate::aes::AesBackend;
+use crate::aes::{Aes, AesBackend};
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gf128::GhashBackend;
@@ -203,10 +203,19 @@ impl Options {
         self.tag_len as usize
     }
 
+    /// The AES key schedule of `key` on the pinned AES backend, else on
+    /// the automatic one.
+    pub(crate) fn aes_key(&self, key: &[u8]) -> Result<Aes> {
+        match self.aes {
+            Some(b) => Aes::with_backend(key, b),
+            None => Aes::new(key),
+        }
+    }
+
     /// For the AEADs with a fixed 16-byte tag and their own IV rules: the
-    /// pinned backends, after refusing every GCM-only option, the pinned
-    /// GHASH backend checked against the CPU.
-    pub(crate) fn backends_only(&self) -> Result<(Option<GhashBackend>, Option<AesBackend>)> {
+    /// pinned GHASH backend (checked against the CPU), after refusing
+    /// every GCM-only option.
+    pub(crate) fn backends_only(&self) -> Result<Option<GhashBackend>> {
         if self.tag_len != 16 {
             return Err(Error::InvalidTagLength {
                 got: self.tag_len as usize,
@@ -225,7 +234,7 @@ impl Options {
         if let Some(b) = self.backend.filter(|b| !b.is_available()) {
             return Err(Error::BackendUnavailable { backend: b.name() });
         }
-        Ok((self.backend, self.aes))
+        Ok(self.backend)
     }
 }
 

@@ -133,8 +133,26 @@ impl crate::AeadInit for XAes256Gcm {
     const KEY_LENS: &'static [usize] = &[KEY_BYTES];
 
     fn with_options(key: &[u8], opts: crate::Options) -> Result<Self> {
-        let (backend, aes) = opts.backends_only()?;
-        Self::build(key, backend, aes)
+        let backend = opts.backends_only()?;
+        if key.len() != KEY_BYTES {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let aes = opts.aes_key(key)?;
+        // Steps 1 and 2: L = AES-256(K, 0); K1 = dbl(L) in CMAC's sense.
+        let mut l = [0u8; 16];
+        aes.encrypt_block(&mut l);
+        let mut lv = u128::from_be_bytes(l);
+        let mut k1 = (lv << 1) ^ (0x87 & ct::mask128(lv >> 127));
+        l.zeroize();
+        lv.zeroize();
+        let m = |i: u128| ((i << 112) | (0x58 << 104)) ^ k1;
+        let mbase = [m(1).to_be_bytes(), m(2).to_be_bytes()];
+        k1.zeroize();
+        Ok(XAes256Gcm {
+            aes,
+            mbase,
+            backend,
+        })
     }
 }
 
@@ -175,31 +193,6 @@ impl XAes256Gcm {
     crate::aead::aead_methods!("galois_aead::XAes256Gcm", "[7u8; 32]", "[1u8; 24]");
 
     crate::aead::aead_init_methods!("galois_aead::XAes256Gcm", "[7u8; 32]");
-
-    fn build(key: &[u8], backend: Option<GhashBackend>, aes: Option<AesBackend>) -> Result<Self> {
-        if key.len() != KEY_BYTES {
-            return Err(Error::InvalidKeyLength { got: key.len() });
-        }
-        let aes = match aes {
-            Some(b) => Aes::with_backend(key, b)?,
-            None => Aes::new(key)?,
-        };
-        // Steps 1 and 2: L = AES-256(K, 0); K1 = dbl(L) in CMAC's sense.
-        let mut l = [0u8; 16];
-        aes.encrypt_block(&mut l);
-        let mut lv = u128::from_be_bytes(l);
-        let mut k1 = (lv << 1) ^ (0x87 & ct::mask128(lv >> 127));
-        l.zeroize();
-        lv.zeroize();
-        let m = |i: u128| ((i << 112) | (0x58 << 104)) ^ k1;
-        let mbase = [m(1).to_be_bytes(), m(2).to_be_bytes()];
-        k1.zeroize();
-        Ok(XAes256Gcm {
-            aes,
-            mbase,
-            backend,
-        })
-    }
 
     /// A fresh random nonce from the operating system.
     ///

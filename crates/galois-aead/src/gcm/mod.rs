@@ -225,11 +225,7 @@ impl crate::AeadInit for AesGcm {
     const KEY_LENS: &'static [usize] = &[16, 24, 32];
 
     fn with_options(key: &[u8], opts: Options) -> Result<Self> {
-        let aes = match opts.aes {
-            Some(b) => Aes::with_backend(key, b)?,
-            None => Aes::new(key)?,
-        };
-        Gcm::from_cipher(aes, opts)
+        Gcm::from_cipher(opts.aes_key(key)?, opts)
     }
 
     fn for_formats(key: &[u8]) -> Result<Self> {

@@ -127,8 +127,12 @@ impl crate::AeadInit for AesGcmSiv {
     /// Key lengths 16 or 32 (24: the AES-192 extension of OpenSSL and
     /// `cryptography`).
     fn with_options(key: &[u8], opts: crate::Options) -> Result<Self> {
-        let (backend, aes) = opts.backends_only()?;
-        Self::build(key, backend, aes)
+        let backend = opts.backends_only()?;
+        if !matches!(key.len(), 16 | 24 | 32) {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let kgk = opts.aes_key(key)?;
+        Ok(AesGcmSiv { kgk, backend })
     }
 }
 
@@ -166,17 +170,6 @@ impl AesGcmSiv {
     crate::aead::aead_methods!("galois_aead::AesGcmSiv", "[7u8; 16]", "[1u8; 12]");
 
     crate::aead::aead_init_methods!("galois_aead::AesGcmSiv", "[7u8; 16]");
-
-    fn build(key: &[u8], backend: Option<GhashBackend>, aes: Option<AesBackend>) -> Result<Self> {
-        if !matches!(key.len(), 16 | 24 | 32) {
-            return Err(Error::InvalidKeyLength { got: key.len() });
-        }
-        let kgk = match aes {
-            Some(b) => Aes::with_backend(key, b)?,
-            None => Aes::new(key)?,
-        };
-        Ok(AesGcmSiv { kgk, backend })
-    }
 
     /// The key length in bytes (16, 24 or 32).
     ///
