@@ -10,8 +10,9 @@
 //! them; generic code (the formats, the C and Python bindings) takes
 //! `A: Aead` or `A: AeadInit`.
 //!
-//! Adding an AEAD: its module, one `impl sealed::Core` (the checks and the
-//! two cores), one `impl Aead` (name and nonce length), one `impl AeadInit`
+//! Adding an AEAD: its module, one `aead_core!` (its `sealed::Core`: the
+//! length check and the two cores), one `impl Aead` (name and nonce
+//! length), one `impl AeadInit`
 //! (key lengths and `new`), `aead_methods!` in its inherent impl, and a line
 //! in each binding's table (see docs/architecture.md).
 //!
@@ -36,7 +37,7 @@
 //! [`AesGcmSiv`]: crate::AesGcmSiv
 //! [`XAes256Gcm`]: crate::XAes256Gcm
 
-use crate::aes::AesBackend;
+use crate::aes::{Aes, AesBackend};
 use crate::ct;
 use crate::error::{Error, Result};
 use crate::gf128::GhashBackend;
@@ -202,10 +203,19 @@ impl Options {
         self.tag_len as usize
     }
 
+    /// The AES key schedule of `key` on the pinned AES backend, else on
+    /// the automatic one.
+    pub(crate) fn aes_key(&self, key: &[u8]) -> Result<Aes> {
+        match self.aes {
+            Some(b) => Aes::with_backend(key, b),
+            None => Aes::new(key),
+        }
+    }
+
     /// For the AEADs with a fixed 16-byte tag and their own IV rules: the
-    /// pinned backends, after refusing every GCM-only option, the pinned
-    /// GHASH backend checked against the CPU.
-    pub(crate) fn backends_only(&self) -> Result<(Option<GhashBackend>, Option<AesBackend>)> {
+    /// pinned GHASH backend (checked against the CPU), after refusing
+    /// every GCM-only option.
+    pub(crate) fn backends_only(&self) -> Result<Option<GhashBackend>> {
         if self.tag_len != 16 {
             return Err(Error::InvalidTagLength {
                 got: self.tag_len as usize,
@@ -224,7 +234,7 @@ impl Options {
         if let Some(b) = self.backend.filter(|b| !b.is_available()) {
             return Err(Error::BackendUnavailable { backend: b.name() });
         }
-        Ok((self.backend, self.aes))
+        Ok(self.backend)
     }
 }
 
@@ -243,10 +253,18 @@ pub(crate) mod sealed {
     /// }
     /// ```
     pub trait Core {
-        /// The tag length in bytes.
-        fn tag_bytes(&self) -> usize;
-        /// Refuses a nonce this key does not take.
-        fn check_nonce(&self, nonce: &[u8]) -> Result<()>;
+        /// The tag length in bytes (16 unless the key truncates its tags).
+        fn tag_bytes(&self) -> usize {
+            16
+        }
+        /// Refuses a nonce this key does not take (unless the AEAD says
+        /// otherwise: any but one of exactly `NONCE_LEN` bytes).
+        fn check_nonce(&self, nonce: &[u8]) -> Result<()>
+        where
+            Self: crate::Aead,
+        {
+            super::exact_nonce(nonce, Self::NONCE_LEN)
+        }
         /// Refuses additional data or a text too long for one message.
         fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()>;
         /// Seals `src` (the same length as `buf`) into `buf`, or `buf` in
@@ -272,6 +290,30 @@ pub(crate) mod sealed {
     }
 }
 
+/// `impl sealed::Core` for an AEAD, with the cores' signatures written
+/// once, here: the invocation names the length check (a `check_lengths`),
+/// the cores' arguments (`self` first) and gives their bodies, then any
+/// override of `tag_bytes` or `check_nonce`.
+macro_rules! aead_core {
+    (
+        impl$([$($g:tt)*])? for $t:ty;
+        check_lens = $check:path;
+        fn seal_core($s:ident, $n:ident, $a:ident, $src:ident, $buf:ident) $seal:block
+        fn open_core($s2:ident, $n2:ident, $a2:ident, $src2:ident, $buf2:ident, $tag:ident) $open:block
+        $($item:item)*
+    ) => {
+        impl$(<$($g)*>)? $crate::aead::sealed::Core for $t {
+            fn check_lens(&self, aad: &[u8], text_len: usize) -> $crate::Result<()> {
+                $check(aad, text_len)
+            }
+            fn seal_core(&$s, $n: &[u8], $a: &[u8], $src: Option<&[u8]>, $buf: &mut [u8]) -> $crate::Result<$crate::aead::Tag> $seal
+            fn open_core(&$s2, $n2: &[u8], $a2: &[u8], $src2: Option<&[u8]>, $buf2: &mut [u8], $tag: &[u8]) -> $crate::Result<bool> $open
+            $($item)*
+        }
+    };
+}
+pub(crate) use aead_core;
+
 /// Wipes `out` and returns `e` (out of line: the failure path).
 #[cold]
 #[inline(never)]
@@ -287,6 +329,18 @@ pub(crate) fn exact_nonce(nonce: &[u8], len: usize) -> Result<()> {
     } else {
         Err(Error::InvalidNonceLength { got: nonce.len() })
     }
+}
+
+/// For the AEADs' unit tests: `check` (a `check_lengths`) takes a text of
+/// `max` bytes and refuses one more, before any work.
+#[cfg(test)]
+pub(crate) fn assert_text_limit(check: fn(&[u8], usize) -> Result<()>, max: u64) {
+    assert_eq!(check(&[], max as usize), Ok(()));
+    let len = max + 1;
+    assert_eq!(
+        check(&[], len as usize),
+        Err(Error::MessageTooLong { len, max })
+    );
 }
 
 /// The exact-length check of a caller's output buffer.
@@ -717,6 +771,22 @@ macro_rules! aead_init_methods {
 }
 pub(crate) use aead_init_methods;
 
+/// Inherent methods that forward to the [`Aead`] methods of the same
+/// names, one line each: `name(params) -> T;` makes
+/// `pub fn name(&self, params) -> Result<T>`, with the attributes before it.
+macro_rules! aead_forward {
+    ($($(#[$m:meta])* $name:ident($($a:ident: $t:ty),*) -> $r:ty;)*) => {
+        $(
+            $(#[$m])*
+            #[inline]
+            pub fn $name(&self, $($a: $t),*) -> $crate::Result<$r> {
+                $crate::Aead::$name(self, $($a),*)
+            }
+        )*
+    };
+}
+pub(crate) use aead_forward;
+
 /// The inherent methods of an AEAD type, each forwarding to the [`Aead`]
 /// method of the same name (so callers need no `use`). `$ty`: the type's
 /// path in examples; `$key`, `$nonce`: a key and a nonce for them.
@@ -730,145 +800,62 @@ macro_rules! aead_methods {
             $crate::Aead::tag_len(self)
         }
 
-        /// Encrypts `buf` in place and returns the detached tag
-        /// ([`Aead::seal_in_place_detached`](crate::Aead::seal_in_place_detached)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = *b\"abc\";\nlet tag = a.seal_in_place_detached(&", $nonce, ", b\"hdr\", &mut buf)?;\na.open_in_place_detached(&", $nonce, ", b\"hdr\", &mut buf, tag.as_bytes())?;\nassert_eq!(&buf, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn seal_in_place_detached(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut [u8],
-        ) -> $crate::Result<$crate::Tag> {
-            $crate::Aead::seal_in_place_detached(self, nonce, aad, buf)
-        }
-
-        /// Decrypts `buf` in place if `tag` verifies; on any failure `buf`
-        /// is wiped ([`Aead::open_in_place_detached`](crate::Aead::open_in_place_detached)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = *b\"abc\";\nlet tag = a.seal_in_place_detached(&", $nonce, ", b\"\", &mut buf)?;\nbuf[0] ^= 1;\nassert!(a.open_in_place_detached(&", $nonce, ", b\"\", &mut buf, tag.as_bytes()).is_err());\nassert_eq!(buf, [0; 3]);\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn open_in_place_detached(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut [u8],
-            tag: &[u8],
-        ) -> $crate::Result<()> {
-            $crate::Aead::open_in_place_detached(self, nonce, aad, buf, tag)
-        }
-
-        /// Encrypts `pt` into `out` (the same length) and returns the tag; a
-        /// refused seal leaves `out` wiped
-        /// ([`Aead::seal_detached_into`](crate::Aead::seal_detached_into)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut ct = [0u8; 5];\nlet tag = a.seal_detached_into(&", $nonce, ", b\"\", b\"hello\", &mut ct)?;\nlet mut pt = [0u8; 5];\na.open_detached_into(&", $nonce, ", b\"\", &ct, tag.as_bytes(), &mut pt)?;\nassert_eq!(&pt, b\"hello\");\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn seal_detached_into(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            pt: &[u8],
-            out: &mut [u8],
-        ) -> $crate::Result<$crate::Tag> {
-            $crate::Aead::seal_detached_into(self, nonce, aad, pt, out)
-        }
-
-        /// Decrypts `ct` into `out` (the same length) if `tag` verifies; on
-        /// any failure `out` is wiped
-        /// ([`Aead::open_detached_into`](crate::Aead::open_detached_into)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut ct = [0u8; 5];\nlet tag = a.seal_detached_into(&", $nonce, ", b\"\", b\"hello\", &mut ct)?;\nlet mut pt = [0xa5u8; 5];\nassert!(a.open_detached_into(&", $nonce, ", b\"x\", &ct, tag.as_bytes(), &mut pt).is_err());\nassert_eq!(pt, [0; 5]);\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn open_detached_into(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            ct: &[u8],
-            tag: &[u8],
-            out: &mut [u8],
-        ) -> $crate::Result<()> {
-            $crate::Aead::open_detached_into(self, nonce, aad, ct, tag, out)
-        }
-
-        /// Seals `pt` into `out` (`pt.len()` + the tag length: ciphertext
-        /// then tag); a refused seal leaves `out` wiped
-        /// ([`Aead::seal_into`](crate::Aead::seal_into)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut out = [0u8; 3 + 16];\na.seal_into(&", $nonce, ", b\"\", b\"abc\", &mut out)?;\nassert_eq!(out.to_vec(), a.seal(&", $nonce, ", b\"\", b\"abc\")?);\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn seal_into(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            pt: &[u8],
-            out: &mut [u8],
-        ) -> $crate::Result<()> {
-            $crate::Aead::seal_into(self, nonce, aad, pt, out)
-        }
-
-        /// Opens ciphertext-then-tag `input` into `out` (`input.len()` -
-        /// the tag length); on any failure `out` is wiped
-        /// ([`Aead::open_into`](crate::Aead::open_into)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"\", b\"abc\")?;\nlet mut out = [0u8; 3];\na.open_into(&", $nonce, ", b\"\", &sealed, &mut out)?;\nassert_eq!(&out, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn open_into(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            input: &[u8],
-            out: &mut [u8],
-        ) -> $crate::Result<()> {
-            $crate::Aead::open_into(self, nonce, aad, input, out)
-        }
-
-        /// Ciphertext then tag, in a new vector
-        /// ([`Aead::seal`](crate::Aead::seal)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"aad\", b\"secret\")?;\nassert_eq!(sealed.len(), 6 + 16);\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn seal(&self, nonce: &[u8], aad: &[u8], pt: &[u8]) -> $crate::Result<Vec<u8>> {
-            $crate::Aead::seal(self, nonce, aad, pt)
-        }
-
-        /// The plaintext of ciphertext-then-tag `input`, only if it
-        /// verifies ([`Aead::open`](crate::Aead::open)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"aad\", b\"secret\")?;\nassert_eq!(a.open(&", $nonce, ", b\"aad\", &sealed)?, b\"secret\");\nassert!(a.open(&", $nonce, ", b\"other\", &sealed).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn open(&self, nonce: &[u8], aad: &[u8], input: &[u8]) -> $crate::Result<Vec<u8>> {
-            $crate::Aead::open(self, nonce, aad, input)
-        }
-
-        /// Encrypts the vector's contents in place and appends the tag
-        /// ([`Aead::seal_in_place_append_tag`](crate::Aead::seal_in_place_append_tag)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = b\"abc\".to_vec();\na.seal_in_place_append_tag(&", $nonce, ", b\"\", &mut buf)?;\nassert_eq!(buf, a.seal(&", $nonce, ", b\"\", b\"abc\")?);\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn seal_in_place_append_tag(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut Vec<u8>,
-        ) -> $crate::Result<()> {
-            $crate::Aead::seal_in_place_append_tag(self, nonce, aad, buf)
-        }
-
-        /// Verifies and strips the appended tag, decrypting in place; on
-        /// any failure the vector is wiped and emptied
-        /// ([`Aead::open_in_place`](crate::Aead::open_in_place)).
-        ///
-        #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = a.seal(&", $nonce, ", b\"\", b\"abc\")?;\na.open_in_place(&", $nonce, ", b\"\", &mut buf)?;\nassert_eq!(buf, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
-        #[inline]
-        pub fn open_in_place(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            buf: &mut Vec<u8>,
-        ) -> $crate::Result<()> {
-            $crate::Aead::open_in_place(self, nonce, aad, buf)
+        $crate::aead::aead_forward! {
+            /// Encrypts `buf` in place and returns the detached tag
+            /// ([`Aead::seal_in_place_detached`](crate::Aead::seal_in_place_detached)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = *b\"abc\";\nlet tag = a.seal_in_place_detached(&", $nonce, ", b\"hdr\", &mut buf)?;\na.open_in_place_detached(&", $nonce, ", b\"hdr\", &mut buf, tag.as_bytes())?;\nassert_eq!(&buf, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+            seal_in_place_detached(nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> $crate::Tag;
+            /// Decrypts `buf` in place if `tag` verifies; on any failure `buf`
+            /// is wiped ([`Aead::open_in_place_detached`](crate::Aead::open_in_place_detached)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = *b\"abc\";\nlet tag = a.seal_in_place_detached(&", $nonce, ", b\"\", &mut buf)?;\nbuf[0] ^= 1;\nassert!(a.open_in_place_detached(&", $nonce, ", b\"\", &mut buf, tag.as_bytes()).is_err());\nassert_eq!(buf, [0; 3]);\n# Ok::<(), galois_aead::Error>(())\n```")]
+            open_in_place_detached(nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> ();
+            /// Encrypts `pt` into `out` (the same length) and returns the tag; a
+            /// refused seal leaves `out` wiped
+            /// ([`Aead::seal_detached_into`](crate::Aead::seal_detached_into)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut ct = [0u8; 5];\nlet tag = a.seal_detached_into(&", $nonce, ", b\"\", b\"hello\", &mut ct)?;\nlet mut pt = [0u8; 5];\na.open_detached_into(&", $nonce, ", b\"\", &ct, tag.as_bytes(), &mut pt)?;\nassert_eq!(&pt, b\"hello\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+            seal_detached_into(nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> $crate::Tag;
+            /// Decrypts `ct` into `out` (the same length) if `tag` verifies; on
+            /// any failure `out` is wiped
+            /// ([`Aead::open_detached_into`](crate::Aead::open_detached_into)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut ct = [0u8; 5];\nlet tag = a.seal_detached_into(&", $nonce, ", b\"\", b\"hello\", &mut ct)?;\nlet mut pt = [0xa5u8; 5];\nassert!(a.open_detached_into(&", $nonce, ", b\"x\", &ct, tag.as_bytes(), &mut pt).is_err());\nassert_eq!(pt, [0; 5]);\n# Ok::<(), galois_aead::Error>(())\n```")]
+            open_detached_into(nonce: &[u8], aad: &[u8], ct: &[u8], tag: &[u8], out: &mut [u8]) -> ();
+            /// Seals `pt` into `out` (`pt.len()` + the tag length: ciphertext
+            /// then tag); a refused seal leaves `out` wiped
+            /// ([`Aead::seal_into`](crate::Aead::seal_into)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut out = [0u8; 3 + 16];\na.seal_into(&", $nonce, ", b\"\", b\"abc\", &mut out)?;\nassert_eq!(out.to_vec(), a.seal(&", $nonce, ", b\"\", b\"abc\")?);\n# Ok::<(), galois_aead::Error>(())\n```")]
+            seal_into(nonce: &[u8], aad: &[u8], pt: &[u8], out: &mut [u8]) -> ();
+            /// Opens ciphertext-then-tag `input` into `out` (`input.len()` -
+            /// the tag length); on any failure `out` is wiped
+            /// ([`Aead::open_into`](crate::Aead::open_into)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"\", b\"abc\")?;\nlet mut out = [0u8; 3];\na.open_into(&", $nonce, ", b\"\", &sealed, &mut out)?;\nassert_eq!(&out, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+            open_into(nonce: &[u8], aad: &[u8], input: &[u8], out: &mut [u8]) -> ();
+            /// Ciphertext then tag, in a new vector
+            /// ([`Aead::seal`](crate::Aead::seal)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"aad\", b\"secret\")?;\nassert_eq!(sealed.len(), 6 + 16);\n# Ok::<(), galois_aead::Error>(())\n```")]
+            seal(nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8>;
+            /// The plaintext of ciphertext-then-tag `input`, only if it
+            /// verifies ([`Aead::open`](crate::Aead::open)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet sealed = a.seal(&", $nonce, ", b\"aad\", b\"secret\")?;\nassert_eq!(a.open(&", $nonce, ", b\"aad\", &sealed)?, b\"secret\");\nassert!(a.open(&", $nonce, ", b\"other\", &sealed).is_err());\n# Ok::<(), galois_aead::Error>(())\n```")]
+            open(nonce: &[u8], aad: &[u8], input: &[u8]) -> Vec<u8>;
+            /// Encrypts the vector's contents in place and appends the tag
+            /// ([`Aead::seal_in_place_append_tag`](crate::Aead::seal_in_place_append_tag)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = b\"abc\".to_vec();\na.seal_in_place_append_tag(&", $nonce, ", b\"\", &mut buf)?;\nassert_eq!(buf, a.seal(&", $nonce, ", b\"\", b\"abc\")?);\n# Ok::<(), galois_aead::Error>(())\n```")]
+            seal_in_place_append_tag(nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> ();
+            /// Verifies and strips the appended tag, decrypting in place; on
+            /// any failure the vector is wiped and emptied
+            /// ([`Aead::open_in_place`](crate::Aead::open_in_place)).
+            ///
+            #[doc = concat!("```\nlet a = ", $ty, "::new(&", $key, ")?;\nlet mut buf = a.seal(&", $nonce, ", b\"\", b\"abc\")?;\na.open_in_place(&", $nonce, ", b\"\", &mut buf)?;\nassert_eq!(buf, b\"abc\");\n# Ok::<(), galois_aead::Error>(())\n```")]
+            open_in_place(nonce: &[u8], aad: &[u8], buf: &mut Vec<u8>) -> ();
         }
     };
 }

@@ -138,6 +138,37 @@ aes_gcm_type!(Aes128Gcm, U16, "128", "16");
 aes_gcm_type!(Aes192Gcm, U24, "192", "24");
 aes_gcm_type!(Aes256Gcm, U32, "256", "32");
 
+/// The `universal-hash` traits of a wrapper `$t(inner)` whose inner hash
+/// has `update(&[u8])` and `finalize() -> [u8; 16]`: one 16-byte block at
+/// a time, absorbed whole.
+macro_rules! universal_hash_over {
+    ($t:ident) => {
+        impl BlockSizeUser for $t {
+            type BlockSize = U16;
+        }
+
+        impl ParBlocksSizeUser for $t {
+            type ParBlocksSize = U1;
+        }
+
+        impl UhfBackend for $t {
+            fn proc_block(&mut self, block: &universal_hash::Block<Self>) {
+                self.0.update(block.as_slice());
+            }
+        }
+
+        impl UniversalHash for $t {
+            fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
+                f.call(self);
+            }
+
+            fn finalize(self) -> universal_hash::Block<Self> {
+                Array::from(self.0.finalize())
+            }
+        }
+    };
+}
+
 /// GHASH keyed with H (16 bytes, spec bit order), as a RustCrypto
 /// `UniversalHash`: blocks are absorbed as spec equation (2) does, and
 /// `finalize` returns the accumulator.
@@ -169,29 +200,7 @@ impl KeyInit for GHash {
     }
 }
 
-impl BlockSizeUser for GHash {
-    type BlockSize = U16;
-}
-
-impl ParBlocksSizeUser for GHash {
-    type ParBlocksSize = U1;
-}
-
-impl UhfBackend for GHash {
-    fn proc_block(&mut self, block: &universal_hash::Block<Self>) {
-        self.0.update(block.as_slice());
-    }
-}
-
-impl UniversalHash for GHash {
-    fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
-        f.call(self);
-    }
-
-    fn finalize(self) -> universal_hash::Block<Self> {
-        Array::from(self.0.finalize())
-    }
-}
+universal_hash_over!(GHash);
 
 /// The one-time Poly1305 of RFC 8439 (32-byte key r || s, r clamped by the
 /// MAC) as a RustCrypto `UniversalHash`. Each block fed through the trait is
@@ -245,26 +254,4 @@ impl KeyInit for Poly1305 {
     }
 }
 
-impl BlockSizeUser for Poly1305 {
-    type BlockSize = U16;
-}
-
-impl ParBlocksSizeUser for Poly1305 {
-    type ParBlocksSize = U1;
-}
-
-impl UhfBackend for Poly1305 {
-    fn proc_block(&mut self, block: &universal_hash::Block<Self>) {
-        self.0.update(block.as_slice());
-    }
-}
-
-impl UniversalHash for Poly1305 {
-    fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
-        f.call(self);
-    }
-
-    fn finalize(self) -> universal_hash::Block<Self> {
-        Array::from(self.0.finalize())
-    }
-}
+universal_hash_over!(Poly1305);

@@ -14,7 +14,6 @@
 //! with a collision probability of 2^-32. Like AES-256-GCM, XAES-256-GCM is
 //! neither nonce-misuse resistant nor key-committing.
 
-use crate::aead::sealed::Core;
 use crate::aes::{Aes, AesBackend};
 use crate::block::BlockCipher128;
 use crate::ct;
@@ -134,55 +133,11 @@ impl crate::AeadInit for XAes256Gcm {
     const KEY_LENS: &'static [usize] = &[KEY_BYTES];
 
     fn with_options(key: &[u8], opts: crate::Options) -> Result<Self> {
-        let (backend, aes) = opts.backends_only()?;
-        Self::build(key, backend, aes)
-    }
-}
-
-impl Core for XAes256Gcm {
-    fn tag_bytes(&self) -> usize {
-        TAG_BYTES
-    }
-    fn check_nonce(&self, nonce: &[u8]) -> Result<()> {
-        crate::aead::exact_nonce(nonce, NONCE_BYTES)
-    }
-    fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
-        AesGcm::check_lengths(aad, text_len)
-    }
-    fn seal_core(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> Result<Tag> {
-        self.seal_checked(nonce, aad, src, buf)
-    }
-    fn open_core(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<bool> {
-        self.open_checked(nonce, aad, src, buf, tag)
-    }
-}
-
-impl XAes256Gcm {
-    crate::aead::aead_methods!("galois_aead::XAes256Gcm", "[7u8; 32]", "[1u8; 24]");
-
-    crate::aead::aead_init_methods!("galois_aead::XAes256Gcm", "[7u8; 32]");
-
-    fn build(key: &[u8], backend: Option<GhashBackend>, aes: Option<AesBackend>) -> Result<Self> {
+        let backend = opts.backends_only()?;
         if key.len() != KEY_BYTES {
             return Err(Error::InvalidKeyLength { got: key.len() });
         }
-        let aes = match aes {
-            Some(b) => Aes::with_backend(key, b)?,
-            None => Aes::new(key)?,
-        };
+        let aes = opts.aes_key(key)?;
         // Steps 1 and 2: L = AES-256(K, 0); K1 = dbl(L) in CMAC's sense.
         let mut l = [0u8; 16];
         aes.encrypt_block(&mut l);
@@ -199,6 +154,45 @@ impl XAes256Gcm {
             backend,
         })
     }
+}
+
+crate::aead::aead_core! {
+    impl for XAes256Gcm;
+    check_lens = AesGcm::check_lengths;
+    fn seal_core(self, nonce, aad, src, buf) {
+        let len = aad.len().saturating_add(buf.len());
+        let mut slot = MessageSlot::new();
+        match self.key_in(&mut slot, nonce, len)? {
+            #[cfg(target_arch = "x86_64")]
+            MessageGcm::Lean { rk, kernel } => {
+                let t = kernel.seal(rk, KernelMsg::new(&Self::y0(nonce), true, aad, src, buf));
+                Ok(Tag::full(t.to_be_bytes()))
+            }
+            MessageGcm::Gcm(g) => g.seal_core(&nonce[12..], aad, src, buf),
+        }
+    }
+    fn open_core(self, nonce, aad, src, buf, tag) {
+        let len = aad.len().saturating_add(buf.len());
+        let mut slot = MessageSlot::new();
+        match self.key_in(&mut slot, nonce, len)? {
+            #[cfg(target_arch = "x86_64")]
+            MessageGcm::Lean { rk, kernel } => {
+                let mut t = kernel
+                    .open(rk, KernelMsg::new(&Self::y0(nonce), true, aad, src, buf))
+                    .to_be_bytes();
+                let ok = ct::eq(&t, tag);
+                ct::wipe_now(&mut t);
+                Ok(ok)
+            }
+            MessageGcm::Gcm(g) => g.open_core(&nonce[12..], aad, src, buf, tag),
+        }
+    }
+}
+
+impl XAes256Gcm {
+    crate::aead::aead_methods!("galois_aead::XAes256Gcm", "[7u8; 32]", "[1u8; 24]");
+
+    crate::aead::aead_init_methods!("galois_aead::XAes256Gcm", "[7u8; 32]");
 
     /// A fresh random nonce from the operating system.
     ///
@@ -307,55 +301,6 @@ impl XAes256Gcm {
     #[cfg(target_arch = "x86_64")]
     fn y0(nonce: &[u8]) -> [u8; 16] {
         crate::gcm::y0_96(nonce[12..24].try_into().expect("a checked 24-byte nonce"))
-    }
-
-    /// Seals `src` into `buf` (same length), or `buf` in place, after
-    /// every check passed.
-    #[inline(always)]
-    fn seal_checked(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> Result<Tag> {
-        let len = aad.len().saturating_add(buf.len());
-        let mut slot = MessageSlot::new();
-        match self.key_in(&mut slot, nonce, len)? {
-            #[cfg(target_arch = "x86_64")]
-            MessageGcm::Lean { rk, kernel } => {
-                let t = kernel.seal(rk, KernelMsg::new(&Self::y0(nonce), true, aad, src, buf));
-                Ok(Tag::full(t.to_be_bytes()))
-            }
-            MessageGcm::Gcm(g) => Core::seal_core(g, &nonce[12..], aad, src, buf),
-        }
-    }
-
-    /// Opens `src` into `buf` (same length), or `buf` in place, after
-    /// every check passed: whether `tag` verified.
-    #[inline(always)]
-    fn open_checked(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<bool> {
-        let len = aad.len().saturating_add(buf.len());
-        let mut slot = MessageSlot::new();
-        match self.key_in(&mut slot, nonce, len)? {
-            #[cfg(target_arch = "x86_64")]
-            MessageGcm::Lean { rk, kernel } => {
-                let mut t = kernel
-                    .open(rk, KernelMsg::new(&Self::y0(nonce), true, aad, src, buf))
-                    .to_be_bytes();
-                let ok = ct::eq(&t, tag);
-                ct::wipe_now(&mut t);
-                Ok(ok)
-            }
-            MessageGcm::Gcm(g) => Core::open_core(g, &nonce[12..], aad, src, buf, tag),
-        }
     }
 }
 

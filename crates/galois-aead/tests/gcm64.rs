@@ -14,18 +14,12 @@ fn backends() -> Vec<Gf64Backend> {
     common::every(Gf64Backend::ALL, |b| b.is_available())
 }
 
-fn hx(s: &str) -> Vec<u8> {
-    hex::decode(s).unwrap()
-}
+use common::kat::{hx, GcmKat};
 
+/// A known answer of one variant, with H and Y0.
 struct Kat {
     variant: Variant,
-    key: &'static str,
-    iv: &'static str,
-    aad: &'static str,
-    pt: &'static str,
-    ct: &'static str,
-    tag: &'static str,
+    gcm: GcmKat,
     h: &'static str,
     y0: &'static str,
 }
@@ -34,34 +28,40 @@ struct Kat {
 const KATS: &[Kat] = &[
     Kat {
         variant: Variant::WBit,
-        key: "cea4d5a4cbab64b549fbb3dc525b1589b35b20b02c451f43",
-        iv: "f91ad2f0",
-        aad: "2f3779e62c",
-        pt: "53e8c332d4c5fc0f",
-        ct: "033d5c5548f1938c",
-        tag: "8b12a9a6",
+        gcm: GcmKat {
+            key: "cea4d5a4cbab64b549fbb3dc525b1589b35b20b02c451f43",
+            iv: "f91ad2f0",
+            aad: "2f3779e62c",
+            pt: "53e8c332d4c5fc0f",
+            ct: "033d5c5548f1938c",
+            tag: "8b12a9a6",
+        },
         h: "86e799abe9643e71",
         y0: "f91ad2f000000001",
     },
     Kat {
         variant: Variant::AppendixA,
-        key: "e679fd2c4ac7545e02133e293b2c13c2a7b5b56e3b32eadc",
-        iv: "e3f22b20db6c0b4c438046d3f5f24c4c",
-        aad: "a577c5e9ea",
-        pt: "cef4339c700c9b4a2301151615e6c39b4962991276f7768980aff953892673d2409e296f036074744f2f6a4acd772ff22ff127574fe1b04726abfbb12c751930",
-        ct: "8fb086bdb15757c42dde7c99ba5db2a3295aaf8df22d7a64b8308e3d4b2b8c1ced9cee837fb3aeee45658e48099b19892ab54d30a74a57acb9d8361e31c06c4a",
-        tag: "83780a79",
+        gcm: GcmKat {
+            key: "e679fd2c4ac7545e02133e293b2c13c2a7b5b56e3b32eadc",
+            iv: "e3f22b20db6c0b4c438046d3f5f24c4c",
+            aad: "a577c5e9ea",
+            pt: "cef4339c700c9b4a2301151615e6c39b4962991276f7768980aff953892673d2409e296f036074744f2f6a4acd772ff22ff127574fe1b04726abfbb12c751930",
+            ct: "8fb086bdb15757c42dde7c99ba5db2a3295aaf8df22d7a64b8308e3d4b2b8c1ced9cee837fb3aeee45658e48099b19892ab54d30a74a57acb9d8361e31c06c4a",
+            tag: "83780a79",
+        },
         h: "5488576b78bb9d7e",
         y0: "c926343644f75cdf",
     },
     Kat {
         variant: Variant::AppendixA,
-        key: "7cae400dd96bd6b9c27685e038f72f767c6779a4a8f87f0d",
-        iv: "e8ea0c20",
-        aad: "6e9a5478bd",
-        pt: "",
-        ct: "",
-        tag: "2f9d2900e276cc13",
+        gcm: GcmKat {
+            key: "7cae400dd96bd6b9c27685e038f72f767c6779a4a8f87f0d",
+            iv: "e8ea0c20",
+            aad: "6e9a5478bd",
+            pt: "",
+            ct: "",
+            tag: "2f9d2900e276cc13",
+        },
         h: "dea675eff42d41e7",
         y0: "00000001e8ea0c20",
     },
@@ -71,15 +71,17 @@ const KATS: &[Kat] = &[
 fn known_answers_both_variants_every_backend() {
     for be in backends() {
         for k in KATS {
-            let tag = hx(k.tag);
+            let tag = hx(k.gcm.tag);
             let opts = Options64::new()
                 .variant(k.variant)
                 .backend(be)
                 .tag_len(tag.len())
                 .unwrap();
-            let g = TdeaGcm::with_options(&hx(k.key), opts).unwrap();
-            let sealed = g.seal(&hx(k.iv), &hx(k.aad), &hx(k.pt)).unwrap();
-            let mut want = hx(k.ct);
+            let g = TdeaGcm::with_options(&hx(k.gcm.key), opts).unwrap();
+            let sealed = g
+                .seal(&hx(k.gcm.iv), &hx(k.gcm.aad), &hx(k.gcm.pt))
+                .unwrap();
+            let mut want = hx(k.gcm.ct);
             want.extend_from_slice(&tag);
             assert_eq!(
                 hex::encode(&sealed),
@@ -87,8 +89,11 @@ fn known_answers_both_variants_every_backend() {
                 "{be} {:?}",
                 k.variant
             );
-            assert_eq!(g.open(&hx(k.iv), &hx(k.aad), &sealed).unwrap(), hx(k.pt));
-            let (h, y0) = g.intermediates(&hx(k.iv)).unwrap();
+            assert_eq!(
+                g.open(&hx(k.gcm.iv), &hx(k.gcm.aad), &sealed).unwrap(),
+                hx(k.gcm.pt)
+            );
+            let (h, y0) = g.intermediates(&hx(k.gcm.iv)).unwrap();
             assert_eq!(h.to_vec(), hx(k.h));
             assert_eq!(y0.to_vec(), hx(k.y0));
         }
@@ -97,7 +102,7 @@ fn known_answers_both_variants_every_backend() {
 
 #[test]
 fn variants_differ_and_default_is_wbit() {
-    let key = hx(KATS[0].key);
+    let key = hx(KATS[0].gcm.key);
     let d = TdeaGcm::new(&key).unwrap();
     assert_eq!(d.variant(), Variant::WBit);
     assert_eq!(d.tag_len(), 8);
@@ -131,7 +136,7 @@ fn backends_agree_on_random_products() {
 
 #[test]
 fn tampering_fails_and_wipes() {
-    let g = TdeaGcm::new(&hx(KATS[0].key)).unwrap();
+    let g = TdeaGcm::new(&hx(KATS[0].gcm.key)).unwrap();
     let iv = b"\x01\x02\x03\x04";
     let sealed = g.seal(iv, b"hdr", b"attack at dawn, 17 bytes").unwrap();
     for i in 0..sealed.len() {
@@ -192,7 +197,7 @@ fn limits_per_variant() {
         Err(Error::TooLong { .. })
     ));
     // Errors reach the API too.
-    let g = TdeaGcm::new(&hx(KATS[0].key)).unwrap();
+    let g = TdeaGcm::new(&hx(KATS[0].gcm.key)).unwrap();
     assert_eq!(
         g.seal(b"", b"", b"x"),
         Err(Error::InvalidIvLength { got: 0 })
@@ -215,16 +220,16 @@ fn tag_lengths_and_keys() {
         Some(Error::InvalidKeyLength { got: 16 })
     );
     // K1 = K2 collapses EDE to single DES: refused.
-    let mut k = hx(KATS[0].key);
+    let mut k = hx(KATS[0].gcm.key);
     k.copy_within(0..8, 8);
     assert!(matches!(TdeaGcm::new(&k), Err(Error::InvalidKey { .. })));
     // Every byte needs odd parity; set_odd_parity repairs derived keys.
-    let mut k = hx(KATS[0].key);
+    let mut k = hx(KATS[0].gcm.key);
     assert!(k.iter().all(|b| b.count_ones() % 2 == 1));
     k[5] ^= 1;
     assert!(matches!(TdeaGcm::new(&k), Err(Error::InvalidKey { .. })));
     set_odd_parity(&mut k);
-    assert_eq!(k, hx(KATS[0].key));
+    assert_eq!(k, hx(KATS[0].gcm.key));
     let mut raw: Vec<u8> = (0u8..24).map(|i| i.wrapping_mul(37)).collect();
     set_odd_parity(&mut raw);
     assert!(raw.iter().all(|b| b.count_ones() % 2 == 1));
@@ -235,11 +240,11 @@ fn tag_lengths_and_keys() {
     }
     assert!(Options64::new().permissive_tag_len(9).is_err());
     let g = TdeaGcm::with_options(
-        &hx(KATS[0].key),
+        &hx(KATS[0].gcm.key),
         Options64::new().permissive_tag_len(2).unwrap(),
     )
     .unwrap();
-    let full = TdeaGcm::new(&hx(KATS[0].key)).unwrap();
+    let full = TdeaGcm::new(&hx(KATS[0].gcm.key)).unwrap();
     let a = g.seal(b"iviv", b"", b"x").unwrap();
     let b = full.seal(b"iviv", b"", b"x").unwrap();
     assert_eq!(
@@ -253,7 +258,7 @@ fn tag_lengths_and_keys() {
 /// a 32-bit IV sits in the counted bits, so IVs v and v + 1 share keystream.
 #[test]
 fn appendix_a_counter_overlap_and_wbit_has_none() {
-    let key = hx(KATS[1].key);
+    let key = hx(KATS[1].gcm.key);
     let zeros = [0u8; 24];
     let ks = |v: Variant, iv: u32| {
         let g = TdeaGcm::with_options(&key, Options64::new().variant(v)).unwrap();
@@ -296,7 +301,8 @@ fn zero_h_reported_and_refusable() {
         Gcm64::from_cipher(ZeroFixing, Options64::new().refuse_zero_h()),
         Err(Error::InvalidKey { .. })
     ));
-    let real = TdeaGcm::with_options(&hx(KATS[0].key), Options64::new().refuse_zero_h()).unwrap();
+    let real =
+        TdeaGcm::with_options(&hx(KATS[0].gcm.key), Options64::new().refuse_zero_h()).unwrap();
     assert!(!real.h_is_zero());
 }
 

@@ -243,21 +243,19 @@ fn short_messages_without_aad_match_reference() {
 #[test]
 fn aligning_head_at_every_offset() {
     let mut r = rng(17);
-    for key_len in [16, 32] {
-        let key = bytes(&mut r, key_len);
-        let iv = bytes(&mut r, 12);
-        let refg = reference(&key);
-        let pt = bytes(&mut r, 16384 + 64);
+    each_key(&mut r, |r, key, iv| {
+        let refg = reference(key);
+        let pt = bytes(r, 16384 + 64);
         let mut lens: Vec<usize> = (2040..=2056).chain(4080..=4112).collect();
         lens.extend([8192 - 1, 16384, 16384 + 5]);
         let mut store = vec![0u8; 16384 + 256];
         let base = (64 - store.as_ptr() as usize % 64) % 64 + 64;
         for aad_len in [0usize, 5, 600] {
-            let aad = bytes(&mut r, aad_len);
+            let aad = bytes(r, aad_len);
             for &n in &lens {
-                let want = refg.seal(&iv, &aad, &pt[..n]).unwrap();
+                let want = refg.seal(iv, &aad, &pt[..n]).unwrap();
                 for opts in implementations() {
-                    let g = AesGcm::with_options(&key, opts).unwrap();
+                    let g = AesGcm::with_options(key, opts).unwrap();
                     for off in [0usize, 16, 32, 48, 8, 24, 40, 56] {
                         let at = base + off;
                         // The bytes around the buffer stay as they were (a
@@ -269,12 +267,12 @@ fn aligning_head_at_every_offset() {
                         let around = fence(&store, n);
                         let buf = &mut store[at..at + n];
                         buf.copy_from_slice(&pt[..n]);
-                        let tag = g.seal_in_place_detached(&iv, &aad, buf).unwrap();
+                        let tag = g.seal_in_place_detached(iv, &aad, buf).unwrap();
                         assert_eq!(&buf[..], &want[..n], "{opts:?} len {n} off {off}");
                         assert_eq!(tag.as_bytes(), &want[n..], "{opts:?} len {n} off {off}");
                         assert_eq!(fence(&store, n), around, "{opts:?} len {n} off {off}");
                         let buf = &mut store[at..at + n];
-                        g.open_in_place_detached(&iv, &aad, buf, tag.as_bytes())
+                        g.open_in_place_detached(iv, &aad, buf, tag.as_bytes())
                             .unwrap();
                         assert_eq!(&buf[..], &pt[..n], "{opts:?} len {n} off {off}");
                         // Out of place, input and output differently aligned.
@@ -285,7 +283,7 @@ fn aligning_head_at_every_offset() {
                         src[s_at..s_at + n].copy_from_slice(&pt[..n]);
                         let around = fence(&store, n + t);
                         let buf = &mut store[at..at + n + t];
-                        g.seal_into(&iv, &aad, &src[s_at..s_at + n], buf).unwrap();
+                        g.seal_into(iv, &aad, &src[s_at..s_at + n], buf).unwrap();
                         assert_eq!(
                             fence(&store, n + t),
                             around,
@@ -299,7 +297,7 @@ fn aligning_head_at_every_offset() {
                         );
                         src[s_at..s_at + n + t].copy_from_slice(buf);
                         let buf = &mut store[at..at + n];
-                        g.open_into(&iv, &aad, &src[s_at..s_at + n + t], buf)
+                        g.open_into(iv, &aad, &src[s_at..s_at + n + t], buf)
                             .unwrap();
                         assert_eq!(
                             &buf[..],
@@ -310,7 +308,7 @@ fn aligning_head_at_every_offset() {
                 }
             }
         }
-    }
+    });
 }
 
 /// `seal_split_detached`: the plaintext's head read from elsewhere, its
@@ -396,12 +394,10 @@ fn split_seals_match_reference_at_every_split() {
 #[test]
 fn lengths_across_reduction_groups() {
     let mut r = rng(18);
-    for key_len in [16, 32] {
-        let key = bytes(&mut r, key_len);
-        let iv = bytes(&mut r, 12);
-        let long_iv = bytes(&mut r, 20);
-        let refg = reference(&key);
-        let pt = bytes(&mut r, 26 * 512 + 300);
+    each_key(&mut r, |r, key, iv| {
+        let long_iv = bytes(r, 20);
+        let refg = reference(key);
+        let pt = bytes(r, 26 * 512 + 300);
         let mut lens: Vec<usize> = Vec::new();
         for k in 0..=26 {
             lens.extend(
@@ -410,19 +406,24 @@ fn lengths_across_reduction_groups() {
                     .filter(|&n| n > 0),
             );
         }
-        for (aad_len, iv) in [(0usize, &iv), (37, &iv), (0, &long_iv)] {
-            let aad = bytes(&mut r, aad_len);
+        for (aad_len, iv) in [(0usize, iv), (37, iv), (0, &long_iv[..])] {
+            let aad = bytes(r, aad_len);
             for &n in &lens {
                 let want = refg.seal(iv, &aad, &pt[..n]).unwrap();
                 for opts in implementations() {
-                    let g = AesGcm::with_options(&key, opts).unwrap();
+                    let g = AesGcm::with_options(key, opts).unwrap();
                     let sealed = g.seal(iv, &aad, &pt[..n]).unwrap();
-                    assert_eq!(sealed, want, "{opts:?} key {key_len} aad {aad_len} len {n}");
+                    assert_eq!(
+                        sealed,
+                        want,
+                        "{opts:?} key {} aad {aad_len} len {n}",
+                        key.len()
+                    );
                     assert_eq!(g.open(iv, &aad, &sealed).unwrap(), &pt[..n]);
                 }
             }
         }
-    }
+    });
 }
 
 /// A key computes its powers above H^32 on the first long message. Eight

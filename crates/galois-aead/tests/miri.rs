@@ -13,10 +13,9 @@ use galois_aead::packet::{PacketOpener, PacketSealer, Role, Start};
 use galois_aead::poly1305::{self, Poly1305Aes};
 use galois_aead::stream::{self, open_stream, seal_stream, StreamError, HEADER_LEN, TAG_LEN};
 use galois_aead::{AesBackend, AesGcm, AesGmac, Error, Ghash, GhashBackend, Options};
-
-fn hx(s: &str) -> Vec<u8> {
-    hex::decode(s).unwrap()
-}
+#[path = "common/kat.rs"]
+mod kat;
+use kat::{hx, GcmKat};
 
 /// Deterministic filler bytes.
 fn data(n: usize, seed: u8) -> Vec<u8> {
@@ -41,15 +40,6 @@ const PORTABLE_GF64: &[Gf64Backend] = &[Gf64Backend::Bitserial, Gf64Backend::Ctm
 /// Options pinning a GHASH backend and the portable AES.
 fn portable(b: GhashBackend) -> Options {
     Options::new().backend(b).aes_backend(AesBackend::Portable)
-}
-
-struct GcmKat {
-    key: &'static str,
-    iv: &'static str,
-    aad: &'static str,
-    pt: &'static str,
-    ct: &'static str,
-    tag: &'static str,
 }
 
 const P60: &str = "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39";

@@ -8,7 +8,7 @@
 //! it runs with the other tests. The backend must be available here: on a CPU
 //! (or a Miri run) without it the test fails, it does not skip.
 
-use galois_aead::{AesBackend, AesGcm, GhashBackend, Options};
+use galois_aead::{AeadInit, AesBackend, AesGcm, GhashBackend, Options};
 
 fn data(n: usize, seed: u8) -> Vec<u8> {
     (0..n)
@@ -28,15 +28,8 @@ fn stitched_xmm_kernel_matches_the_reference() {
     let klens: &[usize] = if cfg!(miri) { &[16] } else { &[16, 32] };
     for &klen in klens {
         let key = data(klen, 1);
-        let fast =
-            AesGcm::with_options(&key, Options::new().backend(GhashBackend::AesniClmul)).unwrap();
-        let slow = AesGcm::with_options(
-            &key,
-            Options::new()
-                .backend(GhashBackend::Bitserial)
-                .aes_backend(AesBackend::Portable),
-        )
-        .unwrap();
+        let fast: AesGcm = on(&key, GhashBackend::AesniClmul, None);
+        let slow: AesGcm = on(&key, GhashBackend::Bitserial, Some(AesBackend::Portable));
         // Tiny, one batch, a tail, a head chunk (>= 64 blocks, not a multiple
         // of 8), and two reduction groups (> 256 blocks).
         let lens: &[usize] = if cfg!(miri) {
@@ -81,58 +74,45 @@ fn stitched_xmm_kernel_matches_the_reference() {
     }
 }
 
+/// `A` under `key` on GHASH backend `g`, and on AES backend `aes` if given.
+fn on<A: AeadInit>(key: &[u8], g: GhashBackend, aes: Option<AesBackend>) -> A {
+    let opts = Options::new().backend(g);
+    A::with_options(key, aes.map_or(opts, |a| opts.aes_backend(a))).unwrap()
+}
+
 /// Keys made for one message (XAES-256-GCM's subkeys, AES-GCM-SIV's POLYVAL
 /// keys): a power table on the stack with only the powers the message
 /// uses, run by the same xmm kernel, against the portable reference.
 #[test]
 fn per_message_keys_on_the_xmm_kernel_match_the_reference() {
-    use galois_aead::{AesGcmSiv, XAes256Gcm};
+    fn against<A: AeadInit>(key: &[u8], reference: GhashBackend, lens: &[usize]) {
+        let fast: A = on(key, GhashBackend::AesniClmul, None);
+        let slow: A = on(key, reference, Some(AesBackend::Portable));
+        let nonce = vec![9; A::NONCE_LEN];
+        for &len in lens {
+            let pt = data(len, 7);
+            let aad = data(len % 19, 2);
+            let want = slow.seal(&nonce, &aad, &pt).unwrap();
+            assert_eq!(
+                fast.seal(&nonce, &aad, &pt).unwrap(),
+                want,
+                "{} {len}",
+                A::NAME
+            );
+            assert_eq!(
+                fast.open(&nonce, &aad, &want).unwrap(),
+                pt,
+                "{} {len}",
+                A::NAME
+            );
+        }
+    }
     let key = data(32, 3);
-    let fast = XAes256Gcm::with_options(
-        &key,
-        galois_aead::Options::new().backend(GhashBackend::AesniClmul),
-    )
-    .unwrap();
-    let slow = XAes256Gcm::with_options(
-        &key,
-        galois_aead::Options::new()
-            .backend(GhashBackend::Bitserial)
-            .aes_backend(AesBackend::Portable),
-    )
-    .unwrap();
-    let siv_fast = AesGcmSiv::with_options(
-        &key,
-        galois_aead::Options::new().backend(GhashBackend::AesniClmul),
-    )
-    .unwrap();
-    let siv_slow = AesGcmSiv::with_options(
-        &key,
-        galois_aead::Options::new()
-            .backend(GhashBackend::Ctmul64)
-            .aes_backend(AesBackend::Portable),
-    )
-    .unwrap();
     let lens: &[usize] = if cfg!(miri) {
         &[5, 130]
     } else {
         &[0, 5, 130, 1077, 4200]
     };
-    for &len in lens {
-        let pt = data(len, 7);
-        let aad = data(len % 19, 2);
-        let want = slow.seal(&[9; 24], &aad, &pt).unwrap();
-        assert_eq!(fast.seal(&[9; 24], &aad, &pt).unwrap(), want, "xaes {len}");
-        assert_eq!(fast.open(&[9; 24], &aad, &want).unwrap(), pt, "xaes {len}");
-        let want = siv_slow.seal(&[9; 12], &aad, &pt).unwrap();
-        assert_eq!(
-            siv_fast.seal(&[9; 12], &aad, &pt).unwrap(),
-            want,
-            "siv {len}"
-        );
-        assert_eq!(
-            siv_fast.open(&[9; 12], &aad, &want).unwrap(),
-            pt,
-            "siv {len}"
-        );
-    }
+    against::<galois_aead::XAes256Gcm>(&key, GhashBackend::Bitserial, lens);
+    against::<galois_aead::AesGcmSiv>(&key, GhashBackend::Ctmul64, lens);
 }

@@ -205,17 +205,14 @@ mod tests {
     /// outputs of one to three blocks and a bit.
     #[test]
     fn expand_matches_hkdf_crate() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as u8
-        };
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0x1234_5678_9abc_def0);
         for klen in 0..=260usize {
-            let key: Vec<u8> = (0..klen).map(|_| next()).collect();
+            let mut key = vec![0u8; klen];
+            rng.fill(&mut key[..]);
             let ilen = (klen * 7) % 300;
-            let info: Vec<u8> = (0..ilen).map(|_| next()).collect();
+            let mut info = vec![0u8; ilen];
+            rng.fill(&mut info[..]);
             let olen = 1 + (klen * 13) % 200;
             let mut want = vec![0u8; olen];
             // The crate's PRK is the key itself (from_prk wants at least

@@ -20,8 +20,6 @@ fn too_small(need: usize, got: usize) -> Error {
     }
 }
 
-/// Seals one chunk `i` of plaintext `p` in `scratch`, then copies it to
-/// `dst` (`p.len() + 16` bytes).
 /// One `update` of either direction: a poisoned stream fails with its
 /// error again, `need` (the output the input makes; `None`: past the chunk
 /// limit) must fit `out`, then `step` runs with `out` and `need`; on any
@@ -45,11 +43,22 @@ fn guarded_update(
     r
 }
 
+/// Seals one chunk `i` of plaintext `p` in `scratch`, then copies it to
+/// `dst` (`p.len() + 16` bytes).
 fn seal_one(keys: &Keys, i: u64, p: &[u8], scratch: &mut [u8], dst: &mut [u8]) -> Result<()> {
     let s = &mut scratch[..p.len() + TAG_LEN];
     keys.seal_chunk(i, p, s)?;
     dst.copy_from_slice(s);
     Ok(())
+}
+
+/// Moves the front of `data` into `buf` until `buf` holds `cap` bytes;
+/// whether it does.
+fn fill(buf: &mut Vec<u8>, cap: usize, data: &mut &[u8]) -> bool {
+    let take = (cap - buf.len()).min(data.len());
+    buf.extend_from_slice(&data[..take]);
+    *data = &data[take..];
+    buf.len() == cap
 }
 
 /// Seals a message given in pieces: [`PushSealer::update`] writes each
@@ -181,10 +190,7 @@ impl PushSealer {
                 data = rest;
                 continue;
             }
-            let take = (CHUNK_SIZE - self.buf.len()).min(data.len());
-            self.buf.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if self.buf.len() == CHUNK_SIZE {
+            if fill(&mut self.buf, CHUNK_SIZE, &mut data) {
                 // A full chunk is never the final one: it goes out now.
                 let r = seal_one(
                     &self.keys,
@@ -403,10 +409,7 @@ impl PushOpener {
                 data = rest;
                 continue;
             }
-            let take = (SEALED_CHUNK_SIZE - self.ct.len()).min(data.len());
-            self.ct.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if self.ct.len() == SEALED_CHUNK_SIZE {
+            if fill(&mut self.ct, SEALED_CHUNK_SIZE, &mut data) {
                 // A full sealed chunk is never the final one.
                 let r = self
                     .keys

@@ -10,6 +10,7 @@
 //! tag verifies (compared in constant time); on failure the output buffer is
 //! wiped and one opaque error returned.
 
+use crate::aead::sealed::Core;
 use crate::aes::{Aes, AesBackend};
 use crate::block::{Block, BlockCipher128};
 use crate::ct;
@@ -224,11 +225,7 @@ impl crate::AeadInit for AesGcm {
     const KEY_LENS: &'static [usize] = &[16, 24, 32];
 
     fn with_options(key: &[u8], opts: Options) -> Result<Self> {
-        let aes = match opts.aes {
-            Some(b) => Aes::with_backend(key, b)?,
-            None => Aes::new(key)?,
-        };
-        Gcm::from_cipher(aes, opts)
+        Gcm::from_cipher(opts.aes_key(key)?, opts)
     }
 
     fn for_formats(key: &[u8]) -> Result<Self> {
@@ -236,28 +233,46 @@ impl crate::AeadInit for AesGcm {
     }
 }
 
-impl<C: BlockCipher128> crate::aead::sealed::Core for Gcm<C> {
+crate::aead::aead_core! {
+    impl[C: BlockCipher128] for Gcm<C>;
+    check_lens = Self::check_lengths;
+    // Seals `src || buf[src.len()..]` (`src` no longer than `buf`) into
+    // `buf`, or `buf` in place.
+    fn seal_core(self, iv, aad, src, buf) {
+        let y0 = self.y0(iv, None);
+        if let Some((k, rk)) = self.stitched(buf.len()) {
+            let t = k.seal(rk, KernelMsg::new(&y0, iv.len() == 12, aad, src, buf));
+            return Ok(self.make_tag(t));
+        }
+        if let Some(s) = src {
+            buf[..s.len()].copy_from_slice(s);
+        }
+        self.ctr_xor(&y0, 1, buf);
+        Ok(self.make_tag(self.tag_for(&y0, aad, buf)))
+    }
+    fn open_core(self, iv, aad, src, buf, tag) {
+        let y0 = self.y0(iv, None);
+        if let Some((k, rk)) = self.stitched(buf.len()) {
+            // One pass: decrypt while hashing; the caller releases `buf`
+            // only if the tag verifies.
+            let t = k.open(rk, KernelMsg::new(&y0, iv.len() == 12, aad, src, buf));
+            return Ok(ct::eq(self.make_tag(t).as_bytes(), tag));
+        }
+        let expected = self.make_tag(self.tag_for(&y0, aad, src.unwrap_or(buf)));
+        if !ct::eq(expected.as_bytes(), tag) {
+            return Ok(false);
+        }
+        if let Some(s) = src {
+            buf.copy_from_slice(s);
+        }
+        self.ctr_xor(&y0, 1, buf);
+        Ok(true)
+    }
     fn tag_bytes(&self) -> usize {
         self.tag_len as usize
     }
     fn check_nonce(&self, iv: &[u8]) -> Result<()> {
         self.check_iv(iv)
-    }
-    fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
-        Self::check_lengths(aad, text_len)
-    }
-    fn seal_core(&self, iv: &[u8], aad: &[u8], src: Option<&[u8]>, buf: &mut [u8]) -> Result<Tag> {
-        Ok(self.seal_checked(iv, aad, src, buf))
-    }
-    fn open_core(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<bool> {
-        Ok(self.open_checked(iv, aad, src, buf, tag))
     }
 }
 
@@ -436,50 +451,6 @@ impl<C: BlockCipher128> Gcm<C> {
         Self::check_lengths(aad, len)
     }
 
-    /// Seals `src || buf[src.len()..]` (`src` no longer than `buf`) into
-    /// `buf`, or `buf` in place, after `check_message` passed.
-    fn seal_checked(&self, iv: &[u8], aad: &[u8], src: Option<&[u8]>, buf: &mut [u8]) -> Tag {
-        let y0 = self.y0(iv, None);
-        if let Some((k, rk)) = self.stitched(buf.len()) {
-            return self.make_tag(k.seal(rk, KernelMsg::new(&y0, iv.len() == 12, aad, src, buf)));
-        }
-        if let Some(s) = src {
-            buf[..s.len()].copy_from_slice(s);
-        }
-        self.ctr_xor(&y0, 1, buf);
-        self.make_tag(self.tag_for(&y0, aad, buf))
-    }
-
-    /// Opens `src` (same length) into `buf`, or `buf` in place, after
-    /// every check passed: whether `tag` verified (the caller wipes `buf`
-    /// if not).
-    fn open_checked(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> bool {
-        let y0 = self.y0(iv, None);
-        if let Some((k, rk)) = self.stitched(buf.len()) {
-            // One pass: decrypt while hashing; the caller releases `buf`
-            // only if the tag verifies.
-            let expected =
-                self.make_tag(k.open(rk, KernelMsg::new(&y0, iv.len() == 12, aad, src, buf)));
-            return ct::eq(expected.as_bytes(), tag);
-        }
-        let expected = self.make_tag(self.tag_for(&y0, aad, src.unwrap_or(buf)));
-        if !ct::eq(expected.as_bytes(), tag) {
-            return false;
-        }
-        if let Some(s) = src {
-            buf.copy_from_slice(s);
-        }
-        self.ctr_xor(&y0, 1, buf);
-        true
-    }
-
     /// Seals the plaintext `head || buf[head.len()..]` into `buf` and
     /// returns the detached tag: the first `head.len()` bytes are read from
     /// `head` (out of place, as [`Gcm::seal_into`] reads its input), the
@@ -513,7 +484,7 @@ impl<C: BlockCipher128> Gcm<C> {
             });
         }
         self.check_message(iv, aad, buf.len())?;
-        Ok(self.seal_checked(iv, aad, Some(head), buf))
+        self.seal_core(iv, aad, Some(head), buf)
     }
 
     /// Seals many independent packets in one call (12-byte nonces, each
@@ -707,14 +678,6 @@ mod tests {
 
     #[test]
     fn over_long_inputs_are_refused_before_any_work() {
-        let max = MAX_PLAINTEXT_BYTES as usize;
-        assert_eq!(AesGcm::check_lengths(&[], max), Ok(()));
-        assert_eq!(
-            AesGcm::check_lengths(&[], max + 1),
-            Err(Error::MessageTooLong {
-                len: max as u64 + 1,
-                max: MAX_PLAINTEXT_BYTES
-            })
-        );
+        crate::aead::assert_text_limit(AesGcm::check_lengths, MAX_PLAINTEXT_BYTES);
     }
 }

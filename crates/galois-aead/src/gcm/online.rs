@@ -32,19 +32,13 @@ pub(crate) use crate::gf128::Acc as Hasher;
 
 /// Counter-mode keystream over any split: a partial block is kept. A
 /// clone continues independently; both wipe their keystream on drop.
-#[derive(Default, Clone)]
+#[derive(Default, Clone, zeroize::ZeroizeOnDrop)]
 pub(crate) struct Ctr {
     /// Index of the next counter block to compute (1 = Y1).
     next: u32,
     ks: Block,
     /// Bytes of `ks` already used (16: none left).
     used: usize,
-}
-
-impl Drop for Ctr {
-    fn drop(&mut self) {
-        self.ks.zeroize();
-    }
 }
 
 impl Ctr {

@@ -48,20 +48,12 @@ fn same_key<C: BlockCipher128>(gcm: &Gcm<C>, id: u64) -> Result<()> {
 /// assert_eq!([&buf[..], tag.as_bytes()].concat(), whole);
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
-#[derive(Clone)]
+#[derive(Clone, zeroize::ZeroizeOnDrop)]
 pub struct AadPrefix {
     hash: Hasher,
     len: u64,
     check: u64,
 }
-
-impl Drop for AadPrefix {
-    fn drop(&mut self) {
-        self.hash.zeroize();
-    }
-}
-
-impl zeroize::ZeroizeOnDrop for AadPrefix {}
 
 impl AadPrefix {
     /// The prefix length in bytes.
@@ -101,22 +93,13 @@ impl AadPrefix {
 /// assert_eq!([&buf[..], tag.as_bytes()].concat(), gcm.seal(&iv, b"", b"msg")?);
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
-#[derive(Clone)]
+#[derive(Clone, zeroize::ZeroizeOnDrop)]
 pub struct IvPrefix {
     hash: Hasher,
     len: u64,
     /// The prefix itself when it is short enough to be part of a 96-bit IV.
     raw: Vec<u8>,
     check: u64,
-}
-
-impl zeroize::ZeroizeOnDrop for IvPrefix {}
-
-impl Drop for IvPrefix {
-    fn drop(&mut self) {
-        self.hash.zeroize();
-        self.raw.zeroize();
-    }
 }
 
 /// An IV given whole or as a precomputed prefix plus the rest.

@@ -127,28 +127,19 @@ impl crate::AeadInit for AesGcmSiv {
     /// Key lengths 16 or 32 (24: the AES-192 extension of OpenSSL and
     /// `cryptography`).
     fn with_options(key: &[u8], opts: crate::Options) -> Result<Self> {
-        let (backend, aes) = opts.backends_only()?;
-        Self::build(key, backend, aes)
+        let backend = opts.backends_only()?;
+        if !matches!(key.len(), 16 | 24 | 32) {
+            return Err(Error::InvalidKeyLength { got: key.len() });
+        }
+        let kgk = opts.aes_key(key)?;
+        Ok(AesGcmSiv { kgk, backend })
     }
 }
 
-impl crate::aead::sealed::Core for AesGcmSiv {
-    fn tag_bytes(&self) -> usize {
-        TAG_BYTES
-    }
-    fn check_nonce(&self, nonce: &[u8]) -> Result<()> {
-        crate::aead::exact_nonce(nonce, NONCE_BYTES)
-    }
-    fn check_lens(&self, aad: &[u8], text_len: usize) -> Result<()> {
-        Self::check_lengths(aad, text_len)
-    }
-    fn seal_core(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-    ) -> Result<Tag> {
+crate::aead::aead_core! {
+    impl for AesGcmSiv;
+    check_lens = Self::check_lengths;
+    fn seal_core(self, nonce, aad, src, buf) {
         if let Some(s) = src {
             buf.copy_from_slice(s);
         }
@@ -161,14 +152,7 @@ impl crate::aead::sealed::Core for AesGcmSiv {
         }
         self.seal_keyed(nonce, aad, buf)
     }
-    fn open_core(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: Option<&[u8]>,
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<bool> {
+    fn open_core(self, nonce, aad, src, buf, tag) {
         if let Some(s) = src {
             buf.copy_from_slice(s);
         }
@@ -186,17 +170,6 @@ impl AesGcmSiv {
     crate::aead::aead_methods!("galois_aead::AesGcmSiv", "[7u8; 16]", "[1u8; 12]");
 
     crate::aead::aead_init_methods!("galois_aead::AesGcmSiv", "[7u8; 16]");
-
-    fn build(key: &[u8], backend: Option<GhashBackend>, aes: Option<AesBackend>) -> Result<Self> {
-        if !matches!(key.len(), 16 | 24 | 32) {
-            return Err(Error::InvalidKeyLength { got: key.len() });
-        }
-        let kgk = match aes {
-            Some(b) => Aes::with_backend(key, b)?,
-            None => Aes::new(key)?,
-        };
-        Ok(AesGcmSiv { kgk, backend })
-    }
 
     /// The key length in bytes (16, 24 or 32).
     ///
@@ -694,14 +667,6 @@ mod tests {
 
     #[test]
     fn over_long_inputs_are_refused_before_any_work() {
-        let max = MAX_PLAINTEXT_BYTES as usize;
-        assert_eq!(AesGcmSiv::check_lengths(&[], max), Ok(()));
-        assert_eq!(
-            AesGcmSiv::check_lengths(&[], max + 1),
-            Err(Error::MessageTooLong {
-                len: max as u64 + 1,
-                max: MAX_PLAINTEXT_BYTES
-            })
-        );
+        crate::aead::assert_text_limit(AesGcmSiv::check_lengths, MAX_PLAINTEXT_BYTES);
     }
 }

@@ -7,35 +7,25 @@
 /// Whether this CPU can run backend `name` of `family` ("GHASH", "AES",
 /// "Poly1305" or "GF(2^64)"); panics on a backend the table lacks.
 pub fn expected(family: &str, name: &str) -> bool {
+    // A closure: whether this CPU has every one of `features`, by the
+    // standard library's detection macro `$detect` over the names listed
+    // (any other name is another target's feature: false).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    macro_rules! detector {
+        ($detect:ident: $($f:tt)*) => {
+            |features: &[&str]| {
+                features.iter().all(|f| match *f {
+                    $($f => std::arch::$detect!($f),)*
+                    _ => false,
+                })
+            }
+        };
+    }
     #[cfg(target_arch = "x86_64")]
-    let all = |features: &[&str]| {
-        features.iter().all(|f| match *f {
-            "aes" => std::arch::is_x86_feature_detected!("aes"),
-            "pclmulqdq" => std::arch::is_x86_feature_detected!("pclmulqdq"),
-            "sse2" => std::arch::is_x86_feature_detected!("sse2"),
-            "ssse3" => std::arch::is_x86_feature_detected!("ssse3"),
-            "sse4.1" => std::arch::is_x86_feature_detected!("sse4.1"),
-            "avx" => std::arch::is_x86_feature_detected!("avx"),
-            "avx2" => std::arch::is_x86_feature_detected!("avx2"),
-            "vaes" => std::arch::is_x86_feature_detected!("vaes"),
-            "vpclmulqdq" => std::arch::is_x86_feature_detected!("vpclmulqdq"),
-            "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
-            "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
-            "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
-            "avx512ifma" => std::arch::is_x86_feature_detected!("avx512ifma"),
-            _ => false, // an aarch64 feature
-        })
-    };
+    let all = detector!(is_x86_feature_detected: "aes" "pclmulqdq" "sse2" "ssse3" "sse4.1" "avx"
+        "avx2" "vaes" "vpclmulqdq" "avx512f" "avx512bw" "avx512vl" "avx512ifma");
     #[cfg(target_arch = "aarch64")]
-    let all = |features: &[&str]| {
-        features.iter().all(|f| match *f {
-            "neon" => std::arch::is_aarch64_feature_detected!("neon"),
-            "aes" => std::arch::is_aarch64_feature_detected!("aes"),
-            "pmull" => std::arch::is_aarch64_feature_detected!("pmull"),
-            "sha3" => std::arch::is_aarch64_feature_detected!("sha3"),
-            _ => false, // an x86 feature
-        })
-    };
+    let all = detector!(is_aarch64_feature_detected: "neon" "aes" "pmull" "sha3");
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let all = |features: &[&str]| features.is_empty();
     const XMM: &[&str] = &["aes", "sse2", "ssse3", "pclmulqdq", "sse4.1"];

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 pub mod features;
+pub mod kat;
 
 /// A family of backends the suites loop over. Each suite that has this
 /// module names the families it must cover in a crate-level
@@ -219,6 +220,16 @@ pub fn bytes(rng: &mut StdRng, n: usize) -> Vec<u8> {
     let mut v = vec![0u8; n];
     rng.fill(&mut v[..]);
     v
+}
+
+/// For each AES key length (16 and 32 bytes): a key and a 96-bit IV drawn
+/// from `r`, then `f`, which may draw more from `r`.
+pub fn each_key(r: &mut StdRng, mut f: impl FnMut(&mut StdRng, &[u8], &[u8])) {
+    for key_len in [16, 32] {
+        let key = bytes(r, key_len);
+        let iv = bytes(r, 12);
+        f(r, &key, &iv);
+    }
 }
 
 pub fn block(rng: &mut StdRng) -> [u8; 16] {

@@ -2,7 +2,7 @@
 //! kept up to date under block replacements, appends and truncations.
 
 use super::gfmul::{Mul, ONE};
-use super::{IvGuard, IvPolicy, Windows};
+use super::{blocks, edit_end, whole_block, IvGuard, IvPolicy, Windows};
 use crate::aes::Aes;
 use crate::block::BlockCipher128;
 use crate::ct;
@@ -156,10 +156,6 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
         &self.msg
     }
 
-    fn blocks(&self) -> u64 {
-        self.msg.len().div_ceil(16) as u64
-    }
-
     /// L = len(M) || 0^64 for the current message.
     fn lens(&self) -> u128 {
         (self.msg.len() as u128 * 8) << 64
@@ -179,7 +175,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     /// blocks + 1).
     fn grow(&mut self) {
         let m = self.mul;
-        let n = self.blocks() + 1;
+        let n = blocks(&self.msg) + 1;
         self.pow.ensure(n, ONE, |a, b| m.mul(a, b));
         self.inv.ensure(n, ONE, |a, b| m.mul(a, b));
     }
@@ -206,24 +202,16 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn replace(&mut self, offset: usize, data: &[u8]) -> Result<()> {
-        let end = offset
-            .checked_add(data.len())
-            .filter(|&e| e <= self.msg.len())
-            .ok_or(Error::BufferLength {
-                expected: self.msg.len(),
-                got: offset.saturating_add(data.len()),
-            })?;
+        let end = edit_end(self.msg.len(), offset, data.len())?;
         if data.is_empty() {
             return Ok(());
         }
         // Fast path: one whole, aligned block (fixed-size copies only).
-        if offset.is_multiple_of(16) && data.len() == 16 {
-            let new: [u8; 16] = data.try_into().unwrap();
-            let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
+        if let Some((slot, new)) = whole_block(&mut self.msg, offset, data) {
             let d = u128::from_be_bytes(*slot) ^ u128::from_be_bytes(new);
             *slot = new;
             // S gains d H^k, so (S xor L) H gains d H^(k+1).
-            let k = self.blocks() - (offset / 16) as u64;
+            let k = blocks(&self.msg) - (offset / 16) as u64;
             self.x ^= self.mul.mul(d, self.h_pow(k + 1));
             return Ok(());
         }
@@ -242,7 +230,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             d ^= u128::from_be_bytes(old) ^ u128::from_be_bytes(new);
         }
         self.msg[offset..end].copy_from_slice(data);
-        let k = self.blocks() - b1 as u64;
+        let k = blocks(&self.msg) - b1 as u64;
         self.x ^= self.mul.mul(d, self.h_pow(k + 1));
         d.zeroize();
         Ok(())
@@ -317,7 +305,7 @@ impl<C: BlockCipher128> IncrementalGmac<C> {
             });
         }
         let mut s = self.get_s();
-        let m = self.blocks();
+        let m = blocks(&self.msg);
         let m2 = len.div_ceil(16) as u64;
         if m2 < m {
             // Remove sum_{b >= m2} B_b H^(m - b), then divide by H^(m - m2).

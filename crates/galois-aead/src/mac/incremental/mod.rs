@@ -113,6 +113,34 @@ impl IvGuard {
 }
 pub use poly::IncrementalPoly1305Aes;
 
+/// The end of an edit of `len` bytes at `offset` of a message of
+/// `msg_len` bytes; refused past the message's end.
+pub(crate) fn edit_end(msg_len: usize, offset: usize, len: usize) -> Result<usize> {
+    offset
+        .checked_add(len)
+        .filter(|&e| e <= msg_len)
+        .ok_or(Error::BufferLength {
+            expected: msg_len,
+            got: offset.saturating_add(len),
+        })
+}
+
+/// A replacement's fast path: when `data` is one whole block at an aligned
+/// `offset` (checked to be in `msg`), its slot in `msg` and its bytes.
+pub(crate) fn whole_block<'m>(
+    msg: &'m mut [u8],
+    offset: usize,
+    data: &[u8],
+) -> Option<(&'m mut [u8; 16], [u8; 16])> {
+    let new: [u8; 16] = data.try_into().ok().filter(|_| offset.is_multiple_of(16))?;
+    Some(((&mut msg[offset..offset + 16]).try_into().ok()?, new))
+}
+
+/// The 16-byte blocks of a message, the last one possibly partial.
+pub(crate) fn blocks(msg: &[u8]) -> u64 {
+    msg.len().div_ceil(16) as u64
+}
+
 /// Fixed-window (radix 256) exponentiation with the windows precomputed:
 /// level i holds x^(d * 256^i) for d = 0..255. x^n is the product of one
 /// entry per nonzero base-256 digit of n. Exponents are public (block

@@ -12,7 +12,7 @@
 //! This is our own mod-p code; the Poly1305 module's public API is the
 //! reference the tests compare with.
 
-use super::{IvGuard, IvPolicy, Windows};
+use super::{blocks, edit_end, whole_block, IvGuard, IvPolicy, Windows};
 use crate::aes::Aes;
 use crate::block::BlockCipher128;
 use crate::ct;
@@ -139,24 +139,21 @@ fn inverse(x: &Fe) -> Fe {
 /// assert_eq!(mac.tag(&[3; 16])?, Poly1305Aes::new(&key)?.authenticate(&[3; 16], &msg)?);
 /// # Ok::<(), galois_aead::Error>(())
 /// ```
+#[derive(zeroize::ZeroizeOnDrop)]
 pub struct IncrementalPoly1305Aes {
+    #[zeroize(skip)]
     aes: Aes,
     r: Fe,
     /// Powers of r and of r^-1.
+    #[zeroize(skip)]
     pow: Windows<Fe>,
+    #[zeroize(skip)]
     inv: Windows<Fe>,
+    #[zeroize(skip)]
     msg: Vec<u8>,
     s: Fe,
+    #[zeroize(skip)]
     guard: IvGuard,
-}
-
-impl zeroize::ZeroizeOnDrop for IncrementalPoly1305Aes {}
-
-impl Drop for IncrementalPoly1305Aes {
-    fn drop(&mut self) {
-        self.r.zeroize();
-        self.s.zeroize();
-    }
 }
 
 impl IncrementalPoly1305Aes {
@@ -233,13 +230,9 @@ impl IncrementalPoly1305Aes {
         &self.msg
     }
 
-    fn chunks(&self) -> u64 {
-        self.msg.len().div_ceil(16) as u64
-    }
-
     /// Makes the power tables cover the current message.
     fn grow(&mut self) {
-        let n = self.chunks();
+        let n = blocks(&self.msg);
         self.pow.ensure(n, ONE, |a, b| mul(&a, &b));
         self.inv.ensure(n, ONE, |a, b| mul(&a, &b));
     }
@@ -263,25 +256,17 @@ impl IncrementalPoly1305Aes {
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
     pub fn replace(&mut self, offset: usize, data: &[u8]) -> Result<()> {
-        let end = offset
-            .checked_add(data.len())
-            .filter(|&e| e <= self.msg.len())
-            .ok_or(Error::BufferLength {
-                expected: self.msg.len(),
-                got: offset.saturating_add(data.len()),
-            })?;
+        let end = edit_end(self.msg.len(), offset, data.len())?;
         if data.is_empty() {
             return Ok(());
         }
         // Fast path: one whole, aligned chunk (fixed-size copies only);
         // the 2^128 of both values cancels.
-        if offset.is_multiple_of(16) && data.len() == 16 {
-            let new: [u8; 16] = data.try_into().unwrap();
-            let slot: &mut [u8; 16] = (&mut self.msg[offset..end]).try_into().unwrap();
+        if let Some((slot, new)) = whole_block(&mut self.msg, offset, data) {
             let old = from_u128(u128::from_le_bytes(*slot), 0);
             let d = sub_lazy(&from_u128(u128::from_le_bytes(new), 0), &old);
             *slot = new;
-            let k = self.chunks() - (offset / 16) as u64;
+            let k = blocks(&self.msg) - (offset / 16) as u64;
             let d = mul(&d, &self.pow.pow(k, ONE, |a, b| mul(&a, &b)));
             self.s = add(&self.s, &d);
             return Ok(());
@@ -304,7 +289,7 @@ impl IncrementalPoly1305Aes {
             d = add(&d, &sub(&new, &old));
         }
         self.msg[offset..end].copy_from_slice(data);
-        let k = self.chunks() - b1 as u64;
+        let k = blocks(&self.msg) - b1 as u64;
         d = mul(&d, &self.pow.pow(k, ONE, |a, b| mul(&a, &b)));
         self.s = add(&self.s, &d);
         d.zeroize();
@@ -361,7 +346,7 @@ impl IncrementalPoly1305Aes {
                 got: len,
             });
         }
-        let m = self.chunks();
+        let m = blocks(&self.msg);
         let m2 = len.div_ceil(16) as u64;
         if m2 < m {
             let vals: Vec<Fe> = (m2 as usize..m as usize)
