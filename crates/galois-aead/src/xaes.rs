@@ -20,7 +20,7 @@ use crate::ct;
 use crate::error::{Error, Result};
 #[cfg(target_arch = "x86_64")]
 use crate::gcm::kernels::KernelMsg;
-use crate::gcm::{AesGcm, Options, Tag};
+use crate::gcm::{AesGcm, Options};
 use crate::gf128::GhashBackend;
 use zeroize::Zeroize;
 
@@ -166,7 +166,7 @@ crate::aead::aead_core! {
             #[cfg(target_arch = "x86_64")]
             MessageGcm::Lean { rk, kernel } => {
                 let t = kernel.seal(rk, KernelMsg::new(&Self::y0(nonce), true, aad, src, buf));
-                Ok(Tag::full(t.to_be_bytes()))
+                Ok(crate::gcm::Tag::full(t.to_be_bytes()))
             }
             MessageGcm::Gcm(g) => g.seal_core(&nonce[12..], aad, src, buf),
         }

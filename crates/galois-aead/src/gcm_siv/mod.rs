@@ -102,16 +102,27 @@ impl Enc<'_> {
         }
     }
 
-    /// XORs the keystream from counter block `tag | 0x80 << 120` into `data`.
-    fn ctr_xor(&self, tag: &Block, data: &mut [u8]) {
+    /// XORs the keystream from counter block `tag | 0x80 << 120` into `data`;
+    /// on AES-NI at the vector width of `hash`'s line in the stitched
+    /// kernels' table.
+    fn ctr_xor(&self, hash: &MessageKey<'_>, tag: &Block, data: &mut [u8]) {
         match self {
             #[cfg(target_arch = "x86_64")]
             Enc::Ni(k) => {
                 let mut ctr0 = *tag;
                 ctr0[15] |= 0x80;
-                k.ctr_xor(&ctr0, data);
+                k.ctr_xor(
+                    hash.wide()
+                        .and_then(crate::gcm::kernels::Kernel::for_wide)
+                        .map(|k| k.width()),
+                    &ctr0,
+                    data,
+                );
             }
-            Enc::Aes(k) => ctr_xor(k, tag, data),
+            Enc::Aes(k) => {
+                let _ = hash;
+                ctr_xor(k, tag, data)
+            }
         }
     }
 }
@@ -146,7 +157,7 @@ crate::aead::aead_core! {
         #[cfg(target_arch = "x86_64")]
         if let Some(tag) = self
             .short_ni()
-            .and_then(|kgk| aesni::seal_short(kgk, nonce.try_into().ok()?, aad, buf))
+            .and_then(|(kgk, w)| aesni::seal_short(kgk, w, nonce.try_into().ok()?, aad, buf))
         {
             return Ok(Tag::full(tag));
         }
@@ -157,8 +168,8 @@ crate::aead::aead_core! {
             buf.copy_from_slice(s);
         }
         #[cfg(target_arch = "x86_64")]
-        if let Some(ok) = self.short_ni().and_then(|kgk| {
-            aesni::open_short(kgk, nonce.try_into().ok()?, aad, buf, tag.try_into().ok()?)
+        if let Some(ok) = self.short_ni().and_then(|(kgk, w)| {
+            aesni::open_short(kgk, w, nonce.try_into().ok()?, aad, buf, tag.try_into().ok()?)
         }) {
             return Ok(ok);
         }
@@ -295,13 +306,10 @@ impl AesGcmSiv {
     /// POLYVAL gives), not on a pinned other one.
     #[cfg(target_arch = "x86_64")]
     #[inline]
-    fn short_ni(&self) -> Option<&crate::aes::aesni::AesNi> {
+    fn short_ni(&self) -> Option<(&crate::aes::aesni::AesNi, crate::gcm::kernels::Width)> {
         // The PCLMULQDQ backends are those with a stitched kernel.
-        if crate::gcm::kernels::has_kernel(self.backend_for(0)) {
-            self.kgk.as_aesni()
-        } else {
-            None
-        }
+        let width = crate::gcm::kernels::Width::of(self.backend_for(0))?;
+        Some((self.kgk.as_aesni()?, width))
     }
 
     /// Seals through [`AesGcmSiv::with_keys`] (any length, any backend;
@@ -309,7 +317,7 @@ impl AesGcmSiv {
     fn seal_keyed(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag> {
         self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
             let tag = Self::tag(keys, nonce, aad, buf);
-            keys.enc.ctr_xor(&tag, buf);
+            keys.enc.ctr_xor(keys.hash, &tag, buf);
             Tag::full(tag)
         })
     }
@@ -320,7 +328,7 @@ impl AesGcmSiv {
         self.with_keys(nonce, aad.len().saturating_add(buf.len()), |keys| {
             let mut t = [0u8; 16];
             t.copy_from_slice(tag);
-            keys.enc.ctr_xor(&t, buf);
+            keys.enc.ctr_xor(keys.hash, &t, buf);
             let mut expected = Self::tag(keys, nonce, aad, buf);
             let ok = ct::eq(&expected, tag);
             ct::wipe_now(&mut expected);

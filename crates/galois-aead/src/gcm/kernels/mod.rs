@@ -187,6 +187,39 @@ kernels! {
     Pmull => pmull_aes::plain_kernel, backend = Pmull, "AESE/AESMC + PMULL (aarch64), 8 blocks per batch.";
 }
 
+/// The vector width of a line of the table whose probe said yes on this
+/// CPU, for AES code outside the kernels that may run at the same width
+/// (GCM-SIV's counter mode). Built only from a `Kernel` or by [`Width::of`]:
+/// holding a 512-bit (256-bit) one proves VAES with AVX-512 F, BW and VL
+/// (with AVX2).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub(crate) struct Width(Isa);
+
+#[cfg(target_arch = "x86_64")]
+impl Width {
+    /// The width of `backend`'s kernel, if it has one and the backend's
+    /// probe says this CPU runs it.
+    #[inline]
+    pub(crate) fn of(backend: crate::GhashBackend) -> Option<Width> {
+        if backend.is_available() {
+            Isa::for_backend(backend).map(Width)
+        } else {
+            None
+        }
+    }
+
+    /// 512, 256 or 128.
+    #[inline(always)]
+    pub(crate) fn bits(self) -> usize {
+        match self.0 {
+            Isa::Zmm => 512,
+            Isa::Ymm => 256,
+            Isa::Xmm => 128,
+        }
+    }
+}
+
 /// Whether GHASH `backend` has a stitched kernel (its keys run AES-GCM
 /// through one).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -258,6 +291,13 @@ impl<'a> Kernel<'a> {
             pw: wide.powers(),
             isa: Isa::for_backend(wide.backend())?,
         })
+    }
+
+    /// The vector width of this kernel's line.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn width(&self) -> Width {
+        Width(self.isa)
     }
 
     /// Encrypts the plaintext `src || buf[src.len()..]` into `buf` (`src`

@@ -20,6 +20,7 @@
 //! the features with `crate::detect` first (see [`RoundKeys::with_new`]).
 
 use crate::aes::aesni::{expand128, expand128_from, expand256, expand256_from, AesNi};
+use crate::gcm::kernels::Width;
 use crate::gf128::wide::{polyval_short, Lanes};
 use core::arch::x86_64::*;
 
@@ -203,12 +204,16 @@ impl RoundKeys {
 
     /// XORs the keystream from counter block `ctr0` into `data`, the first
     /// 32 bits of the block counting little-endian modulo 2^32.
-    pub(super) fn ctr_xor(&self, ctr0: &[u8; 16], data: &mut [u8]) {
-        if crate::detect::has_vaes_avx512() {
-            // SAFETY: the features were just detected.
+    /// `width`: the vector width of the stitched kernel of the message's
+    /// POLYVAL backend (128 bits without one).
+    pub(super) fn ctr_xor(&self, width: Option<Width>, ctr0: &[u8; 16], data: &mut [u8]) {
+        let bits = width.map_or(128, Width::bits);
+        if bits == 512 {
+            // SAFETY: a 512-bit Width proves VAES and AVX-512 F, BW and VL
+            // (and with them AVX2), the features of ctr_xor_zmm.
             unsafe { self.ctr_xor_zmm(ctr0, data) }
-        } else if crate::detect::has_vaes_avx2() {
-            // SAFETY: the features were just detected.
+        } else if bits == 256 {
+            // SAFETY: a 256-bit Width proves VAES and AVX2.
             unsafe { self.ctr_xor_ymm(ctr0, data) }
         } else {
             // SAFETY: a RoundKeys exists only where AES-NI was detected.
@@ -462,6 +467,7 @@ impl RoundKeys {
 /// or for a longer message.
 pub(super) fn seal_short(
     kgk: &AesNi,
+    width: Width,
     nonce: &[u8; 12],
     aad: &[u8],
     buf: &mut [u8],
@@ -470,7 +476,7 @@ pub(super) fn seal_short(
         return None;
     }
     // SAFETY: short_fits checked AES-NI, PCLMULQDQ, SSSE3 and SSE4.1.
-    Some(unsafe { seal_short_ni(kgk.keys().as_slice(), nonce, aad, buf) })
+    Some(unsafe { seal_short_ni(kgk.keys().as_slice(), width, nonce, aad, buf) })
 }
 
 /// Opens a short message in place ([`seal_short`]'s counterpart): whether
@@ -478,6 +484,7 @@ pub(super) fn seal_short(
 /// where [`seal_short`] would refuse.
 pub(super) fn open_short(
     kgk: &AesNi,
+    width: Width,
     nonce: &[u8; 12],
     aad: &[u8],
     buf: &mut [u8],
@@ -487,7 +494,7 @@ pub(super) fn open_short(
         return None;
     }
     // SAFETY: as in seal_short.
-    Some(unsafe { open_short_ni(kgk.keys().as_slice(), nonce, aad, buf, tag) })
+    Some(unsafe { open_short_ni(kgk.keys().as_slice(), width, nonce, aad, buf, tag) })
 }
 
 /// Whether the short path takes this key and message on this CPU.
@@ -641,6 +648,7 @@ unsafe fn counter0(tag: __m128i) -> __m128i {
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 unsafe fn seal_short_ni(
     kgk: &[[u8; 16]],
+    width: Width,
     nonce: &[u8; 12],
     aad: &[u8],
     buf: &mut [u8],
@@ -661,7 +669,7 @@ unsafe fn seal_short_ni(
         } else {
             let mut ctr0 = [0u8; 16];
             _mm_storeu_si128(ctr0.as_mut_ptr().cast(), counter0(t));
-            k.ctr_xor(&ctr0, buf);
+            k.ctr_xor(Some(width), &ctr0, buf);
         }
         tag
     }
@@ -674,6 +682,7 @@ unsafe fn seal_short_ni(
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,sse4.1")]
 unsafe fn open_short_ni(
     kgk: &[[u8; 16]],
+    width: Width,
     nonce: &[u8; 12],
     aad: &[u8],
     buf: &mut [u8],
@@ -705,7 +714,7 @@ unsafe fn open_short_ni(
         } else {
             let mut ctr0 = [0u8; 16];
             _mm_storeu_si128(ctr0.as_mut_ptr().cast(), c0);
-            k.ctr_xor(&ctr0, buf);
+            k.ctr_xor(Some(width), &ctr0, buf);
         }
         let mut want = [0u8; 16];
         _mm_storeu_si128(want.as_mut_ptr().cast(), tag_input(auth, nonce, aad, buf));
@@ -778,9 +787,13 @@ mod tests {
                         unsafe { rk.ctr_xor_ymm(&ctr0, &mut z) };
                         assert_eq!(z, want, "ymm {key_len} {low:x} {len}");
                     }
-                    let mut y = data.clone();
-                    rk.ctr_xor(&ctr0, &mut y);
-                    assert_eq!(y, want);
+                    // Through the dispatch, at each width a backend here has.
+                    let widths = crate::GhashBackend::available().into_iter().map(Width::of);
+                    for w in widths.chain([None]) {
+                        let mut y = data.clone();
+                        rk.ctr_xor(w, &ctr0, &mut y);
+                        assert_eq!(y, want, "{:?} {key_len} {low:x} {len}", w.map(Width::bits));
+                    }
                 }
             }
         }
