@@ -62,7 +62,7 @@ fn mul(x: u64, y: u64) -> u64 {
     reduce(clmul64(x, y))
 }
 
-plain_gf64_key!();
+crate::registry::plain_key!(u64, super::Gf64Mul);
 
 #[cfg(test)]
 mod tests {
