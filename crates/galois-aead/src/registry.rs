@@ -307,6 +307,22 @@ macro_rules! debug_public {
 
 pub(crate) use debug_public;
 
+/// One step of Marsaglia's xorshift (13, 7, 17) on `s`, for the unit tests'
+/// inputs (u64 or u128 state); returns the new state.
+#[cfg(test)]
+pub(crate) fn xorshift<T>(s: &mut T) -> T
+where
+    T: Copy
+        + core::ops::BitXor<Output = T>
+        + core::ops::Shl<u32, Output = T>
+        + core::ops::Shr<u32, Output = T>,
+{
+    *s = *s ^ (*s << 13);
+    *s = *s ^ (*s >> 7);
+    *s = *s ^ (*s << 17);
+    *s
+}
+
 #[cfg(test)]
 mod tests {
     //! A made-up family: the registry, not a real backend, is under test.

@@ -135,12 +135,7 @@ pub fn gf64_mul_with(backend: Gf64Backend, a: &[u8; 8], b: &[u8; 8]) -> Result<[
 mod tests {
     use super::*;
 
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use crate::registry::xorshift;
 
     #[test]
     fn one_is_identity_and_a_times_a63_is_a64() {
