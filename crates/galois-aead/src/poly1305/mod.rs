@@ -88,6 +88,63 @@ pub(crate) trait Poly1305Imp: Copy {
     fn bulk<P: PowersSlot>(self, h: &mut Acc, k: &Key64, pw: &mut P, data: &[u8]) -> usize;
 }
 
+/// A SIMD backend's token and its [`Poly1305Imp`]: `$Name` is the proof
+/// that this CPU passed `$probe` (only `$Name::new` makes one, after the
+/// probe), `Imp` the file's line in the registry table, `min_len` the
+/// shortest input its `bulk` takes; `bulk` is written as a closure of the
+/// token and the arguments.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_macros)
+)]
+macro_rules! simd_backend {
+    (
+        $(#[$meta:meta])*
+        $Name:ident = $probe:path, min_len = $min:expr,
+        bulk = |$s:ident, $h:ident, $k:ident, $pw:pat_param, $data:ident| $body:expr
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy)]
+        pub(crate) struct $Name {
+            _private: (),
+        }
+
+        impl $Name {
+            /// The token, after run-time detection.
+            pub(crate) fn new() -> Option<Self> {
+                $probe().then_some($Name { _private: () })
+            }
+        }
+
+        /// This file's line in the registry table of `poly1305/mod.rs`.
+        pub(crate) type Imp = $Name;
+
+        impl super::Poly1305Imp for $Name {
+            fn new() -> Option<Self> {
+                $Name::new()
+            }
+            const MIN_LEN: usize = $min;
+            #[inline(always)]
+            fn bulk<P: super::PowersSlot>(
+                self,
+                $h: &mut [u64; 3],
+                $k: &super::portable::Key64,
+                $pw: &mut P,
+                $data: &[u8],
+            ) -> usize {
+                let $s = self;
+                $body
+            }
+        }
+    };
+}
+
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports)
+)]
+pub(crate) use simd_backend;
+
 /// [`Poly1305Imp::bulk`] of a backend that takes whole `CHUNK`-byte runs
 /// from `MIN_LEN` bytes on with r^1..r^`POWERS`: runs `blocks` on the
 /// longest such prefix and returns its length (0 below `MIN_LEN`).

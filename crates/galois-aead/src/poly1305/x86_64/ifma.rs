@@ -80,51 +80,13 @@ pub(crate) const CHUNK: usize = 128;
 /// against 2423. Below 10 KiB the four-lane code (`MIN_LEN4`) runs instead.
 pub(crate) const MIN_LEN: usize = 10240;
 
-/// Proof that this CPU has AVX-512 F, VL and IFMA. Only [`Ifma::new`]
-/// creates one, after run-time detection.
-#[derive(Clone, Copy)]
-pub(crate) struct Ifma {
-    _private: (),
-}
-
-impl Ifma {
-    pub(crate) fn new() -> Option<Self> {
-        if crate::detect::has_avx512ifma() {
-            Some(Ifma { _private: () })
-        } else {
-            None
-        }
-    }
-
-    /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
-    /// `data` (a non-zero multiple of [`CHUNK`] bytes); `r` in radix 2^44.
-    pub(crate) fn blocks(self, h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
-        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty());
-        // SAFETY: an `Ifma` value exists only if `detect::has_avx512ifma()`
-        // returned true, so the avx512f/avx512vl/avx512ifma target features
-        // of `blocks_ifma` are present on this CPU; the assert above gives
-        // its length contract.
-        unsafe { blocks_ifma(h, r, data) }
-    }
-}
-
-/// This file's line in the registry table of `poly1305/mod.rs`.
-pub(crate) type Imp = Ifma;
-
-impl super::Poly1305Imp for Ifma {
-    fn new() -> Option<Self> {
-        Ifma::new()
-    }
-    /// The four-lane code takes inputs from `MIN_LEN4`.
-    const MIN_LEN: usize = MIN_LEN4;
-    #[inline(always)]
-    fn bulk<P: super::PowersSlot>(
-        self,
-        h: &mut [u64; 3],
-        k: &super::portable::Key64,
-        _: &mut P,
-        data: &[u8],
-    ) -> usize {
+super::simd_backend! {
+    /// Proof that this CPU has AVX-512 F, VL and IFMA. Only [`Ifma::new`]
+    /// creates one, after run-time detection. The four-lane code takes
+    /// inputs from `MIN_LEN4`; the powers of r are computed per call in the
+    /// vector unit.
+    Ifma = crate::detect::has_avx512ifma, min_len = MIN_LEN4,
+    bulk = |t, h, k, _, data| {
         let n = if data.len() >= MIN_LEN {
             data.len() / CHUNK * CHUNK
         } else if data.len() >= MIN_LEN4 {
@@ -134,12 +96,25 @@ impl super::Poly1305Imp for Ifma {
         };
         let mut r = radix44::r_from_bytes(&k.r_bytes());
         if n >= MIN_LEN {
-            self.blocks(h, &r, &data[..n]);
+            t.blocks(h, &r, &data[..n]);
         } else {
-            self.blocks4(h, &r, &data[..n]);
+            t.blocks4(h, &r, &data[..n]);
         }
         zeroize::Zeroize::zeroize(&mut r);
         n
+    }
+}
+
+impl Ifma {
+    /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
+    /// `data` (a non-zero multiple of [`CHUNK`] bytes); `r` in radix 2^44.
+    pub(crate) fn blocks(self, h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
+        assert!(data.len().is_multiple_of(CHUNK) && !data.is_empty());
+        // SAFETY: an `Ifma` value exists only if `detect::has_avx512ifma()`
+        // returned true, so the avx512f/avx512vl/avx512ifma target features
+        // of `blocks_ifma` are present on this CPU; the assert above gives
+        // its length contract.
+        unsafe { blocks_ifma(h, r, data) }
     }
 }
 
