@@ -132,6 +132,7 @@ trait Lanes44: Copy {
     unsafe fn madd_hi(c: Self, a: Self, b: Self) -> Self;
     unsafe fn add(a: Self, b: Self) -> Self;
     unsafe fn and(a: Self, b: Self) -> Self;
+    unsafe fn or(a: Self, b: Self) -> Self;
     unsafe fn shl<const N: u32>(a: Self) -> Self;
     unsafe fn shr<const N: u32>(a: Self) -> Self;
     /// `x` in every lane.
@@ -141,7 +142,7 @@ trait Lanes44: Copy {
 }
 
 /// Implements [`Lanes44`] for one width from its intrinsics, in the order
-/// splat, shl, shr, madd_lo, madd_hi, add, and, blend.
+/// splat, shl, shr, madd_lo, madd_hi, add, and, or, blend.
 macro_rules! lanes44 {
     (@same $($f:ident($($a:ident),*) = $intr:ident),*) => {
         $(
@@ -152,9 +153,23 @@ macro_rules! lanes44 {
             }
         )*
     };
-    ($V:ty; $splat:ident, $shl:ident, $shr:ident, $lo:ident, $hi:ident, $add:ident, $and:ident, $blend:ident) => {
+    (@shift $($f:ident = $intr:ident[$($n:literal)*]),*) => {
+        $(
+            #[inline(always)]
+            unsafe fn $f<const N: u32>(a: Self) -> Self {
+                // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+                unsafe {
+                    match N {
+                        $($n => $intr::<$n>(a),)*
+                        _ => unreachable!("shift {N}"),
+                    }
+                }
+            }
+        )*
+    };
+    ($V:ty; $splat:ident, $shl:ident, $shr:ident, $lo:ident, $hi:ident, $add:ident, $and:ident, $or:ident, $blend:ident) => {
         impl Lanes44 for $V {
-            lanes44!(@same madd_lo(c, a, b) = $lo, madd_hi(c, a, b) = $hi, add(a, b) = $add, and(a, b) = $and);
+            lanes44!(@same madd_lo(c, a, b) = $lo, madd_hi(c, a, b) = $hi, add(a, b) = $add, and(a, b) = $and, or(a, b) = $or);
 
             #[inline(always)]
             unsafe fn splat(x: u64) -> Self {
@@ -170,38 +185,13 @@ macro_rules! lanes44 {
 
             // The intrinsics' shift counts differ in type (u32, i32) by
             // width: each count used is spelled out, one arm left per use.
-            #[inline(always)]
-            unsafe fn shl<const N: u32>(a: Self) -> Self {
-                // SAFETY: as the methods above.
-                unsafe {
-                    match N {
-                        2 => $shl::<2>(a),
-                        4 => $shl::<4>(a),
-                        8 => $shl::<8>(a),
-                        10 => $shl::<10>(a),
-                        12 => $shl::<12>(a),
-                        _ => unreachable!("shift {N}"),
-                    }
-                }
-            }
-
-            #[inline(always)]
-            unsafe fn shr<const N: u32>(a: Self) -> Self {
-                // SAFETY: as the methods above.
-                unsafe {
-                    match N {
-                        42 => $shr::<42>(a),
-                        44 => $shr::<44>(a),
-                        _ => unreachable!("shift {N}"),
-                    }
-                }
-            }
+            lanes44!(@shift shl = $shl[2 4 8 10 12 20], shr = $shr[24 42 44]);
         }
     };
 }
 
-lanes44!(__m512i; _mm512_set1_epi64, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_madd52lo_epu64, _mm512_madd52hi_epu64, _mm512_add_epi64, _mm512_and_si512, _mm512_mask_blend_epi64);
-lanes44!(__m256i; _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_madd52lo_epu64, _mm256_madd52hi_epu64, _mm256_add_epi64, _mm256_and_si256, _mm256_mask_blend_epi64);
+lanes44!(__m512i; _mm512_set1_epi64, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_madd52lo_epu64, _mm512_madd52hi_epu64, _mm512_add_epi64, _mm512_and_si512, _mm512_or_si512, _mm512_mask_blend_epi64);
+lanes44!(__m256i; _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_madd52lo_epu64, _mm256_madd52hi_epu64, _mm256_add_epi64, _mm256_and_si256, _mm256_or_si256, _mm256_mask_blend_epi64);
 
 /// The six partial-product sums of a b (lo and hi halves per limb),
 /// accumulated onto `acc`.
@@ -449,6 +439,25 @@ unsafe fn groups<V: Lanes44, const C: usize>(
     }
 }
 
+/// The three limbs (radix 2^44) of the blocks whose low and high 64-bit
+/// halves are the lanes of `lo` and `hi`, with the 2^128 bit.
+///
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+unsafe fn limbs<V: Lanes44>(lo: V, hi: V) -> [V; 3] {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe {
+        let m44 = V::splat(M44);
+        [
+            V::and(lo, m44),
+            V::and(V::or(V::shr::<44>(lo), V::shl::<20>(hi)), m44),
+            V::or(V::shr::<24>(hi), V::splat(1 << 40)),
+        ]
+    }
+}
+
 /// Loads eight blocks as limbs (lane j = block j), with the 2^128 bit.
 ///
 /// # Safety
@@ -465,15 +474,7 @@ unsafe fn load8(p: *const u8) -> [__m512i; 3] {
         let idx_hi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
         let lo = _mm512_permutex2var_epi64(x, idx_lo, y);
         let hi = _mm512_permutex2var_epi64(x, idx_hi, y);
-        let m44 = _mm512_set1_epi64(M44 as i64);
-        [
-            _mm512_and_si512(lo, m44),
-            _mm512_and_si512(
-                _mm512_or_si512(_mm512_srli_epi64::<44>(lo), _mm512_slli_epi64::<20>(hi)),
-                m44,
-            ),
-            _mm512_or_si512(_mm512_srli_epi64::<24>(hi), _mm512_set1_epi64(1 << 40)),
-        ]
+        limbs(lo, hi)
     }
 }
 
@@ -581,15 +582,7 @@ unsafe fn load4(p: *const u8) -> V3 {
         let y = _mm256_loadu_si256(p.add(32) as *const __m256i);
         let lo = _mm256_unpacklo_epi64(x, y);
         let hi = _mm256_unpackhi_epi64(x, y);
-        let m44 = _mm256_set1_epi64x(M44 as i64);
-        [
-            _mm256_and_si256(lo, m44),
-            _mm256_and_si256(
-                _mm256_or_si256(_mm256_srli_epi64::<44>(lo), _mm256_slli_epi64::<20>(hi)),
-                m44,
-            ),
-            _mm256_or_si256(_mm256_srli_epi64::<24>(hi), _mm256_set1_epi64x(1 << 40)),
-        ]
+        limbs(lo, hi)
     }
 }
 
