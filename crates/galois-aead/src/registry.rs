@@ -5,7 +5,7 @@
 //! the probe of [`crate::detect`] that proves this CPU can run it:
 //!
 //! ```text
-//! pub enum Gf64Backend("galois_aead::gf64::Gf64Backend", keys = gf64_keys);
+//! pub enum Gf64Backend; path = "galois_aead::gf64::Gf64Backend", keys = gf64_keys;
 //! portable = Ctmul;
 //! Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul, "doc", #[cfg(target_arch = "x86_64")];
 //! ```
@@ -36,7 +36,7 @@
 macro_rules! registry {
     (
         $(#[$emeta:meta])*
-        pub enum $Enum:ident($path:literal, keys = $keys:ident);
+        pub enum $Enum:ident; path = $path:literal, keys = $keys:ident;
         portable = $portable:ident;
         $(
             $variant:ident => $module:ident, $name:literal, ct = $ct:literal,
@@ -363,7 +363,7 @@ mod tests {
 
     registry! {
         /// A family for the tests.
-        pub enum Mock("crate::registry::tests::Mock", keys = mock_keys);
+        pub enum Mock; path = "crate::registry::tests::Mock", keys = mock_keys;
         portable = Portable;
         FastVartime => fast_vartime, "fast_vartime", ct = false, detect = crate::detect::always, "A made-up line.";
         MissingCpu => missing_cpu, "missing_cpu", ct = true, detect = never, "A made-up line.";

@@ -52,7 +52,7 @@ crate::registry::registry! {
     /// assert!(AesBackend::from_name("des").is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum AesBackend("galois_aead::AesBackend", keys = aes_keys);
+    pub enum AesBackend; path = "galois_aead::AesBackend", keys = aes_keys;
     portable = Portable;
     AesNi => aesni, "aesni", ct = true, detect = crate::detect::has_aesni, "Our AES-NI code (x86-64 with the `aes` feature).", #[cfg(target_arch = "x86_64")];
     Armv8 => armv8, "armv8", ct = true, detect = crate::detect::has_aes_armv8, "Our ARMv8 AES code (`AESE`/`AESMC`; aarch64 only).", #[cfg(all(target_arch = "aarch64", target_endian = "little"))];

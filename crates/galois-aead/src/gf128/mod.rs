@@ -223,7 +223,7 @@ crate::registry::registry! {
     /// assert!(!GhashBackend::Shoup8Vartime.is_constant_time());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum GhashBackend("galois_aead::GhashBackend", keys = gf128_keys);
+    pub enum GhashBackend; path = "galois_aead::GhashBackend", keys = gf128_keys;
     portable = Ctmul64;
     VaesAvx512 => vaes_avx512, "vaes_avx512", ct = true, detect = crate::detect::has_vaes_avx512, "VAES + VPCLMULQDQ on zmm: 32-block batches, AES stitched with GHASH.", #[cfg(target_arch = "x86_64")];
     VaesAvx2 => vaes_avx2, "vaes_avx2", ct = true, detect = crate::detect::has_vaes_avx2, "VAES + VPCLMULQDQ on ymm: 16-block batches, AES stitched with GHASH.", #[cfg(target_arch = "x86_64")];

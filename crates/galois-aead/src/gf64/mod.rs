@@ -97,7 +97,7 @@ crate::registry::registry! {
     /// assert_eq!(Gf64Backend::Clmul.is_available(), galois_aead::detect::has_pclmul());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum Gf64Backend("galois_aead::gf64::Gf64Backend", keys = gf64_keys);
+    pub enum Gf64Backend; path = "galois_aead::gf64::Gf64Backend", keys = gf64_keys;
     portable = Ctmul;
     Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul, "PCLMULQDQ with four-block aggregated reduction (x86-64 only: the variant does not exist on other targets).", #[cfg(target_arch = "x86_64")];
     Ctmul => ctmul, "gf64-ctmul", ct = true, detect = crate::detect::always, "Portable: carry-less products from 32-bit integer multiplies with holes between the bits, Karatsuba, shift-and-XOR reduction.";

@@ -206,7 +206,7 @@ crate::registry::registry! {
     /// assert_eq!(Poly1305::with_backend(&[0; 32], Poly1305Backend::Ifma).is_ok(), Poly1305Backend::Ifma.is_available());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum Poly1305Backend("galois_aead::poly1305::Poly1305Backend", keys = poly1305_imps);
+    pub enum Poly1305Backend; path = "galois_aead::poly1305::Poly1305Backend", keys = poly1305_imps;
     portable = Portable;
     Ifma => ifma, "ifma", ct = true, detect = crate::detect::has_avx512ifma, "AVX-512 IFMA (vpmadd52luq/huq), 8-way (x86-64 only).", #[cfg(target_arch = "x86_64")];
     Avx2 => avx2, "avx2", ct = true, detect = crate::detect::has_avx2, "AVX2, 4-way with powers r^1..r^4 (x86-64 only: the variant does not exist on other targets).", #[cfg(target_arch = "x86_64")];
