@@ -8,17 +8,17 @@
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
-const AESNI: u32 = 1 << 0;
-const PCLMUL: u32 = 1 << 1;
-const AESNI_CLMUL: u32 = 1 << 2;
-const AVX2: u32 = 1 << 3;
-const VAES_AVX2: u32 = 1 << 4;
-const VAES_AVX512: u32 = 1 << 5;
-const AVX512IFMA: u32 = 1 << 6;
-const PMULL: u32 = 1 << 7;
-const SHA3: u32 = 1 << 8;
-const AES_ARMV8: u32 = 1 << 9;
-const NEON: u32 = 1 << 10;
+/// One bit of the cache per name, from bit 0 up.
+macro_rules! bits {
+    ($n:expr;) => {};
+    ($n:expr; $name:ident $(, $rest:ident)*) => {
+        const $name: u32 = 1 << $n;
+        bits!($n + 1; $($rest),*);
+    };
+}
+
+bits!(0; AESNI, PCLMUL, AESNI_CLMUL, AVX2, VAES_AVX2, VAES_AVX512, AVX512IFMA, PMULL, SHA3, AES_ARMV8, NEON);
+
 /// Set once the probes have run (so a CPU with none of the features still
 /// caches its answer).
 const PROBED: u32 = 1 << 31;
@@ -244,6 +244,15 @@ pub fn always() -> bool {
     true
 }
 
+/// `(name, f!(name))` for each feature name, `f` the standard library's
+/// detection macro of the target.
+#[allow(unused_macros)]
+macro_rules! detected {
+    ($f:ident: $($name:tt),+) => {
+        vec![$(($name, $f!($name))),+]
+    };
+}
+
 /// The CPU features galois looks for, and whether this CPU has each.
 ///
 /// ```
@@ -257,28 +266,13 @@ pub fn cpu_features() -> Vec<(&'static str, bool)> {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as f;
-        vec![
-            ("aes", f!("aes")),
-            ("pclmulqdq", f!("pclmulqdq")),
-            ("ssse3", f!("ssse3")),
-            ("avx2", f!("avx2")),
-            ("vaes", f!("vaes")),
-            ("vpclmulqdq", f!("vpclmulqdq")),
-            ("avx512f", f!("avx512f")),
-            ("avx512bw", f!("avx512bw")),
-            ("avx512vl", f!("avx512vl")),
-            ("avx512ifma", f!("avx512ifma")),
-        ]
+        detected!(f: "aes", "pclmulqdq", "ssse3", "avx2", "vaes", "vpclmulqdq",
+            "avx512f", "avx512bw", "avx512vl", "avx512ifma")
     }
     #[cfg(target_arch = "aarch64")]
     {
         use std::arch::is_aarch64_feature_detected as f;
-        vec![
-            ("neon", f!("neon")),
-            ("aes", f!("aes")),
-            ("pmull", f!("pmull")),
-            ("sha3", f!("sha3")),
-        ]
+        detected!(f: "neon", "aes", "pmull", "sha3")
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
@@ -339,23 +333,12 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as f;
+            let known = detected!(f: "aes", "sse2", "ssse3", "sse4.1", "pclmulqdq", "avx",
+                "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512bw", "avx512vl", "avx512ifma");
             let all = |names: &[&str]| {
-                names.iter().all(|n| match *n {
-                    "aes" => f!("aes"),
-                    "sse2" => f!("sse2"),
-                    "ssse3" => f!("ssse3"),
-                    "sse4.1" => f!("sse4.1"),
-                    "pclmulqdq" => f!("pclmulqdq"),
-                    "avx" => f!("avx"),
-                    "avx2" => f!("avx2"),
-                    "vaes" => f!("vaes"),
-                    "vpclmulqdq" => f!("vpclmulqdq"),
-                    "avx512f" => f!("avx512f"),
-                    "avx512bw" => f!("avx512bw"),
-                    "avx512vl" => f!("avx512vl"),
-                    "avx512ifma" => f!("avx512ifma"),
-                    _ => unreachable!("{n}"),
-                })
+                names
+                    .iter()
+                    .all(|n| known.iter().find(|(k, _)| k == n).expect(n).1)
             };
             let aesni = ["aes", "sse2", "ssse3"];
             let clmul = ["pclmulqdq", "ssse3"];

@@ -5,8 +5,13 @@
 //! the probe of [`crate::detect`] that proves this CPU can run it:
 //!
 //! ```text
-//! Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul, "doc";
+//! pub enum Gf64Backend; path = "galois_aead::gf64::Gf64Backend", keys = gf64_keys;
+//! portable = Ctmul;
+//! Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul, "doc", #[cfg(target_arch = "x86_64")];
 //! ```
+//!
+//! (one line per backend, its `#[cfg]`, if any, last: the lines differ
+//! only in their values.)
 //!
 //! [`registry!`] turns the table into the public enum (`ALL`, `name`,
 //! `from_name`, `is_constant_time`, `is_available`, `available`, `auto`,
@@ -20,7 +25,7 @@
 //! - `is_available` is the table's probe and nothing else: a backend has to
 //!   be listed, with its probe, to exist at all, and key constructors refuse
 //!   a backend whose probe says no;
-//! - per-architecture lists come from `#[cfg]` on the line: a backend not
+//! - per-architecture lists come from the `#[cfg]` that ends the line: a backend not
 //!   compiled for the target is not in `ALL` and its name does not parse.
 //!
 //! [`auto`]: crate::gf64::Gf64Backend::auto
@@ -31,14 +36,11 @@
 macro_rules! registry {
     (
         $(#[$emeta:meta])*
-        pub enum $Enum:ident;
-        path = $path:literal;
+        pub enum $Enum:ident; path = $path:literal, keys = $keys:ident;
         portable = $portable:ident;
-        keys = $keys:ident;
         $(
-            $(#[$cfg:meta])*
             $variant:ident => $module:ident, $name:literal, ct = $ct:literal,
-                detect = $detect:path, $doc:literal;
+                detect = $detect:path, $doc:literal $(, #[$cfg:meta])*;
         )*
     ) => {
         $(#[$emeta])*
@@ -150,6 +152,177 @@ macro_rules! registry {
 
 pub(crate) use registry;
 
+/// Generates a family's key enum from the `(variant => module)` list that
+/// [`registry!`] hands to the family's key macro (`$list`, passed on as one
+/// braced group): one variant per table line holding `$pre module::$item
+/// $post` (say `[] Key []`), a constructor `new` that refuses a backend
+/// whose probe says no and otherwise builds the variant from the line's
+/// module (`|m| ...`, with `m` the module), `backend`, and methods on
+/// `&self` whose body runs once per variant (`|k, m| ...`, with `k` the
+/// variant's value and `m` its module). One dispatch, written once for every
+/// family.
+macro_rules! key_enum {
+    (
+        $list:tt
+        $(#[$meta:meta])*
+        $vis:vis enum $Key:ident $(<$lt:lifetime>)? for $Enum:ident = $pre:tt $item:ident $post:tt;
+        $(#[$nmeta:meta])*
+        fn new($($arg:ident: $aty:ty),*) -> Result<Self> = $b:ident => |$nm:ident| $ctor:expr;
+        $(
+            $(#[$fmeta:meta])*
+            fn $f:ident $(<$($g:ident: $gb:path),*>)? ($($a:ident: $at:ty),*) $(-> $ret:ty)?
+                = |$k:pat_param, $m:ident| $body:expr;
+        )*
+    ) => {
+        $crate::registry::key_enum!(@enum $list [$(#[$meta])* $vis $Key $(<$lt>)?] $pre $item $post);
+
+        impl $(<$lt>)? $Key $(<$lt>)? {
+            $(#[$nmeta])*
+            $vis fn new($($arg: $aty),*) -> $crate::error::Result<Self> {
+                if !$b.is_available() {
+                    return Err($b.unavailable());
+                }
+                $crate::registry::key_enum!(@new $list $Key $Enum, $b, |$nm| $ctor)
+            }
+
+            /// The backend (table line) this key runs.
+            #[allow(dead_code)]
+            $vis fn backend(&self) -> $Enum {
+                $crate::registry::key_enum!(@backend $list $Key $Enum, self)
+            }
+
+            $(
+                $(#[$fmeta])*
+                $vis fn $f $(<$($g: $gb),*>)? (&self, $($a: $at),*) $(-> $ret)? {
+                    $crate::registry::key_enum!(@match $list $Key, self, |$k, $m| $body)
+                }
+            )*
+        }
+    };
+    (@enum { $( $(#[$cfg:meta])* $variant:ident => $module:ident; )* }
+        [$(#[$meta:meta])* $vis:vis $Key:ident $(<$lt:lifetime>)?] $pre:tt $item:ident $post:tt) => {
+        $(#[$meta])*
+        $vis enum $Key $(<$lt>)? {
+            $( $(#[$cfg])* $variant($crate::registry::key_enum!(@ty $pre $module $item $post)), )*
+        }
+    };
+    (@ty [$($pre:tt)*] $module:ident $item:ident [$($post:tt)*]) => {
+        $($pre)* $module::$item $($post)*
+    };
+    (@new { $( $(#[$cfg:meta])* $variant:ident => $module:ident; )* } $Key:ident $Enum:ident, $b:ident, |$m:ident| $ctor:expr) => {
+        match $b {
+            $( $(#[$cfg])* $Enum::$variant => {
+                #[allow(unused_imports)]
+                use $module as $m;
+                $ctor.map($Key::$variant).ok_or($b.unavailable())
+            } )*
+        }
+    };
+    (@backend { $( $(#[$cfg:meta])* $variant:ident => $module:ident; )* } $Key:ident $Enum:ident, $on:expr) => {
+        match $on { $( $(#[$cfg])* $Key::$variant(_) => $Enum::$variant, )* }
+    };
+    (@match { $( $(#[$cfg:meta])* $variant:ident => $module:ident; )* } $Key:ident, $on:expr, |$k:pat_param, $m:ident| $body:expr) => {
+        match $on {
+            $( $(#[$cfg])* $Key::$variant($k) => {
+                #[allow(unused_imports)]
+                use $module as $m;
+                $body
+            } )*
+        }
+    };
+}
+
+pub(crate) use key_enum;
+
+/// The key enum of a multiplication family (GHASH, GF(2^64)): each
+/// variant the line's `Key`, H (of type `$T`) prepared for that backend and
+/// wiped on drop, with `new(h, backend)`, `mul_h(x)` and
+/// `update_blocks(y, blocks)` (`blocks` whole `$block`-byte blocks), then
+/// the family's own methods (`$more`, as [`key_enum!`] takes them).
+macro_rules! mul_key_enum {
+    ($list:tt $Key:ident for $Enum:ident, $T:ty, $block:literal; $($more:tt)*) => {
+        $crate::registry::key_enum! {
+            $list
+            /// H prepared for one backend, chosen once at key setup.
+            #[derive(Zeroize)]
+            pub(crate) enum $Key for $Enum = [] Key [];
+            /// Keys `backend` with H; refused unless its table line's probe
+            /// says this CPU can run it.
+            fn new(h: $T, backend: $Enum) -> Result<Self> = backend => |m| m::Key::new(h);
+            /// x * H.
+            #[inline]
+            fn mul_h(x: $T) -> $T = |k, m| k.mul_h(x);
+            /// Absorbs whole blocks: y <- (y xor B_i) * H for each.
+            #[inline]
+            fn update_blocks(y: $T, blocks: &[u8]) -> $T = |k, m| {
+                debug_assert_eq!(blocks.len() % $block, 0);
+                k.update_blocks(y, blocks)
+            };
+            $($more)*
+        }
+    };
+}
+
+pub(crate) use mul_key_enum;
+
+/// The `Key` of a backend that keeps its multiplier h (of type `$T`) alone
+/// and multiplies by it with the module's `mul(x, h)` (no table), for the
+/// family trait `$Trait`; `$extra` are the trait's other items.
+macro_rules! plain_key {
+    ($T:ty, $Trait:path $(; $($extra:tt)*)?) => {
+        #[derive(zeroize::Zeroize)]
+        pub(crate) struct Key {
+            h: $T,
+        }
+
+        impl $Trait for Key {
+            $($($extra)*)?
+
+            fn new(h: $T) -> Option<Self> {
+                Some(Key { h })
+            }
+
+            fn mul_h(&self, x: $T) -> $T {
+                mul(x, self.h)
+            }
+        }
+    };
+}
+
+pub(crate) use plain_key;
+
+/// `Debug` for a keyed type that shows only what its `$method`s return
+/// (the backend, the key length), never key material.
+macro_rules! debug_public {
+    ($Type:ident: $($method:ident),+) => {
+        impl core::fmt::Debug for $Type {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($Type))
+                    $(.field(stringify!($method), &self.$method()))+
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+pub(crate) use debug_public;
+
+/// One step of Marsaglia's xorshift (13, 7, 17) on `s`, for the unit tests'
+/// inputs (u64 or u128 state); returns the new state.
+#[cfg(test)]
+pub(crate) fn xorshift<T>(s: &mut T) -> T
+where
+    T: Copy
+        + core::ops::BitXor<Output = T>
+        + core::ops::Shl<u32, Output = T>
+        + core::ops::Shr<u32, Output = T>,
+{
+    *s = *s ^ (*s << 13);
+    *s = *s ^ (*s >> 7);
+    *s = *s ^ (*s << 17);
+    *s
+}
+
 #[cfg(test)]
 mod tests {
     //! A made-up family: the registry, not a real backend, is under test.
@@ -190,10 +363,8 @@ mod tests {
 
     registry! {
         /// A family for the tests.
-        pub enum Mock;
-        path = "crate::registry::tests::Mock";
+        pub enum Mock; path = "crate::registry::tests::Mock", keys = mock_keys;
         portable = Portable;
-        keys = mock_keys;
         FastVartime => fast_vartime, "fast_vartime", ct = false, detect = crate::detect::always, "A made-up line.";
         MissingCpu => missing_cpu, "missing_cpu", ct = true, detect = never, "A made-up line.";
         FastCt => fast_ct, "fast_ct", ct = true, detect = crate::detect::always, "A made-up line.";

@@ -20,50 +20,21 @@ use crate::error::{Error, Result};
 /// crate's about a kilobyte, which every move of an [`Aes`] and of the GCM
 /// keys holding one would copy), with the dispatch every call goes through.
 macro_rules! aes_keys {
-    ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
-        enum Imp {
-            $( $(#[$cfg])* $variant($module::Key), )*
-        }
-
-        impl Imp {
+    ($($list:tt)*) => {
+        crate::registry::key_enum! {
+            { $($list)* }
+            enum Imp for AesBackend = [] Key [];
             /// `key` of a length AES takes; refuses a backend whose table
             /// probe says no.
-            fn new(key: &[u8], b: AesBackend) -> Result<Imp> {
-                if !b.is_available() {
-                    return Err(b.unavailable());
-                }
-                match b {
-                    $( $(#[$cfg])* AesBackend::$variant => $module::key(key).map(Imp::$variant).ok_or(b.unavailable()), )*
-                }
-            }
-
-            fn backend(&self) -> AesBackend {
-                match self { $( $(#[$cfg])* Imp::$variant(_) => AesBackend::$variant, )* }
-            }
-
-            fn key_len(&self) -> usize {
-                match self { $( $(#[$cfg])* Imp::$variant(k) => k.key_len(), )* }
-            }
-
-            fn name(&self) -> &'static str {
-                let i = (self.key_len() - 16) / 8;
-                match self { $( $(#[$cfg])* Imp::$variant(_) => $module::NAMES[i], )* }
-            }
-
+            fn new(key: &[u8], b: AesBackend) -> Result<Self> = b => |m| m::key(key);
+            fn key_len() -> usize = |k, m| k.key_len();
+            fn name() -> &'static str = |k, m| m::NAMES[(k.key_len() - 16) / 8];
             #[inline]
-            fn encrypt_block(&self, block: &mut Block) {
-                match self { $( $(#[$cfg])* Imp::$variant(k) => k.encrypt_block(block), )* }
-            }
-
+            fn encrypt_block(block: &mut Block) = |k, m| k.encrypt_block(block);
             #[inline]
-            fn encrypt_blocks(&self, blocks: &mut [Block]) {
-                match self { $( $(#[$cfg])* Imp::$variant(k) => k.encrypt_blocks(blocks), )* }
-            }
-
+            fn encrypt_blocks(blocks: &mut [Block]) = |k, m| k.encrypt_blocks(blocks);
             #[inline]
-            fn round_keys(&self) -> Option<&crate::block::round_keys::AesRoundKeys> {
-                match self { $( $(#[$cfg])* Imp::$variant(k) => k.round_keys(), )* }
-            }
+            fn round_keys() -> Option<&crate::block::round_keys::AesRoundKeys> = |k, m| k.round_keys();
         }
     };
 }
@@ -81,18 +52,11 @@ crate::registry::registry! {
     /// assert!(AesBackend::from_name("des").is_err());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum AesBackend;
-    path = "galois_aead::AesBackend";
+    pub enum AesBackend; path = "galois_aead::AesBackend", keys = aes_keys;
     portable = Portable;
-    keys = aes_keys;
-    #[cfg(target_arch = "x86_64")]
-    AesNi => aesni, "aesni", ct = true, detect = crate::detect::has_aesni,
-        "Our AES-NI code (x86-64 with the `aes` feature).";
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Armv8 => armv8, "armv8", ct = true, detect = crate::detect::has_aes_armv8,
-        "Our ARMv8 AES code (`AESE`/`AESMC`; aarch64 only).";
-    Portable => portable, "portable", ct = true, detect = crate::detect::always,
-        "The `aes` crate: fixsliced constant-time software without AES instructions; where the CPU has them the crate detects and uses them.";
+    AesNi => aesni, "aesni", ct = true, detect = crate::detect::has_aesni, "Our AES-NI code (x86-64 with the `aes` feature).", #[cfg(target_arch = "x86_64")];
+    Armv8 => armv8, "armv8", ct = true, detect = crate::detect::has_aes_armv8, "Our ARMv8 AES code (`AESE`/`AESMC`; aarch64 only).", #[cfg(all(target_arch = "aarch64", target_endian = "little"))];
+    Portable => portable, "portable", ct = true, detect = crate::detect::always, "The `aes` crate: fixsliced constant-time software without AES instructions; where the CPU has them the crate detects and uses them.";
 }
 
 /// An expanded AES key (128, 192 or 256 bits), zeroized on drop.
@@ -215,12 +179,5 @@ impl BlockCipher128 for Aes {
     }
 }
 
-/// The key length and backend, never the key.
-impl core::fmt::Debug for Aes {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Aes")
-            .field("key_len", &self.key_len())
-            .field("backend", &self.backend())
-            .finish_non_exhaustive()
-    }
-}
+// The key length and backend, never the key.
+crate::registry::debug_public!(Aes: key_len, backend);

@@ -186,3 +186,34 @@ impl<C: BlockCipher128 + ?Sized> BlockCipher128 for &C {
         (**self).aesni_round_keys(t)
     }
 }
+
+/// Feeds `data` to a hash that takes whole `N`-byte blocks, through the
+/// partial block `buf` (its first `*len` bytes pending): `blocks` gets the
+/// pending block once `data` fills it, then the whole blocks of `data`
+/// (one call); the rest waits in `buf`.
+#[inline(always)]
+pub(crate) fn feed_blocks<const N: usize>(
+    buf: &mut [u8; N],
+    len: &mut usize,
+    mut data: &[u8],
+    mut blocks: impl FnMut(&[u8]),
+) {
+    if *len > 0 {
+        let take = (N - *len).min(data.len());
+        buf[*len..*len + take].copy_from_slice(&data[..take]);
+        *len += take;
+        data = &data[take..];
+        if *len < N {
+            return;
+        }
+        blocks(buf);
+        *len = 0;
+    }
+    let whole = data.len() / N * N;
+    if whole > 0 {
+        blocks(&data[..whole]);
+    }
+    let rest = &data[whole..];
+    buf[..rest.len()].copy_from_slice(rest);
+    *len = rest.len();
+}

@@ -22,4 +22,8 @@ pub(crate) fn mul(x: u128, y: u128) -> u128 {
     z
 }
 
-plain_ghash_key!();
+crate::registry::plain_key! {
+    u128, super::GhashImpl;
+    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+    const KEY_BYTES: usize = 16;
+}

@@ -76,4 +76,8 @@ pub(crate) fn mul(a: u128, b: u128) -> u128 {
     reduce(hi, lo)
 }
 
-plain_ghash_key!();
+crate::registry::plain_key! {
+    u128, super::GhashImpl;
+    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
+    const KEY_BYTES: usize = 16;
+}

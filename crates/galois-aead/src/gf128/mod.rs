@@ -39,33 +39,8 @@
 //! (docs/architecture.md, "Adding a backend"). Automatic selection
 //! ([`GhashBackend::auto`]) only ever picks constant-time ones.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use zeroize::Zeroize;
-
-/// The `Key` of a backend that keeps H alone and multiplies by it with the
-/// module's `mul(x, h)` (no table).
-macro_rules! plain_ghash_key {
-    () => {
-        #[derive(zeroize::Zeroize)]
-        pub(crate) struct Key {
-            h: u128,
-        }
-
-        impl super::GhashImpl for Key {
-            type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
-
-            const KEY_BYTES: usize = 16;
-
-            fn new(h: u128) -> Option<Self> {
-                Some(Key { h })
-            }
-
-            fn mul_h(&self, x: u128) -> u128 {
-                mul(x, self.h)
-            }
-        }
-    };
-}
 
 // The SIMD kernels are `unsafe fn`s made of intrinsics; their bodies keep
 // the edition-2021 rule (no inner `unsafe` blocks).
@@ -163,6 +138,13 @@ pub(crate) trait GhashImpl: Zeroize + Sized {
     }
 }
 
+/// `blocks`, checked (in debug builds) to be whole 16-byte blocks.
+#[inline(always)]
+fn whole(blocks: &[u8]) -> &[u8] {
+    debug_assert_eq!(blocks.len() % 16, 0);
+    blocks
+}
+
 /// The key side of the registry (`crate::registry`): `storage` and the
 /// key enum that dispatches to each backend's file.
 macro_rules! gf128_keys {
@@ -184,109 +166,42 @@ macro_rules! gf128_keys {
             }
         }
 
-        /// H prepared for one message on one backend (see `message`):
-        /// each backend's `GhashImpl::Message`, wiped on drop.
-        pub(crate) enum MessageKey<'t> {
-            $( $(#[$cfg])* $variant(<$module::Key as GhashImpl>::Message<'t>), )*
-        }
-
-        impl<'t> MessageKey<'t> {
+        crate::registry::key_enum! {
+            { $( $(#[$cfg])* $variant => $module; )* }
+            /// H prepared for one message on one backend (see `message`):
+            /// each backend's `GhashImpl::Message`, wiped on drop.
+            pub(crate) enum MessageKey<'t> for GhashBackend = [<] Key [as GhashImpl>::Message<'t>];
             /// The key for H on `backend`, for a message of `len` bytes
             /// (AAD and text; it only decides how many powers are worth
             /// computing), its powers in `table` (one per key). `most`: the
             /// most blocks a reduction of its user spans (a stitched
             /// kernel's groups), 0 if it is only hashed with.
             #[inline]
-            pub(crate) fn new(
-                table: &'t mut MessageTable,
-                h: u128,
-                backend: GhashBackend,
-                len: usize,
-                most: usize,
-            ) -> Result<Self> {
-                let unavailable = Error::BackendUnavailable { backend: backend.name() };
-                if !backend.is_available() {
-                    return Err(unavailable);
-                }
-                match backend {
-                    $( $(#[$cfg])* GhashBackend::$variant =>
-                        <<$module::Key as GhashImpl>::Message<'t> as MessageImpl<'t>>::new(table, h, len, most)
-                            .map(MessageKey::$variant)
-                            .ok_or(unavailable), )*
-                }
-            }
-
+            fn new(table: &'t mut MessageTable, h: u128, backend: GhashBackend, len: usize, most: usize) -> Result<Self>
+                = backend => |m| <<m::Key as GhashImpl>::Message<'t> as MessageImpl<'t>>::new(table, h, len, most);
             /// x * H.
             #[inline]
-            pub(crate) fn mul_h(&self, x: u128) -> u128 {
-                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.mul_h(x), )* }
-            }
-
+            fn mul_h(x: u128) -> u128 = |k, m| k.mul_h(x);
             /// Absorbs whole blocks: y <- (y xor B_i) * H for each.
             #[inline]
-            pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
-                debug_assert_eq!(blocks.len() % 16, 0);
-                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.update_blocks(y, blocks), )* }
-            }
-
+            fn update_blocks(y: u128, blocks: &[u8]) -> u128 = |k, m| k.update_blocks(y, whole(blocks));
             /// [`MessageKey::update_blocks`] of blocks each byte-reversed
             /// (POLYVAL's order), on the backends that load them as they
             /// are; `None` on the others (the caller reverses a copy).
             #[inline]
-            pub(crate) fn update_polyval_blocks(&self, y: u128, blocks: &[u8]) -> Option<u128> {
-                debug_assert_eq!(blocks.len() % 16, 0);
-                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.update_polyval_blocks(y, blocks), )* }
-            }
-
+            fn update_polyval_blocks(y: u128, blocks: &[u8]) -> Option<u128> = |k, m| k.update_polyval_blocks(y, whole(blocks));
             /// The powers of a wide backend's key, for the stitched AES-GCM
             /// kernels (the other backends: `None`).
             #[cfg(target_arch = "x86_64")]
             #[inline]
-            pub(crate) fn wide(&self) -> Option<wide::WideKey<'t>> {
-                match self { $( $(#[$cfg])* MessageKey::$variant(k) => k.wide(), )* }
-            }
+            fn wide() -> Option<wide::WideKey<'t>> = |k, m| k.wide();
         }
 
-        /// H prepared for one backend, chosen once at key setup.
-        #[derive(Zeroize)]
-        pub(crate) enum GhashKey {
-            $( $(#[$cfg])* $variant($module::Key), )*
-        }
-
-        impl GhashKey {
-            /// Keys `backend` with H; refused unless its table line's probe
-            /// says this CPU can run it.
-            pub(crate) fn new(h: u128, backend: GhashBackend) -> Result<Self> {
-                let unavailable = Error::BackendUnavailable { backend: backend.name() };
-                if !backend.is_available() {
-                    return Err(unavailable);
-                }
-                match backend {
-                    $( $(#[$cfg])* GhashBackend::$variant =>
-                        $module::Key::new(h).map(GhashKey::$variant).ok_or(unavailable), )*
-                }
-            }
-
-            pub(crate) fn backend(&self) -> GhashBackend {
-                match self { $( $(#[$cfg])* GhashKey::$variant(_) => GhashBackend::$variant, )* }
-            }
-
-            #[inline]
-            pub(crate) fn mul_h(&self, x: u128) -> u128 {
-                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.mul_h(x), )* }
-            }
-
+        crate::registry::mul_key_enum! {
+            { $( $(#[$cfg])* $variant => $module; )* } GhashKey for GhashBackend, u128, 16;
             #[inline(always)]
-#[cfg(target_arch = "x86_64")]
-            pub(crate) fn wide(&self, len: usize) -> Option<wide::WideKey<'_>> {
-                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.wide(len), )* }
-            }
-
-            #[inline]
-            pub(crate) fn update_blocks(&self, y: u128, blocks: &[u8]) -> u128 {
-                debug_assert_eq!(blocks.len() % 16, 0);
-                match self { $( $(#[$cfg])* GhashKey::$variant(k) => k.update_blocks(y, blocks), )* }
-            }
+            #[cfg(target_arch = "x86_64")]
+            fn wide(len: usize) -> Option<wide::WideKey<'_>> = |k, m| k.wide(len);
         }
     };
 }
@@ -308,42 +223,22 @@ crate::registry::registry! {
     /// assert!(!GhashBackend::Shoup8Vartime.is_constant_time());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum GhashBackend;
-    path = "galois_aead::GhashBackend";
+    pub enum GhashBackend; path = "galois_aead::GhashBackend", keys = gf128_keys;
     portable = Ctmul64;
-    keys = gf128_keys;
-    #[cfg(target_arch = "x86_64")]
-    VaesAvx512 => vaes_avx512, "vaes_avx512", ct = true, detect = crate::detect::has_vaes_avx512,
-        "VAES + VPCLMULQDQ on zmm: 32-block batches, AES stitched with GHASH.";
-    #[cfg(target_arch = "x86_64")]
-    VaesAvx2 => vaes_avx2, "vaes_avx2", ct = true, detect = crate::detect::has_vaes_avx2,
-        "VAES + VPCLMULQDQ on ymm: 16-block batches, AES stitched with GHASH.";
-    #[cfg(target_arch = "x86_64")]
-    AesniClmul => aesni_clmul, "aesni_clmul", ct = true, detect = crate::detect::has_aesni_clmul,
-        "AES-NI + PCLMULQDQ (xmm): 8-block batches, AES stitched with GHASH.";
-    #[cfg(target_arch = "x86_64")]
-    Clmul => clmul, "clmul", ct = true, detect = crate::detect::has_pclmul,
-        "PCLMULQDQ with Karatsuba, the fast reduction and 8-block aggregated reduction.";
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    PmullEor3 => pmull_eor3, "pmull_eor3", ct = true, detect = crate::detect::has_pmull_sha3,
-        "As `pmull`, with the three-way XOR EOR3 of FEAT_SHA3.";
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Pmull => pmull, "pmull", ct = true, detect = crate::detect::has_pmull,
-        "ARMv8 PMULL/PMULL2 with Karatsuba and 8-block aggregated Montgomery reduction.";
-    Ctmul64 => ctmul64, "ctmul64", ct = true, detect = crate::detect::always,
-        "Portable constant time: carry-less products from 64-bit integer multiplies.";
+    VaesAvx512 => vaes_avx512, "vaes_avx512", ct = true, detect = crate::detect::has_vaes_avx512, "VAES + VPCLMULQDQ on zmm: 32-block batches, AES stitched with GHASH.", #[cfg(target_arch = "x86_64")];
+    VaesAvx2 => vaes_avx2, "vaes_avx2", ct = true, detect = crate::detect::has_vaes_avx2, "VAES + VPCLMULQDQ on ymm: 16-block batches, AES stitched with GHASH.", #[cfg(target_arch = "x86_64")];
+    AesniClmul => aesni_clmul, "aesni_clmul", ct = true, detect = crate::detect::has_aesni_clmul, "AES-NI + PCLMULQDQ (xmm): 8-block batches, AES stitched with GHASH.", #[cfg(target_arch = "x86_64")];
+    Clmul => clmul, "clmul", ct = true, detect = crate::detect::has_pclmul, "PCLMULQDQ with Karatsuba, the fast reduction and 8-block aggregated reduction.", #[cfg(target_arch = "x86_64")];
+    PmullEor3 => pmull_eor3, "pmull_eor3", ct = true, detect = crate::detect::has_pmull_sha3, "As `pmull`, with the three-way XOR EOR3 of FEAT_SHA3.", #[cfg(all(target_arch = "aarch64", target_endian = "little"))];
+    Pmull => pmull, "pmull", ct = true, detect = crate::detect::has_pmull, "ARMv8 PMULL/PMULL2 with Karatsuba and 8-block aggregated Montgomery reduction.", #[cfg(all(target_arch = "aarch64", target_endian = "little"))];
+    Ctmul64 => ctmul64, "ctmul64", ct = true, detect = crate::detect::always, "Portable constant time: carry-less products from 64-bit integer multiplies.";
     // The reference and the spec's table methods: never picked automatically
     // (the bit-serial reference is slow, the tables are secret-indexed).
-    Bitserial => bitserial, "bitserial", ct = true, detect = crate::detect::always,
-        "Algorithm 1 of the spec, one bit at a time: the reference.";
-    Table8Vartime => table8_vartime, "table8_vartime", ct = false, detect = crate::detect::always,
-        "Equation (6): 16 tables of 256 entries, 65,536 bytes per key. Secret-indexed.";
-    Table4Vartime => table4_vartime, "table4_vartime", ct = false, detect = crate::detect::always,
-        "The 4-bit variant of equation (6): 32 tables of 16 entries, 8,192 bytes per key. Secret-indexed.";
-    Shoup8Vartime => shoup8_vartime, "shoup8_vartime", ct = false, detect = crate::detect::always,
-        "Shoup's method (Algorithms 2 and 3) with 8-bit tables. Secret-indexed.";
-    Shoup4Vartime => shoup4_vartime, "shoup4_vartime", ct = false, detect = crate::detect::always,
-        "Shoup's method with 4-bit tables. Secret-indexed.";
+    Bitserial => bitserial, "bitserial", ct = true, detect = crate::detect::always, "Algorithm 1 of the spec, one bit at a time: the reference.";
+    Table8Vartime => table8_vartime, "table8_vartime", ct = false, detect = crate::detect::always, "Equation (6): 16 tables of 256 entries, 65,536 bytes per key. Secret-indexed.";
+    Table4Vartime => table4_vartime, "table4_vartime", ct = false, detect = crate::detect::always, "The 4-bit variant of equation (6): 32 tables of 16 entries, 8,192 bytes per key. Secret-indexed.";
+    Shoup8Vartime => shoup8_vartime, "shoup8_vartime", ct = false, detect = crate::detect::always, "Shoup's method (Algorithms 2 and 3) with 8-bit tables. Secret-indexed.";
+    Shoup4Vartime => shoup4_vartime, "shoup4_vartime", ct = false, detect = crate::detect::always, "Shoup's method with 4-bit tables. Secret-indexed.";
 }
 
 /// The 128 products H * x^i, i = 0..127, from which the table backends
@@ -408,25 +303,11 @@ impl Drop for Acc {
 }
 
 impl Acc {
-    pub(crate) fn update(&mut self, key: &GhashKey, mut data: &[u8]) {
-        if self.buf_len > 0 {
-            let take = (16 - self.buf_len).min(data.len());
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-            self.buf_len += take;
-            data = &data[take..];
-            if self.buf_len < 16 {
-                return;
-            }
-            self.y = key.update_blocks(self.y, &self.buf);
-            self.buf_len = 0;
-        }
-        let whole = data.len() & !15;
-        if whole > 0 {
-            self.y = key.update_blocks(self.y, &data[..whole]);
-        }
-        let rest = &data[whole..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buf_len = rest.len();
+    pub(crate) fn update(&mut self, key: &GhashKey, data: &[u8]) {
+        let y = &mut self.y;
+        crate::block::feed_blocks(&mut self.buf, &mut self.buf_len, data, |b| {
+            *y = key.update_blocks(*y, b);
+        });
     }
 
     pub(crate) fn pad(&mut self, key: &GhashKey) {
@@ -622,14 +503,8 @@ pub fn gf128_mul(a: &[u8; 16], b: &[u8; 16]) -> [u8; 16] {
     mul_reference(u128::from_be_bytes(*a), u128::from_be_bytes(*b)).to_be_bytes()
 }
 
-/// The backend, never H or the running hash.
-impl core::fmt::Debug for Ghash {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Ghash")
-            .field("backend", &self.backend())
-            .finish_non_exhaustive()
-    }
-}
+// The backend, never H or the running hash.
+crate::registry::debug_public!(Ghash: backend);
 
 #[cfg(test)]
 mod tests {
@@ -640,12 +515,7 @@ mod tests {
     #[test]
     fn general_mul_matches_reference() {
         let mut s = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834u128;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = || crate::registry::xorshift(&mut s);
         let mut cases = vec![(0, 0), (1 << 127, 1 << 127), (1, 1), (u128::MAX, u128::MAX)];
         cases.extend((0..2000).map(|_| (next(), next())));
         for (a, b) in cases {

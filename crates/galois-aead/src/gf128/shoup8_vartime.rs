@@ -14,33 +14,42 @@
 use super::{fill_table, powers_of_x, shoup_reduction_table, GhashImpl};
 use zeroize::Zeroize;
 
-static R8: [u16; 256] = shoup_reduction_table::<256>(8);
-
+/// Shoup's method with `BITS`-bit steps (`N` = 2^BITS table entries);
+/// this file's backend is `Shoup<8, 256>`, `shoup4_vartime`'s `Shoup<4, 16>`.
+/// Boxed, as every key larger than a pointer or two: `GhashKey` is as
+/// large as its largest variant, and every move of a GCM key copies it.
 #[derive(Zeroize)]
-pub(crate) struct Key {
-    m0: Box<[u128; 256]>,
-    #[zeroize(skip)]
-    r: &'static [u16; 256],
+pub(crate) struct Shoup<const BITS: u32, const N: usize> {
+    m0: Box<[u128; N]>,
 }
 
-impl GhashImpl for Key {
+/// This file's line in the registry table.
+pub(crate) type Key = Shoup<8, 256>;
+
+impl<const BITS: u32, const N: usize> Shoup<BITS, N> {
+    /// The key-independent reduction table R, one per width.
+    const R: &'static [u16; N] = &shoup_reduction_table::<N>(BITS);
+}
+
+impl<const BITS: u32, const N: usize> GhashImpl for Shoup<BITS, N> {
     type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
 
-    const KEY_BYTES: usize = 256 * 16;
-    const SHARED_BYTES: usize = 256 * 2;
+    const KEY_BYTES: usize = N * 16;
+    const SHARED_BYTES: usize = N * 2;
 
     fn new(h: u128) -> Option<Self> {
         let p = powers_of_x(h);
-        let mut m0 = Box::new([0u128; 256]);
-        fill_table(&mut m0[..], &p[..8], 8);
-        Some(Key { m0, r: &R8 })
+        let mut m0 = Box::new([0u128; N]);
+        fill_table(&mut m0[..], &p[..BITS as usize], BITS);
+        Some(Shoup { m0 })
     }
 
     fn mul_h(&self, x: u128) -> u128 {
-        let bytes = x.to_be_bytes();
-        let mut z = self.m0[bytes[15] as usize];
-        for &b in bytes[..15].iter().rev() {
-            z = (z >> 8) ^ ((self.r[(z & 0xff) as usize] as u128) << 112) ^ self.m0[b as usize];
+        let mask = N as u128 - 1;
+        let mut z = self.m0[(x & mask) as usize];
+        for j in 1..128 / BITS {
+            let n = (x >> (BITS * j)) & mask;
+            z = (z >> BITS) ^ ((Self::R[(z & mask) as usize] as u128) << 112) ^ self.m0[n as usize];
         }
         z
     }

@@ -7,33 +7,6 @@
 //! 8,192 bytes per key; a multiplication is 32 loads indexed by secret
 //! nibbles. Chosen only by name.
 
-use super::{fill_table, powers_of_x, GhashImpl};
-use zeroize::Zeroize;
-
-#[derive(Zeroize)]
-pub(crate) struct Key {
-    m: Box<[[u128; 16]; 32]>,
-}
-
-impl GhashImpl for Key {
-    type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
-
-    const KEY_BYTES: usize = 32 * 16 * 16;
-
-    fn new(h: u128) -> Option<Self> {
-        let p = powers_of_x(h);
-        let mut m = Box::new([[0u128; 16]; 32]);
-        for (j, t) in m.iter_mut().enumerate() {
-            fill_table(t, &p[4 * j..4 * j + 4], 4);
-        }
-        Some(Key { m })
-    }
-
-    fn mul_h(&self, x: u128) -> u128 {
-        let mut z = 0;
-        for (j, t) in self.m.iter().enumerate() {
-            z ^= t[((x >> (124 - 4 * j)) & 15) as usize];
-        }
-        z
-    }
-}
+/// This file's line in the registry table: `table8_vartime`'s code with
+/// 4-bit pieces.
+pub(crate) type Key = super::table8_vartime::Tables<4, 16, 32>;

@@ -11,30 +11,37 @@
 use super::{fill_table, powers_of_x, GhashImpl};
 use zeroize::Zeroize;
 
+/// Equation (6) with X cut into `T` pieces of `BITS` bits (`N` = 2^BITS
+/// entries per table): this file's backend is `Tables<8, 256, 16>`,
+/// `table4_vartime`'s `Tables<4, 16, 32>`.
 #[derive(Zeroize)]
-pub(crate) struct Key {
-    m: Box<[[u128; 256]; 16]>,
+pub(crate) struct Tables<const BITS: u32, const N: usize, const T: usize> {
+    m: Box<[[u128; N]; T]>,
 }
 
-impl GhashImpl for Key {
+/// This file's line in the registry table.
+pub(crate) type Key = Tables<8, 256, 16>;
+
+impl<const BITS: u32, const N: usize, const T: usize> GhashImpl for Tables<BITS, N, T> {
     type Message<'t> = crate::gf128::message::OwnKey<'t, Self>;
 
-    const KEY_BYTES: usize = 16 * 256 * 16;
+    const KEY_BYTES: usize = T * N * 16;
 
     fn new(h: u128) -> Option<Self> {
         let p = powers_of_x(h);
-        let mut m = Box::new([[0u128; 256]; 16]);
-        for (i, t) in m.iter_mut().enumerate() {
-            fill_table(t, &p[8 * i..8 * i + 8], 8);
+        let b = BITS as usize;
+        let mut m = Box::new([[0u128; N]; T]);
+        for (j, t) in m.iter_mut().enumerate() {
+            fill_table(t, &p[b * j..b * j + b], BITS);
         }
-        Some(Key { m })
+        Some(Tables { m })
     }
 
     fn mul_h(&self, x: u128) -> u128 {
-        let bytes = x.to_be_bytes();
         let mut z = 0;
-        for (t, &b) in self.m.iter().zip(bytes.iter()) {
-            z ^= t[b as usize];
+        for (j, t) in self.m.iter().enumerate() {
+            // Piece j: the BITS bits from the top, j pieces in.
+            z ^= t[((x >> (128 - BITS as usize * (j + 1))) & (N as u128 - 1)) as usize];
         }
         z
     }

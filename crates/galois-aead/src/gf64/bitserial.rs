@@ -20,4 +20,4 @@ pub(crate) fn mul(x: u64, y: u64) -> u64 {
     z
 }
 
-plain_gf64_key!();
+crate::registry::plain_key!(u64, super::Gf64Mul);

@@ -62,7 +62,7 @@ fn mul(x: u64, y: u64) -> u64 {
     reduce(clmul64(x, y))
 }
 
-plain_gf64_key!();
+crate::registry::plain_key!(u64, super::Gf64Mul);
 
 #[cfg(test)]
 mod tests {
@@ -83,10 +83,7 @@ mod tests {
     fn clmul64_matches_schoolbook() {
         let mut s = 0x1234_5678_9abc_def1u64;
         for _ in 0..5000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let a = s;
+            let a = crate::registry::xorshift(&mut s);
             let b = s.rotate_left(29) ^ 0xdead_beef;
             assert_eq!(clmul64(a, b), clmul64_slow(a, b));
         }

@@ -17,27 +17,6 @@
 use crate::error::Result;
 use zeroize::Zeroize;
 
-/// The `Key` of a backend that keeps h alone and multiplies by it with the
-/// module's `mul(x, h)` (no table).
-macro_rules! plain_gf64_key {
-    () => {
-        #[derive(zeroize::Zeroize)]
-        pub(crate) struct Key {
-            h: u64,
-        }
-
-        impl super::Gf64Mul for Key {
-            fn new(h: u64) -> Option<Self> {
-                Some(Key { h })
-            }
-
-            fn mul_h(&self, x: u64) -> u64 {
-                mul(x, self.h)
-            }
-        }
-    };
-}
-
 mod bitserial;
 #[cfg(target_arch = "x86_64")]
 #[path = "x86_64/clmul.rs"]
@@ -93,42 +72,8 @@ pub(crate) trait Gf64Mul: Zeroize + Sized {
 /// The key enum of the table below: one variant per line, holding that
 /// file's `Key`.
 macro_rules! gf64_keys {
-    ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
-        /// H prepared for one backend.
-        #[derive(Zeroize)]
-        pub(crate) enum Gf64Key {
-            $( $(#[$cfg])* $variant($module::Key), )*
-        }
-
-        impl Gf64Key {
-            /// Keys `backend` with H; refused unless its table line's probe
-            /// says this CPU can run it.
-            pub(crate) fn new(h: u64, backend: Gf64Backend) -> Result<Self> {
-                if !backend.is_available() {
-                    return Err(backend.unavailable());
-                }
-                match backend {
-                    $( $(#[$cfg])* Gf64Backend::$variant =>
-                        $module::Key::new(h).map(Gf64Key::$variant).ok_or(backend.unavailable()), )*
-                }
-            }
-
-            pub(crate) fn backend(&self) -> Gf64Backend {
-                match self { $( $(#[$cfg])* Gf64Key::$variant(_) => Gf64Backend::$variant, )* }
-            }
-
-            #[inline]
-            pub(crate) fn mul_h(&self, x: u64) -> u64 {
-                match self { $( $(#[$cfg])* Gf64Key::$variant(k) => k.mul_h(x), )* }
-            }
-
-            /// `blocks.len()` is a multiple of 8.
-            #[inline]
-            pub(crate) fn update_blocks(&self, y: u64, blocks: &[u8]) -> u64 {
-                debug_assert_eq!(blocks.len() % 8, 0);
-                match self { $( $(#[$cfg])* Gf64Key::$variant(k) => k.update_blocks(y, blocks), )* }
-            }
-        }
+    ($($list:tt)*) => {
+        crate::registry::mul_key_enum! { { $($list)* } Gf64Key for Gf64Backend, u64, 8; }
     };
 }
 
@@ -152,17 +97,11 @@ crate::registry::registry! {
     /// assert_eq!(Gf64Backend::Clmul.is_available(), galois_aead::detect::has_pclmul());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum Gf64Backend;
-    path = "galois_aead::gf64::Gf64Backend";
+    pub enum Gf64Backend; path = "galois_aead::gf64::Gf64Backend", keys = gf64_keys;
     portable = Ctmul;
-    keys = gf64_keys;
-    #[cfg(target_arch = "x86_64")]
-    Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul,
-        "PCLMULQDQ with four-block aggregated reduction (x86-64 only: the variant does not exist on other targets).";
-    Ctmul => ctmul, "gf64-ctmul", ct = true, detect = crate::detect::always,
-        "Portable: carry-less products from 32-bit integer multiplies with holes between the bits, Karatsuba, shift-and-XOR reduction.";
-    Bitserial => bitserial, "gf64-bitserial", ct = true, detect = crate::detect::always,
-        "One bit at a time with masks: the reference.";
+    Clmul => clmul, "gf64-clmul", ct = true, detect = crate::detect::has_pclmul, "PCLMULQDQ with four-block aggregated reduction (x86-64 only: the variant does not exist on other targets).", #[cfg(target_arch = "x86_64")];
+    Ctmul => ctmul, "gf64-ctmul", ct = true, detect = crate::detect::always, "Portable: carry-less products from 32-bit integer multiplies with holes between the bits, Karatsuba, shift-and-XOR reduction.";
+    Bitserial => bitserial, "gf64-bitserial", ct = true, detect = crate::detect::always, "One bit at a time with masks: the reference.";
 }
 
 /// Multiplies two GF(2^64) elements (8-byte blocks, GCM bit order) with the
@@ -196,12 +135,7 @@ pub fn gf64_mul_with(backend: Gf64Backend, a: &[u8; 8], b: &[u8; 8]) -> Result<[
 mod tests {
     use super::*;
 
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use crate::registry::xorshift;
 
     #[test]
     fn one_is_identity_and_a_times_a63_is_a64() {

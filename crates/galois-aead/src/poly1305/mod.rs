@@ -88,6 +88,63 @@ pub(crate) trait Poly1305Imp: Copy {
     fn bulk<P: PowersSlot>(self, h: &mut Acc, k: &Key64, pw: &mut P, data: &[u8]) -> usize;
 }
 
+/// A SIMD backend's token and its [`Poly1305Imp`]: `$Name` is the proof
+/// that this CPU passed `$probe` (only `$Name::new` makes one, after the
+/// probe), `Imp` the file's line in the registry table, `min_len` the
+/// shortest input its `bulk` takes; `bulk` is written as a closure of the
+/// token and the arguments.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_macros)
+)]
+macro_rules! simd_backend {
+    (
+        $(#[$meta:meta])*
+        $Name:ident = $probe:path, min_len = $min:expr,
+        bulk = |$s:ident, $h:ident, $k:ident, $pw:pat_param, $data:ident| $body:expr
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy)]
+        pub(crate) struct $Name {
+            _private: (),
+        }
+
+        impl $Name {
+            /// The token, after run-time detection.
+            pub(crate) fn new() -> Option<Self> {
+                $probe().then_some($Name { _private: () })
+            }
+        }
+
+        /// This file's line in the registry table of `poly1305/mod.rs`.
+        pub(crate) type Imp = $Name;
+
+        impl super::Poly1305Imp for $Name {
+            fn new() -> Option<Self> {
+                $Name::new()
+            }
+            const MIN_LEN: usize = $min;
+            #[inline(always)]
+            fn bulk<P: super::PowersSlot>(
+                self,
+                $h: &mut [u64; 3],
+                $k: &super::portable::Key64,
+                $pw: &mut P,
+                $data: &[u8],
+            ) -> usize {
+                let $s = self;
+                $body
+            }
+        }
+    };
+}
+
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports)
+)]
+pub(crate) use simd_backend;
+
 /// [`Poly1305Imp::bulk`] of a backend that takes whole `CHUNK`-byte runs
 /// from `MIN_LEN` bytes on with r^1..r^`POWERS`: runs `blocks` on the
 /// longest such prefix and returns its length (0 below `MIN_LEN`).
@@ -113,38 +170,18 @@ fn bulk_chunks<const MIN_LEN: usize, const CHUNK: usize, const POWERS: usize>(
 /// The code a key runs, one variant per table line holding that file's
 /// token (`Imp`).
 macro_rules! poly1305_imps {
-    ($( $(#[$cfg:meta])* $variant:ident => $module:ident; )*) => {
-        #[derive(Clone, Copy)]
-        enum Imp {
-            $( $(#[$cfg])* $variant($module::Imp), )*
-        }
-
-        impl Imp {
+    ($($list:tt)*) => {
+        crate::registry::key_enum! {
+            { $($list)* }
+            #[derive(Clone, Copy)]
+            enum Imp for Poly1305Backend = [] Imp [];
             /// The token of `b`; refused unless its table line's probe says
             /// this CPU can run it.
-            fn new(b: Poly1305Backend) -> Result<Self> {
-                if !b.is_available() {
-                    return Err(b.unavailable());
-                }
-                match b {
-                    $( $(#[$cfg])* Poly1305Backend::$variant =>
-                        <$module::Imp as Poly1305Imp>::new().map(Imp::$variant).ok_or(b.unavailable()), )*
-                }
-            }
-
-            fn backend(self) -> Poly1305Backend {
-                match self { $( $(#[$cfg])* Imp::$variant(_) => Poly1305Backend::$variant, )* }
-            }
-
+            fn new(b: Poly1305Backend) -> Result<Self> = b => |m| <m::Imp as Poly1305Imp>::new();
             #[inline(always)]
-            fn min_len(self) -> usize {
-                match self { $( $(#[$cfg])* Imp::$variant(_) => <$module::Imp as Poly1305Imp>::MIN_LEN, )* }
-            }
-
+            fn min_len() -> usize = |_, m| <m::Imp as Poly1305Imp>::MIN_LEN;
             #[inline(always)]
-            fn bulk<P: PowersSlot>(self, h: &mut Acc, k: &Key64, pw: &mut P, data: &[u8]) -> usize {
-                match self { $( $(#[$cfg])* Imp::$variant(t) => t.bulk(h, k, pw, data), )* }
-            }
+            fn bulk<P: PowersSlot>(h: &mut Acc, k: &Key64, pw: &mut P, data: &[u8]) -> usize = |t, m| t.bulk(h, k, pw, data);
         }
     };
 }
@@ -169,24 +206,15 @@ crate::registry::registry! {
     /// assert_eq!(Poly1305::with_backend(&[0; 32], Poly1305Backend::Ifma).is_ok(), Poly1305Backend::Ifma.is_available());
     /// # Ok::<(), galois_aead::Error>(())
     /// ```
-    pub enum Poly1305Backend;
-    path = "galois_aead::poly1305::Poly1305Backend";
+    pub enum Poly1305Backend; path = "galois_aead::poly1305::Poly1305Backend", keys = poly1305_imps;
     portable = Portable;
-    keys = poly1305_imps;
-    #[cfg(target_arch = "x86_64")]
-    Ifma => ifma, "ifma", ct = true, detect = crate::detect::has_avx512ifma,
-        "AVX-512 IFMA (vpmadd52luq/huq), 8-way (x86-64 only).";
-    #[cfg(target_arch = "x86_64")]
-    Avx2 => avx2, "avx2", ct = true, detect = crate::detect::has_avx2,
-        "AVX2, 4-way with powers r^1..r^4 (x86-64 only: the variant does not exist on other targets).";
-    Portable => portable, "portable", ct = true, detect = crate::detect::always,
-        "Portable constant time, 64-bit limbs.";
+    Ifma => ifma, "ifma", ct = true, detect = crate::detect::has_avx512ifma, "AVX-512 IFMA (vpmadd52luq/huq), 8-way (x86-64 only).", #[cfg(target_arch = "x86_64")];
+    Avx2 => avx2, "avx2", ct = true, detect = crate::detect::has_avx2, "AVX2, 4-way with powers r^1..r^4 (x86-64 only: the variant does not exist on other targets).", #[cfg(target_arch = "x86_64")];
+    Portable => portable, "portable", ct = true, detect = crate::detect::always, "Portable constant time, 64-bit limbs.";
     // After portable, so never picked automatically: llvm-mca's estimates put
     // it behind portable on Neoverse V1 and ahead on N1 (docs/speed.md; an
     // estimate only, no ARM machine to measure); pinned by name it runs.
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Neon => neon, "neon", ct = true, detect = crate::detect::has_neon,
-        "NEON (aarch64), radix 2^26, 2-way with powers r^1..r^4 (aarch64 only).";
+    Neon => neon, "neon", ct = true, detect = crate::detect::has_neon, "NEON (aarch64), radix 2^26, 2-way with powers r^1..r^4 (aarch64 only).", #[cfg(all(target_arch = "aarch64", target_endian = "little"))];
 }
 
 /// r^1 .. r^n (n <= 4), computed on demand for long messages by the
@@ -309,24 +337,12 @@ impl State {
         }
     }
 
-    fn update(&mut self, mut data: &[u8]) {
-        if self.buf_len > 0 {
-            let take = (16 - self.buf_len).min(data.len());
-            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
-            self.buf_len += take;
-            data = &data[take..];
-            if self.buf_len < 16 {
-                return;
-            }
-            portable::block(&mut self.h, &self.k, &self.buf, 1);
-            self.buf_len = 0;
-        }
-        data = bulk(self.imp, &mut self.h, &self.k, &mut self.pw, data);
-        let n = data.len() & !15;
-        portable::blocks(&mut self.h, &self.k, &data[..n]);
-        let rest = &data[n..];
-        self.buf[..rest.len()].copy_from_slice(rest);
-        self.buf_len = rest.len();
+    fn update(&mut self, data: &[u8]) {
+        let (h, k, pw, imp) = (&mut self.h, &self.k, &mut self.pw, self.imp);
+        crate::block::feed_blocks(&mut self.buf, &mut self.buf_len, data, |b| {
+            let rest = bulk(imp, h, k, pw, b);
+            portable::blocks(h, k, rest);
+        });
     }
 
     /// Processes a final partial block; returns h (not reduced).
@@ -910,14 +926,8 @@ impl<C: BlockCipher128 + core::fmt::Debug> core::fmt::Debug for Poly1305Mac<C> {
     }
 }
 
-/// The backend, never r, s or the running sum.
-impl core::fmt::Debug for Poly1305 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Poly1305")
-            .field("backend", &self.backend())
-            .finish_non_exhaustive()
-    }
-}
+// The backend, never r, s or the running sum.
+crate::registry::debug_public!(Poly1305: backend);
 
 #[cfg(test)]
 mod registry_tests {

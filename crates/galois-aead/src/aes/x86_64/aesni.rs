@@ -443,12 +443,7 @@ mod tests {
             );
         }
         let mut s = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s as u8
-        };
+        let mut next = || crate::registry::xorshift(&mut s) as u8;
         for len in [16, 24, 32] {
             for _ in 0..300 {
                 let key: Vec<u8> = (0..len).map(|_| next()).collect();

@@ -31,7 +31,7 @@ use zeroize::Zeroize;
 /// Blocks per aggregated reduction.
 const N: usize = 8;
 
-/// Boxed (see `shoup4_vartime::Key`: `GhashKey` is as large as its
+/// Boxed (see `shoup8_vartime::Shoup`: `GhashKey` is as large as its
 /// largest variant).
 #[derive(Zeroize)]
 pub(crate) struct Key {

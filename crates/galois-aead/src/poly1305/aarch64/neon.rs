@@ -45,22 +45,16 @@ pub(crate) const CHUNK: usize = 32;
 /// eight portable blocks, so the vector code starts at 16 blocks.
 pub(crate) const MIN_LEN: usize = 256;
 
-/// Proof that this CPU has NEON. Only [`Neon::new`] creates one, after
-/// run-time detection.
-#[derive(Clone, Copy)]
-pub(crate) struct Neon {
-    _private: (),
+super::simd_backend! {
+    /// Proof that this CPU has NEON. Only [`Neon::new`] creates one, after
+    /// run-time detection.
+    Neon = crate::detect::has_neon, min_len = MIN_LEN,
+    bulk = |t, h, k, pw, data| {
+        super::bulk_chunks::<MIN_LEN, CHUNK, 4>(h, k, pw, data, |h, pw, d| t.blocks(h, pw, d))
+    }
 }
 
 impl Neon {
-    pub(crate) fn new() -> Option<Self> {
-        if crate::detect::has_neon() {
-            Some(Neon { _private: () })
-        } else {
-            None
-        }
-    }
-
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
     /// `data` (a non-zero multiple of [`CHUNK`] bytes), with r^1..r^4 in `pw`.
     pub(crate) fn blocks(self, h: &mut [u64; 3], pw: &Powers, data: &[u8]) {
@@ -69,26 +63,6 @@ impl Neon {
         // time (`new`), so the target feature of `blocks_neon` is present;
         // the assert above gives its length contract.
         unsafe { blocks_neon(h, pw, data) }
-    }
-}
-
-/// This file's line in the registry table of `poly1305/mod.rs`.
-pub(crate) type Imp = Neon;
-
-impl super::Poly1305Imp for Neon {
-    fn new() -> Option<Self> {
-        Neon::new()
-    }
-    const MIN_LEN: usize = MIN_LEN;
-    #[inline(always)]
-    fn bulk<P: super::PowersSlot>(
-        self,
-        h: &mut [u64; 3],
-        k: &super::portable::Key64,
-        pw: &mut P,
-        data: &[u8],
-    ) -> usize {
-        super::bulk_chunks::<MIN_LEN, CHUNK, 4>(h, k, pw, data, |h, pw, d| self.blocks(h, pw, d))
     }
 }
 

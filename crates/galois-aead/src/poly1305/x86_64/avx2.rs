@@ -83,22 +83,23 @@ pub(crate) const CHUNK: usize = 64;
 /// against 0.96x, 768 B 1.14x against 0.87x, 896 B 1.07x against 0.89x.
 pub(crate) const MIN_LEN: usize = 512;
 
-/// Proof that this CPU has AVX2. Only [`Avx2::new`] creates one, after
-/// run-time detection.
-#[derive(Clone, Copy)]
-pub(crate) struct Avx2 {
-    _private: (),
+super::simd_backend! {
+    /// Proof that this CPU has AVX2. Only [`Avx2::new`] creates one, after
+    /// run-time detection. The powers of r are computed per call in the
+    /// vector unit ([`table`]), so the caller's slot for cached powers goes
+    /// unused.
+    Avx2 = crate::detect::has_avx2, min_len = MIN_LEN,
+    bulk = |t, h, k, _, data| {
+        if data.len() < MIN_LEN {
+            return 0;
+        }
+        let n = data.len() / CHUNK * CHUNK;
+        t.blocks(h, k, &data[..n]);
+        n
+    }
 }
 
 impl Avx2 {
-    pub(crate) fn new() -> Option<Self> {
-        if crate::detect::has_avx2() {
-            Some(Avx2 { _private: () })
-        } else {
-            None
-        }
-    }
-
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
     /// `data` (a non-zero multiple of [`CHUNK`] bytes) under the key `k`.
     pub(crate) fn blocks(self, h: &mut [u64; 3], k: &super::portable::Key64, data: &[u8]) {
@@ -109,33 +110,6 @@ impl Avx2 {
         // present on this CPU; the assert above gives its length contract.
         unsafe { blocks_avx2(h, &r, data) };
         zeroize::Zeroize::zeroize(&mut r);
-    }
-}
-
-/// This file's line in the registry table of `poly1305/mod.rs`.
-pub(crate) type Imp = Avx2;
-
-impl super::Poly1305Imp for Avx2 {
-    fn new() -> Option<Self> {
-        Avx2::new()
-    }
-    const MIN_LEN: usize = MIN_LEN;
-    /// The powers of r are computed per call in the vector unit
-    /// ([`table`]), so the caller's slot for cached powers goes unused.
-    #[inline(always)]
-    fn bulk<P: super::PowersSlot>(
-        self,
-        h: &mut [u64; 3],
-        k: &super::portable::Key64,
-        _: &mut P,
-        data: &[u8],
-    ) -> usize {
-        if data.len() < MIN_LEN {
-            return 0;
-        }
-        let n = data.len() / CHUNK * CHUNK;
-        self.blocks(h, k, &data[..n]);
-        n
     }
 }
 

@@ -80,22 +80,32 @@ pub(crate) const CHUNK: usize = 128;
 /// against 2423. Below 10 KiB the four-lane code (`MIN_LEN4`) runs instead.
 pub(crate) const MIN_LEN: usize = 10240;
 
-/// Proof that this CPU has AVX-512 F, VL and IFMA. Only [`Ifma::new`]
-/// creates one, after run-time detection.
-#[derive(Clone, Copy)]
-pub(crate) struct Ifma {
-    _private: (),
+super::simd_backend! {
+    /// Proof that this CPU has AVX-512 F, VL and IFMA. Only [`Ifma::new`]
+    /// creates one, after run-time detection. The four-lane code takes
+    /// inputs from `MIN_LEN4`; the powers of r are computed per call in the
+    /// vector unit.
+    Ifma = crate::detect::has_avx512ifma, min_len = MIN_LEN4,
+    bulk = |t, h, k, _, data| {
+        let n = if data.len() >= MIN_LEN {
+            data.len() / CHUNK * CHUNK
+        } else if data.len() >= MIN_LEN4 {
+            data.len() / CHUNK4 * CHUNK4
+        } else {
+            return 0;
+        };
+        let mut r = radix44::r_from_bytes(&k.r_bytes());
+        if n >= MIN_LEN {
+            t.blocks(h, &r, &data[..n]);
+        } else {
+            t.blocks4(h, &r, &data[..n]);
+        }
+        zeroize::Zeroize::zeroize(&mut r);
+        n
+    }
 }
 
 impl Ifma {
-    pub(crate) fn new() -> Option<Self> {
-        if crate::detect::has_avx512ifma() {
-            Some(Ifma { _private: () })
-        } else {
-            None
-        }
-    }
-
     /// h = h r^N + sum m_i r^(N-i+1) for the N = data.len() / 16 blocks of
     /// `data` (a non-zero multiple of [`CHUNK`] bytes); `r` in radix 2^44.
     pub(crate) fn blocks(self, h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
@@ -108,59 +118,94 @@ impl Ifma {
     }
 }
 
-/// This file's line in the registry table of `poly1305/mod.rs`.
-pub(crate) type Imp = Ifma;
-
-impl super::Poly1305Imp for Ifma {
-    fn new() -> Option<Self> {
-        Ifma::new()
-    }
-    /// The four-lane code takes inputs from `MIN_LEN4`.
-    const MIN_LEN: usize = MIN_LEN4;
-    #[inline(always)]
-    fn bulk<P: super::PowersSlot>(
-        self,
-        h: &mut [u64; 3],
-        k: &super::portable::Key64,
-        _: &mut P,
-        data: &[u8],
-    ) -> usize {
-        let n = if data.len() >= MIN_LEN {
-            data.len() / CHUNK * CHUNK
-        } else if data.len() >= MIN_LEN4 {
-            data.len() / CHUNK4 * CHUNK4
-        } else {
-            return 0;
-        };
-        let mut r = radix44::r_from_bytes(&k.r_bytes());
-        if n >= MIN_LEN {
-            self.blocks(h, &r, &data[..n]);
-        } else {
-            self.blocks4(h, &r, &data[..n]);
-        }
-        zeroize::Zeroize::zeroize(&mut r);
-        n
-    }
+/// The lane operations of the radix-2^44 arithmetic, on eight lanes
+/// (`__m512i`) or four (`__m256i`): one generic body for both widths.
+///
+/// # Safety
+///
+/// Every method needs AVX-512F, AVX-512VL and AVX-512IFMA: call only from
+/// such target-feature code reached after `detect::has_avx512ifma()`.
+trait Lanes44: Copy {
+    /// c + the low 52 bits of each lane's product a b (`vpmadd52luq`).
+    unsafe fn madd_lo(c: Self, a: Self, b: Self) -> Self;
+    /// c + the high 52 bits of each lane's product a b (`vpmadd52huq`).
+    unsafe fn madd_hi(c: Self, a: Self, b: Self) -> Self;
+    unsafe fn add(a: Self, b: Self) -> Self;
+    unsafe fn and(a: Self, b: Self) -> Self;
+    unsafe fn or(a: Self, b: Self) -> Self;
+    unsafe fn shl<const N: u32>(a: Self) -> Self;
+    unsafe fn shr<const N: u32>(a: Self) -> Self;
+    /// `x` in every lane.
+    unsafe fn splat(x: u64) -> Self;
+    /// Lanes whose bit of `m` is set from `b`, the others from `a`.
+    unsafe fn blend(m: __mmask8, a: Self, b: Self) -> Self;
 }
+
+/// Implements [`Lanes44`] for one width from its intrinsics, in the order
+/// splat, shl, shr, madd_lo, madd_hi, add, and, or, blend.
+macro_rules! lanes44 {
+    (@same $($f:ident($($a:ident),*) = $intr:ident),*) => {
+        $(
+            #[inline(always)]
+            unsafe fn $f($($a: Self),*) -> Self {
+                // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+                unsafe { $intr($($a),*) }
+            }
+        )*
+    };
+    (@shift $($f:ident = $intr:ident[$($n:literal)*]),*) => {
+        $(
+            #[inline(always)]
+            unsafe fn $f<const N: u32>(a: Self) -> Self {
+                // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+                unsafe {
+                    match N {
+                        $($n => $intr::<$n>(a),)*
+                        _ => unreachable!("shift {N}"),
+                    }
+                }
+            }
+        )*
+    };
+    ($V:ty; $splat:ident, $shl:ident, $shr:ident, $lo:ident, $hi:ident, $add:ident, $and:ident, $or:ident, $blend:ident) => {
+        impl Lanes44 for $V {
+            lanes44!(@same madd_lo(c, a, b) = $lo, madd_hi(c, a, b) = $hi, add(a, b) = $add, and(a, b) = $and, or(a, b) = $or);
+
+            #[inline(always)]
+            unsafe fn splat(x: u64) -> Self {
+                // SAFETY: as the methods above.
+                unsafe { $splat(x as i64) }
+            }
+
+            #[inline(always)]
+            unsafe fn blend(m: __mmask8, a: Self, b: Self) -> Self {
+                // SAFETY: as the methods above.
+                unsafe { $blend(m, a, b) }
+            }
+
+            // The intrinsics' shift counts differ in type (u32, i32) by
+            // width: each count used is spelled out, one arm left per use.
+            lanes44!(@shift shl = $shl[2 4 8 10 12 20], shr = $shr[24 42 44]);
+        }
+    };
+}
+
+lanes44!(__m512i; _mm512_set1_epi64, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_madd52lo_epu64, _mm512_madd52hi_epu64, _mm512_add_epi64, _mm512_and_si512, _mm512_or_si512, _mm512_mask_blend_epi64);
+lanes44!(__m256i; _mm256_set1_epi64x, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_madd52lo_epu64, _mm256_madd52hi_epu64, _mm256_add_epi64, _mm256_and_si256, _mm256_or_si256, _mm256_mask_blend_epi64);
 
 /// The six partial-product sums of a b (lo and hi halves per limb),
 /// accumulated onto `acc`.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
+/// As [`Lanes44`].
 #[inline(always)]
-unsafe fn mul_acc(
-    acc: [__m512i; 6],
-    a: &[__m512i; 3],
-    b: &[__m512i; 3],
-    t: &[__m512i; 2], // t[0] = 20 b1, t[1] = 20 b2
-) -> [__m512i; 6] {
+unsafe fn mul_acc<V: Lanes44>(acc: [V; 6], a: &[V; 3], b: &[V; 3], t: &[V; 2]) -> [V; 6] {
     // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
     unsafe {
-        let lo = |c, x, y| _mm512_madd52lo_epu64(c, x, y);
-        let hi = |c, x, y| _mm512_madd52hi_epu64(c, x, y);
+        let lo = |c, x, y| V::madd_lo(c, x, y);
+        let hi = |c, x, y| V::madd_hi(c, x, y);
+        // t[0] = 20 b1, t[1] = 20 b2.
         [
             lo(lo(lo(acc[0], a[0], b[0]), a[1], t[1]), a[2], t[0]),
             hi(hi(hi(acc[1], a[0], b[0]), a[1], t[1]), a[2], t[0]),
@@ -177,31 +222,50 @@ unsafe fn mul_acc(
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
+/// As [`Lanes44`].
 #[inline(always)]
-unsafe fn reduce(d: [__m512i; 6]) -> [__m512i; 3] {
+unsafe fn reduce<V: Lanes44>(d: [V; 6]) -> [V; 3] {
     // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
     unsafe {
         let [lo0, hi0, lo1, hi1, lo2, hi2] = d;
         // x0 = lo0 + 5120 hi2, x1 = lo1 + 2^8 hi0, x2 = lo2 + 2^8 hi1.
-        let x0 = _mm512_add_epi64(
-            lo0,
-            _mm512_add_epi64(_mm512_slli_epi64::<12>(hi2), _mm512_slli_epi64::<10>(hi2)),
-        );
-        let x1 = _mm512_add_epi64(lo1, _mm512_slli_epi64::<8>(hi0));
-        let x2 = _mm512_add_epi64(lo2, _mm512_slli_epi64::<8>(hi1));
-        let m44 = _mm512_set1_epi64(M44 as i64);
-        let m42 = _mm512_set1_epi64(M42 as i64);
-        let c0 = _mm512_srli_epi64::<44>(x0);
-        let c1 = _mm512_srli_epi64::<44>(x1);
-        let c2 = _mm512_srli_epi64::<42>(x2);
-        let c2x5 = _mm512_add_epi64(c2, _mm512_slli_epi64::<2>(c2));
+        let x0 = V::add(lo0, V::add(V::shl::<12>(hi2), V::shl::<10>(hi2)));
+        let x1 = V::add(lo1, V::shl::<8>(hi0));
+        let x2 = V::add(lo2, V::shl::<8>(hi1));
+        let m44 = V::splat(M44);
+        let m42 = V::splat(M42);
+        let c0 = V::shr::<44>(x0);
+        let c1 = V::shr::<44>(x1);
+        let c2 = V::shr::<42>(x2);
+        let c2x5 = V::add(c2, V::shl::<2>(c2));
         [
-            _mm512_add_epi64(_mm512_and_si512(x0, m44), c2x5),
-            _mm512_add_epi64(_mm512_and_si512(x1, m44), c0),
-            _mm512_add_epi64(_mm512_and_si512(x2, m42), c1),
+            V::add(V::and(x0, m44), c2x5),
+            V::add(V::and(x1, m44), c0),
+            V::add(V::and(x2, m42), c1),
         ]
+    }
+}
+
+/// A multiplier: limbs and their 20-fold (t1 = 20 b1, t2 = 20 b2).
+#[derive(Clone, Copy)]
+struct Mul<V> {
+    b: [V; 3],
+    t: [V; 2],
+}
+
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+unsafe fn multiplier<V: Lanes44>(b: [V; 3]) -> Mul<V> {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe {
+        // 20 x = 16 x + 4 x
+        let t20 = |x| V::add(V::shl::<4>(x), V::shl::<2>(x));
+        Mul {
+            t: [t20(b[1]), t20(b[2])],
+            b,
+        }
     }
 }
 
@@ -209,15 +273,11 @@ unsafe fn reduce(d: [__m512i; 6]) -> [__m512i; 3] {
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
+/// As [`Lanes44`].
 #[inline(always)]
-unsafe fn mul_reduce(a: [__m512i; 3], b: &[__m512i; 3], t: &[__m512i; 2]) -> [__m512i; 3] {
+unsafe fn mul_reduce<V: Lanes44>(a: &[V; 3], b: &Mul<V>) -> [V; 3] {
     // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let z = _mm512_setzero_si512();
-        reduce(mul_acc([z; 6], &a, b, t))
-    }
+    unsafe { reduce(mul_acc([V::splat(0); 6], a, &b.b, &b.t)) }
 }
 
 /// u b + v c mod p per lane: the two products share one carry step, and
@@ -226,22 +286,175 @@ unsafe fn mul_reduce(a: [__m512i; 3], b: &[__m512i; 3], t: &[__m512i; 2]) -> [__
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
+/// As [`Lanes44`].
 #[inline(always)]
-unsafe fn mul2_reduce(
-    u: [__m512i; 3],
-    b: &[__m512i; 3],
-    tb: &[__m512i; 2],
-    v: [__m512i; 3],
-    c: &[__m512i; 3],
-    tc: &[__m512i; 2],
-) -> [__m512i; 3] {
+unsafe fn mul2_reduce<V: Lanes44>(u: &[V; 3], b: &Mul<V>, v: &[V; 3], c: &Mul<V>) -> [V; 3] {
     // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
     unsafe {
-        let z = _mm512_setzero_si512();
-        let d = mul_acc([z; 6], &v, c, tc);
-        reduce(mul_acc(d, &u, b, tb))
+        let d = mul_acc([V::splat(0); 6], v, &c.b, &c.t);
+        reduce(mul_acc(d, u, &b.b, &b.t))
+    }
+}
+
+/// u b + v c + w d + x e mod p per lane: four products, one carry step;
+/// only u depends on the running accumulator.
+///
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn mul4_reduce<V: Lanes44>(
+    u: &[V; 3],
+    b: &Mul<V>,
+    v: &[V; 3],
+    c: &Mul<V>,
+    w: &[V; 3],
+    d: &Mul<V>,
+    x: &[V; 3],
+    e: &Mul<V>,
+) -> [V; 3] {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe {
+        let s = mul_acc([V::splat(0); 6], x, &e.b, &e.t);
+        let s = mul_acc(s, w, &d.b, &d.t);
+        let s = mul_acc(s, v, &c.b, &c.t);
+        reduce(mul_acc(s, u, &b.b, &b.t))
+    }
+}
+
+/// a b as a multiplier.
+///
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+unsafe fn times<V: Lanes44>(a: &Mul<V>, b: &Mul<V>) -> Mul<V> {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe { multiplier(mul_reduce(&a.b, b)) }
+}
+
+/// a + b per limb.
+///
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+unsafe fn add3<V: Lanes44>(a: &[V; 3], b: &[V; 3]) -> [V; 3] {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe { [V::add(a[0], b[0]), V::add(a[1], b[1]), V::add(a[2], b[2])] }
+}
+
+/// Per lane `x`, or 1 (the multiplier `one`) where the lane's bit of `m`
+/// is clear.
+///
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+unsafe fn select<V: Lanes44>(one: &Mul<V>, m: __mmask8, x: &Mul<V>) -> Mul<V> {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe {
+        Mul {
+            b: core::array::from_fn(|i| V::blend(m, one.b[i], x.b[i])),
+            t: core::array::from_fn(|i| V::blend(m, one.t[i], x.t[i])),
+        }
+    }
+}
+
+/// The first two levels of the lane powers: r^4 in every lane, and per
+/// lane r^(1 + b0 + 2 b1), where b0 is the lane's bit of `m1` and b1 of
+/// `m2` (each product by r or r^2 where the bit is set and by 1 elsewhere,
+/// [`select`], in parallel with the squarings r^2, r^4); with the
+/// multiplier 1, for a further level.
+///
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+unsafe fn two_levels<V: Lanes44>(r: &[u64; 3], m1: __mmask8, m2: __mmask8) -> [Mul<V>; 3] {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe {
+        let b = |x: u64| V::splat(x);
+        let r1 = multiplier([b(r[0]), b(r[1]), b(r[2])]);
+        let one = multiplier([b(1), b(0), b(0)]);
+        let r2 = times(&r1, &r1);
+        let l1 = times(&r1, &select(&one, m1, &r1));
+        let r4 = times(&r2, &r2);
+        let l2 = times(&l1, &select(&one, m2, &r2));
+        [r4, l2, one]
+    }
+}
+
+/// The loop of both widths over the `n` groups of `C` bytes at `p` (each
+/// loaded by `load`): while more than four remain, four groups per step
+/// with `four` (the multipliers of groups k..k+3: r^4g, r^3g, r^2g, r^g for
+/// g blocks per group), then two per step with `two` (r^2g, r^g), one per
+/// step with `one` (r^g); the last group times `last` (each lane its own
+/// power). A = (A + M_k) r^4g + M_{k+1} r^3g + ...: only the product with
+/// A is on the critical path.
+///
+/// # Safety
+///
+/// As [`Lanes44`]; `p` is valid for reads of `n` C bytes, and n >= 1.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn groups<V: Lanes44, const C: usize>(
+    mut acc: [V; 3],
+    p: *const u8,
+    n: usize,
+    load: impl Fn(*const u8) -> [V; 3],
+    four: Option<[Mul<V>; 4]>,
+    two: Option<[Mul<V>; 2]>,
+    one: &Mul<V>,
+    last: &Mul<V>,
+) -> [V; 3] {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety); every
+    // load reads the C bytes at p + k C with k < n.
+    unsafe {
+        let mut k = 0;
+        if let Some([m4, m3, m2, m1]) = four {
+            while k + 4 < n {
+                let a = load(p.add(k * C));
+                let b = load(p.add((k + 1) * C));
+                let c = load(p.add((k + 2) * C));
+                let d = load(p.add((k + 3) * C));
+                acc = mul4_reduce(&add3(&acc, &a), &m4, &b, &m3, &c, &m2, &d, &m1);
+                k += 4;
+            }
+        }
+        if let Some([m2, m1]) = two {
+            while k + 2 < n {
+                let a = load(p.add(k * C));
+                let b = load(p.add((k + 1) * C));
+                acc = mul2_reduce(&add3(&acc, &a), &m2, &b, &m1);
+                k += 2;
+            }
+        }
+        while k + 1 < n {
+            acc = mul_reduce(&add3(&acc, &load(p.add(k * C))), one);
+            k += 1;
+        }
+        mul_reduce(&add3(&acc, &load(p.add(k * C))), last)
+    }
+}
+
+/// The three limbs (radix 2^44) of the blocks whose low and high 64-bit
+/// halves are the lanes of `lo` and `hi`, with the 2^128 bit.
+///
+/// # Safety
+///
+/// As [`Lanes44`].
+#[inline(always)]
+unsafe fn limbs<V: Lanes44>(lo: V, hi: V) -> [V; 3] {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
+    unsafe {
+        let m44 = V::splat(M44);
+        [
+            V::and(lo, m44),
+            V::and(V::or(V::shr::<44>(lo), V::shl::<20>(hi)), m44),
+            V::or(V::shr::<24>(hi), V::splat(1 << 40)),
+        ]
     }
 }
 
@@ -261,106 +474,8 @@ unsafe fn load8(p: *const u8) -> [__m512i; 3] {
         let idx_hi = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
         let lo = _mm512_permutex2var_epi64(x, idx_lo, y);
         let hi = _mm512_permutex2var_epi64(x, idx_hi, y);
-        let m44 = _mm512_set1_epi64(M44 as i64);
-        [
-            _mm512_and_si512(lo, m44),
-            _mm512_and_si512(
-                _mm512_or_si512(_mm512_srli_epi64::<44>(lo), _mm512_slli_epi64::<20>(hi)),
-                m44,
-            ),
-            _mm512_or_si512(_mm512_srli_epi64::<24>(hi), _mm512_set1_epi64(1 << 40)),
-        ]
+        limbs(lo, hi)
     }
-}
-
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn add3(a: [__m512i; 3], b: [__m512i; 3]) -> [__m512i; 3] {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        [
-            _mm512_add_epi64(a[0], b[0]),
-            _mm512_add_epi64(a[1], b[1]),
-            _mm512_add_epi64(a[2], b[2]),
-        ]
-    }
-}
-
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn times20(x: __m512i) -> __m512i {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        // 20 x = 16 x + 4 x
-        _mm512_add_epi64(_mm512_slli_epi64::<4>(x), _mm512_slli_epi64::<2>(x))
-    }
-}
-
-/// u b + v c + w d + x e mod p per lane: four products, one carry step;
-/// only u depends on the running accumulator.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn mul4_reduce(
-    u: [__m512i; 3],
-    b: &Mul,
-    v: [__m512i; 3],
-    c: &Mul,
-    w: [__m512i; 3],
-    d: &Mul,
-    x: [__m512i; 3],
-    e: &Mul,
-) -> [__m512i; 3] {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let z = _mm512_setzero_si512();
-        let s = mul_acc([z; 6], &x, &e.b, &e.t);
-        let s = mul_acc(s, &w, &d.b, &d.t);
-        let s = mul_acc(s, &v, &c.b, &c.t);
-        reduce(mul_acc(s, &u, &b.b, &b.t))
-    }
-}
-
-/// A multiplier: limbs and their 20-fold (t1 = 20 b1, t2 = 20 b2).
-#[derive(Clone, Copy)]
-struct Mul {
-    b: [__m512i; 3],
-    t: [__m512i; 2],
-}
-
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn multiplier(b: [__m512i; 3]) -> Mul {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        Mul {
-            t: [times20(b[1]), times20(b[2])],
-            b,
-        }
-    }
-}
-
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn times(a: &Mul, b: &Mul) -> Mul {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe { multiplier(mul_reduce(a.b, &b.b, &b.t)) }
 }
 
 /// The powers the loop needs, computed in the vector unit from r: r^8 and
@@ -376,35 +491,14 @@ unsafe fn times(a: &Mul, b: &Mul) -> Mul {
 /// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
 /// such target-feature code reached after `detect::has_avx512ifma()`.
 #[inline(always)]
-unsafe fn powers(r: &[u64; 3]) -> (Mul, Mul, Mul) {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety); every
-    // `load4` reads the `CHUNK4` bytes at `p + k * CHUNK4` with
-    // `k < data.len() / CHUNK4`, and the stores write whole local arrays: all in
-    // bounds.
+unsafe fn powers(r: &[u64; 3]) -> (Mul<__m512i>, Mul<__m512i>, Mul<__m512i>) {
+    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
     unsafe {
-        let b = |x: u64| _mm512_set1_epi64(x as i64);
-        let r1 = multiplier([b(r[0]), b(r[1]), b(r[2])]);
-        let one = multiplier([b(1), b(0), b(0)]);
-        // Blend: lanes whose mask bit is set take `x`, the others 1.
-        let sel = |m: __mmask8, x: &Mul| Mul {
-            b: [
-                _mm512_mask_blend_epi64(m, one.b[0], x.b[0]),
-                _mm512_mask_blend_epi64(m, one.b[1], x.b[1]),
-                _mm512_mask_blend_epi64(m, one.b[2], x.b[2]),
-            ],
-            t: [
-                _mm512_mask_blend_epi64(m, one.t[0], x.t[0]),
-                _mm512_mask_blend_epi64(m, one.t[1], x.t[1]),
-            ],
-        };
         // Lane j (bit j of a mask), e = 7 - j: bit 0 of e is set in lanes
         // 0, 2, 4, 6; bit 1 in lanes 0, 1, 4, 5; bit 2 in lanes 0..3.
-        let r2 = times(&r1, &r1);
-        let l1 = times(&r1, &sel(0b0101_0101, &r1));
-        let r4 = times(&r2, &r2);
-        let l2 = times(&l1, &sel(0b0011_0011, &r2));
+        let [r4, l2, one] = two_levels::<__m512i>(r, 0b0101_0101, 0b0011_0011);
         let r8 = times(&r4, &r4);
-        let lanes = times(&l2, &sel(0b0000_1111, &r4));
+        let lanes = times(&l2, &select(&one, 0b0000_1111, &r4));
         let r16 = times(&r8, &r8);
         (r8, r16, lanes)
     }
@@ -431,38 +525,16 @@ unsafe fn blocks_ifma(h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
             _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, hc[2] as i64),
         ];
         let n = data.len() / CHUNK;
-        let p = data.as_ptr();
-        let mut k = 0;
-        // Four groups per step for long inputs: A = (A + M_k) r^32 +
-        // M_{k+1} r^24 + M_{k+2} r^16 + M_{k+3} r^8.
-        if n >= 9 {
+        // Four groups per step for long inputs (r^32, r^24, r^16, r^8),
+        // two per step (r^16, r^8) otherwise; the last group lane j times
+        // r^(8-j).
+        let four = (n >= 9).then(|| {
             let m24 = times(&m16, &m8);
             let m32 = times(&m16, &m16);
-            while k + 4 < n {
-                let a = load8(p.add(k * CHUNK));
-                let b = load8(p.add((k + 1) * CHUNK));
-                let c = load8(p.add((k + 2) * CHUNK));
-                let d = load8(p.add((k + 3) * CHUNK));
-                acc = mul4_reduce(add3(acc, a), &m32, b, &m24, c, &m16, d, &m8);
-                k += 4;
-            }
-        }
-        // Two groups per step: A = (A + M_k) r^16 + M_{k+1} r^8, which is two
-        // steps of the recurrence with only one product on the critical path.
-        while k + 2 < n {
-            let m0 = load8(p.add(k * CHUNK));
-            let m1 = load8(p.add((k + 1) * CHUNK));
-            acc = mul2_reduce(add3(acc, m0), &m16.b, &m16.t, m1, &m8.b, &m8.t);
-            k += 2;
-        }
-        while k + 1 < n {
-            let m = load8(p.add(k * CHUNK));
-            acc = mul_reduce(add3(acc, m), &m8.b, &m8.t);
-            k += 1;
-        }
-        // Last group: lane j times r^(8-j).
-        let m = load8(p.add(k * CHUNK));
-        acc = mul_reduce(add3(acc, m), &ml.b, &ml.t);
+            [m32, m24, m16, m8]
+        });
+        let load = |q| load8(q);
+        acc = groups::<_, CHUNK>(acc, data.as_ptr(), n, load, four, Some([m16, m8]), &m8, &ml);
         // Sum the lanes: each limb below 8 (2^44 + 2^18) < 2^48.
         let out = [
             _mm512_reduce_add_epi64(acc[0]) as u64,
@@ -496,153 +568,6 @@ pub(crate) const MIN_LEN4: usize = 192;
 
 type V3 = [__m256i; 3];
 
-/// The six partial-product sums of a b on four lanes, onto `acc`.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn mul_acc4(acc: [__m256i; 6], a: &V3, b: &V3, t: &[__m256i; 2]) -> [__m256i; 6] {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let lo = |c, x, y| _mm256_madd52lo_epu64(c, x, y);
-        let hi = |c, x, y| _mm256_madd52hi_epu64(c, x, y);
-        [
-            lo(lo(lo(acc[0], a[0], b[0]), a[1], t[1]), a[2], t[0]),
-            hi(hi(hi(acc[1], a[0], b[0]), a[1], t[1]), a[2], t[0]),
-            lo(lo(lo(acc[2], a[0], b[1]), a[1], b[0]), a[2], t[1]),
-            hi(hi(hi(acc[3], a[0], b[1]), a[1], b[0]), a[2], t[1]),
-            lo(lo(lo(acc[4], a[0], b[2]), a[1], b[1]), a[2], b[0]),
-            hi(hi(hi(acc[5], a[0], b[2]), a[1], b[1]), a[2], b[0]),
-        ]
-    }
-}
-
-/// The carry step of [`reduce`] on four lanes.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn reduce4(d: [__m256i; 6]) -> V3 {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let [lo0, hi0, lo1, hi1, lo2, hi2] = d;
-        // x0 = lo0 + 5120 hi2, x1 = lo1 + 2^8 hi0, x2 = lo2 + 2^8 hi1.
-        let x0 = _mm256_add_epi64(
-            lo0,
-            _mm256_add_epi64(_mm256_slli_epi64::<12>(hi2), _mm256_slli_epi64::<10>(hi2)),
-        );
-        let x1 = _mm256_add_epi64(lo1, _mm256_slli_epi64::<8>(hi0));
-        let x2 = _mm256_add_epi64(lo2, _mm256_slli_epi64::<8>(hi1));
-        let m44 = _mm256_set1_epi64x(M44 as i64);
-        let m42 = _mm256_set1_epi64x(M42 as i64);
-        let c0 = _mm256_srli_epi64::<44>(x0);
-        let c1 = _mm256_srli_epi64::<44>(x1);
-        let c2 = _mm256_srli_epi64::<42>(x2);
-        let c2x5 = _mm256_add_epi64(c2, _mm256_slli_epi64::<2>(c2));
-        [
-            _mm256_add_epi64(_mm256_and_si256(x0, m44), c2x5),
-            _mm256_add_epi64(_mm256_and_si256(x1, m44), c0),
-            _mm256_add_epi64(_mm256_and_si256(x2, m42), c1),
-        ]
-    }
-}
-
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn mul_reduce4(a: &V3, b: &V3, t: &[__m256i; 2]) -> V3 {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let z = _mm256_setzero_si256();
-        reduce4(mul_acc4([z; 6], a, b, t))
-    }
-}
-
-/// u b + v c + w d + x e on four lanes, one carry step; only u depends on
-/// the running accumulator.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn mul4_reduce4(
-    u: &V3,
-    b: &Mul4,
-    v: &V3,
-    c: &Mul4,
-    w: &V3,
-    d: &Mul4,
-    x: &V3,
-    e: &Mul4,
-) -> V3 {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let z = _mm256_setzero_si256();
-        let s = mul_acc4([z; 6], x, &e.b, &e.t);
-        let s = mul_acc4(s, w, &d.b, &d.t);
-        let s = mul_acc4(s, v, &c.b, &c.t);
-        reduce4(mul_acc4(s, u, &b.b, &b.t))
-    }
-}
-
-/// u b + v c on four lanes, one carry step; v c is off the critical path.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn mul2_reduce4(u: &V3, b: &Mul4, v: &V3, c: &Mul4) -> V3 {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let z = _mm256_setzero_si256();
-        let d = mul_acc4([z; 6], v, &c.b, &c.t);
-        reduce4(mul_acc4(d, u, &b.b, &b.t))
-    }
-}
-
-/// A four-lane multiplier: limbs and t1 = 20 b1, t2 = 20 b2.
-#[derive(Clone, Copy)]
-struct Mul4 {
-    b: V3,
-    t: [__m256i; 2],
-}
-
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn multiplier4(b: V3) -> Mul4 {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe {
-        let t20 =
-            |x: __m256i| _mm256_add_epi64(_mm256_slli_epi64::<4>(x), _mm256_slli_epi64::<2>(x));
-        Mul4 {
-            t: [t20(b[1]), t20(b[2])],
-            b,
-        }
-    }
-}
-
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and AVX-512IFMA: call only from
-/// such target-feature code reached after `detect::has_avx512ifma()`.
-#[inline(always)]
-unsafe fn times4(a: &Mul4, b: &Mul4) -> Mul4 {
-    // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
-    unsafe { multiplier4(mul_reduce4(&a.b, &b.b, &b.t)) }
-}
-
 /// Loads four blocks as limbs; lanes hold blocks 0, 2, 1, 3.
 ///
 /// # Safety
@@ -657,15 +582,7 @@ unsafe fn load4(p: *const u8) -> V3 {
         let y = _mm256_loadu_si256(p.add(32) as *const __m256i);
         let lo = _mm256_unpacklo_epi64(x, y);
         let hi = _mm256_unpackhi_epi64(x, y);
-        let m44 = _mm256_set1_epi64x(M44 as i64);
-        [
-            _mm256_and_si256(lo, m44),
-            _mm256_and_si256(
-                _mm256_or_si256(_mm256_srli_epi64::<44>(lo), _mm256_slli_epi64::<20>(hi)),
-                m44,
-            ),
-            _mm256_or_si256(_mm256_srli_epi64::<24>(hi), _mm256_set1_epi64x(1 << 40)),
-        ]
+        limbs(lo, hi)
     }
 }
 
@@ -691,27 +608,10 @@ impl Ifma {
 unsafe fn blocks_ifma4(h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
     // SAFETY: the caller guarantees AVX-512F/VL/IFMA (# Safety).
     unsafe {
-        let b = |x: u64| _mm256_set1_epi64x(x as i64);
-        let r1 = multiplier4([b(r[0]), b(r[1]), b(r[2])]);
-        let one = multiplier4([b(1), b(0), b(0)]);
-        let sel = |m: __mmask8, x: &Mul4| Mul4 {
-            b: [
-                _mm256_mask_blend_epi64(m, one.b[0], x.b[0]),
-                _mm256_mask_blend_epi64(m, one.b[1], x.b[1]),
-                _mm256_mask_blend_epi64(m, one.b[2], x.b[2]),
-            ],
-            t: [
-                _mm256_mask_blend_epi64(m, one.t[0], x.t[0]),
-                _mm256_mask_blend_epi64(m, one.t[1], x.t[1]),
-            ],
-        };
         // Lanes hold blocks 0, 2, 1, 3 and need r^4, r^2, r^3, r^1, that is
         // r^(1 + e) with e = 3, 1, 2, 0: bit 0 of e is set in lanes 0 and 1,
         // bit 1 in lanes 0 and 2.
-        let r2 = times4(&r1, &r1);
-        let l1 = times4(&r1, &sel(0b0011, &r1));
-        let r4 = times4(&r2, &r2);
-        let lanes = times4(&l1, &sel(0b0101, &r2));
+        let [r4, lanes, _] = two_levels::<__m256i>(r, 0b0011, 0b0101);
         let hc = radix44::from64(h);
         let mut acc: V3 = [
             _mm256_set_epi64x(0, 0, 0, hc[0] as i64),
@@ -719,48 +619,19 @@ unsafe fn blocks_ifma4(h: &mut [u64; 3], r: &[u64; 3], data: &[u8]) {
             _mm256_set_epi64x(0, 0, 0, hc[2] as i64),
         ];
         let n = data.len() / CHUNK4;
-        let p = data.as_ptr();
-        let add = |a: &V3, m: &V3| -> V3 {
-            [
-                _mm256_add_epi64(a[0], m[0]),
-                _mm256_add_epi64(a[1], m[1]),
-                _mm256_add_epi64(a[2], m[2]),
-            ]
-        };
-        let mut k = 0;
-        if n >= 4 {
-            let r8 = times4(&r4, &r4);
-            if n >= 32 {
-                // Four groups per step: A = (A + M_k) r^16 + M_{k+1} r^12 +
-                // M_{k+2} r^8 + M_{k+3} r^4. From 2 KiB: below, the extra
-                // product level for r^12 and r^16 costs more than it saves
-                // (measured: 1024 bytes 294 -> 314 TSC ticks, 4096 789 -> 731).
-                let r12 = times4(&r8, &r4);
-                let r16 = times4(&r8, &r8);
-                while k + 4 < n {
-                    let a = load4(p.add(k * CHUNK4));
-                    let b = load4(p.add((k + 1) * CHUNK4));
-                    let c = load4(p.add((k + 2) * CHUNK4));
-                    let d = load4(p.add((k + 3) * CHUNK4));
-                    acc = mul4_reduce4(&add(&acc, &a), &r16, &b, &r12, &c, &r8, &d, &r4);
-                    k += 4;
-                }
-            }
-            // Two groups per step: A = (A + M_k) r^8 + M_{k+1} r^4.
-            while k + 2 < n {
-                let m0 = load4(p.add(k * CHUNK4));
-                let m1 = load4(p.add((k + 1) * CHUNK4));
-                acc = mul2_reduce4(&add(&acc, &m0), &r8, &m1, &r4);
-                k += 2;
-            }
-        }
-        while k + 1 < n {
-            let m = load4(p.add(k * CHUNK4));
-            acc = mul_reduce4(&add(&acc, &m), &r4.b, &r4.t);
-            k += 1;
-        }
-        let m = load4(p.add(k * CHUNK4));
-        acc = mul_reduce4(&add(&acc, &m), &lanes.b, &lanes.t);
+        // From four groups on, two groups per step (r^8, r^4); from 32 (2
+        // KiB) four per step (r^16, r^12, r^8, r^4): below, the extra
+        // product level for r^12 and r^16 costs more than it saves
+        // (measured: 1024 bytes 294 -> 314 TSC ticks, 4096 789 -> 731).
+        let r8 = (n >= 4).then(|| times(&r4, &r4));
+        let four = r8.filter(|_| n >= 32).map(|r8| {
+            let r12 = times(&r8, &r4);
+            let r16 = times(&r8, &r8);
+            [r16, r12, r8, r4]
+        });
+        let two = r8.map(|r8| [r8, r4]);
+        let load = |q| load4(q);
+        acc = groups::<_, CHUNK4>(acc, data.as_ptr(), n, load, four, two, &r4, &lanes);
         let mut out = [0u64; 3];
         for (o, v) in out.iter_mut().zip(acc.iter()) {
             let mut t = [0u64; 4];

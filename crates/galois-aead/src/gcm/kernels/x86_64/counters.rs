@@ -10,32 +10,24 @@ use crate::gf128::wide::{u128_to_block, Lanes};
 /// Lane l of these holds l (resp. the lane count) in its dword 0.
 static LANE_OFFSETS: [u32; 16] = [0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0];
 /// LANE_STEPS for blocks in byte order: the lane count added to byte 15.
-static LANE_STEPS_BE: [[u32; 16]; 5] = {
+static LANE_STEPS_BE: [[u32; 16]; 5] = lane_steps(3, 24);
+static LANE_STEPS: [[u32; 16]; 5] = lane_steps(0, 0);
+
+/// Row l: the lane count l, shifted left by `shift`, in dword `word` of
+/// each of the first l lanes.
+const fn lane_steps(word: usize, shift: u32) -> [[u32; 16]; 5] {
     let mut t = [[0u32; 16]; 5];
     let mut l = 1;
     while l <= 4 {
         let mut i = 0;
         while i < l {
-            t[l][4 * i + 3] = (l as u32) << 24;
+            t[l][4 * i + word] = (l as u32) << shift;
             i += 1;
         }
         l += 1;
     }
     t
-};
-static LANE_STEPS: [[u32; 16]; 5] = {
-    let mut t = [[0u32; 16]; 5];
-    let mut l = 1;
-    while l <= 4 {
-        let mut i = 0;
-        while i < l {
-            t[l][4 * i] = l as u32;
-            i += 1;
-        }
-        l += 1;
-    }
-    t
-};
+}
 
 /// Counter state of one message.
 #[derive(Clone, Copy)]

@@ -36,9 +36,16 @@ macro_rules! fence_asm {
 
 /// The AES rounds and 32-bit counter addition of an [`AesLanes`] impl:
 /// on the vector with the given intrinsics, and on a single block with
-/// AES-NI and SSE2 (the same for every width).
+/// AES-NI and SSE2 (the same for every width); and the fence on the
+/// width's registers, with its attributes.
 macro_rules! lane_ops {
-    ($aesenc:ident, $aesenclast:ident, $add32:ident) => {
+    ($aesenc:ident, $aesenclast:ident, $add32:ident; fence: $reg:ident $(, #[$fattr:meta])*) => {
+        /// # Safety
+        /// The `AesLanes` contract.
+        $(#[$fattr])*
+        unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {
+            fence_asm!($reg, s, x);
+        }
         /// # Safety
         /// The `AesLanes` contract.
         #[inline(always)]
@@ -85,28 +92,12 @@ macro_rules! lane_ops {
 }
 
 impl AesLanes for __m128i {
-    lane_ops!(_mm_aesenc_si128, _mm_aesenclast_si128, _mm_add_epi32);
-    /// # Safety
-    /// The `AesLanes` contract, for `__m128i`.
-    #[inline(always)]
-    unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {
-        fence_asm!(xmm_reg, s, x);
-    }
+    lane_ops!(_mm_aesenc_si128, _mm_aesenclast_si128, _mm_add_epi32; fence: xmm_reg, #[inline(always)]);
 }
 
 impl AesLanes for __m256i {
-    lane_ops!(
-        _mm256_aesenc_epi128,
-        _mm256_aesenclast_epi128,
-        _mm256_add_epi32
-    );
-    /// # Safety
-    /// The `AesLanes` contract, for `__m256i`.
-    #[inline]
-    #[target_feature(enable = "avx")]
-    unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {
-        fence_asm!(ymm_reg, s, x);
-    }
+    lane_ops!(_mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_add_epi32;
+        fence: ymm_reg, #[inline], #[target_feature(enable = "avx")]);
 
     /// Miri cannot run assembly: there the generic loop runs.
     const OWN_BATCHES: bool = cfg!(not(miri));
@@ -132,18 +123,8 @@ impl AesLanes for __m256i {
 }
 
 impl AesLanes for __m512i {
-    lane_ops!(
-        _mm512_aesenc_epi128,
-        _mm512_aesenclast_epi128,
-        _mm512_add_epi32
-    );
-    /// # Safety
-    /// The `AesLanes` contract, for `__m512i`.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn fence(s: &mut [Self; BATCH_VECTORS], x: &mut Self) {
-        fence_asm!(zmm_reg, s, x);
-    }
+    lane_ops!(_mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_add_epi32;
+        fence: zmm_reg, #[inline], #[target_feature(enable = "avx512f")]);
 }
 
 /// The entry points of one backend's stitched kernels: `crypt` (seal or
