@@ -29,6 +29,8 @@ static CACHE: AtomicU32 = AtomicU32::new(0);
 /// are computed here from the raw feature bits, so each `has_*` below is one
 /// load and one mask.
 #[allow(unused_mut)]
+#[cold]
+#[inline(never)]
 fn probe() -> u32 {
     let mut bits = PROBED;
     #[cfg(target_arch = "x86_64")]
@@ -78,8 +80,9 @@ fn probe() -> u32 {
     bits
 }
 
-/// Whether every feature of `mask` is present (probing once per process).
-#[inline]
+/// Whether every feature of `mask` is present (probing once per process):
+/// a load and a mask in line, the probes out of line.
+#[inline(always)]
 fn has(mask: u32) -> bool {
     let mut bits = CACHE.load(Ordering::Relaxed);
     if bits == 0 {
