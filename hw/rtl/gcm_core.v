@@ -41,7 +41,9 @@
 // by the even and odd blocks (GL = 2, one block per clock). SPLIT = 2: the pipelined AES with
 // its S-boxes in block RAM (aes_pipe_bram.v, latency 20 like SPLIT = 1; the H engine is the
 // SPLIT = 1 iterative AES). GH = 8: as GH = 7 with the Karatsuba-Ofman multiplier
-// (ghash_eo.v ARCH 5).
+// (ghash_eo.v ARCH 5). GH = 9: ARCH 6, the same multiplier with its operands (the AC Reg
+// and the multiplicand) registered in Karatsuba leaf form, the accumulator XORed in before
+// the AC Reg.
 // With ITER = 1, E(K,Y0) and the received tag are not delayed (END words are TA >= GL
 // clocks apart); with ITER = 0 (GH = 4..6 beside the pipelined AES, one word per GR clocks)
 // they are.
@@ -352,7 +354,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs), .in_data(mux2),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end else begin : gheo
-      ghash_eo #(.ARCH(GH == 8 ? 5 : GH == 7 ? 4 : GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
+      ghash_eo #(.ARCH(GH == 9 ? 6 : GH == 8 ? 5 : GH == 7 ? 4 : GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
                 .in_last(fo_kind == K_END || fo_kind == K_IVLEN), .in_data(mux2), .in_ready(),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end
