@@ -69,12 +69,19 @@ DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, 
 # one block per clock with a smaller routing job (CORE=fast): the AES S-boxes in block RAM
 # (aes_pipe_bram.v, 100 DP16KD; the H engine aes_iter SPLIT = 2, 10 more) and one two-stage
 # Karatsuba-Ofman multiplier shared by the even/odd blocks, its operands registered in leaf form
-# (ghash_eo ARCH 6); latency 25. gcm_enc_fast_a5: the same with ghash_eo ARCH 5 (the operand
-# XORs and the accumulator selection between the AC Reg and the leaf products)
-DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 9, "SPLIT": 2}, 1.0, "25",
-                           "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
-                           "two-stage Karatsuba GHASH multiplier for the even/odd blocks, its operands registered "
-                           "in leaf form (one block per clock)")
+# (ghash_eo ARCH 6), and the pipeline's round keys in one register per round written by the H
+# engine (aes_pipe_rk, SPLIT = 3: 80 + 10 DP16KD); latency 25. The steps to it:
+# gcm_enc_fast_a5 (ghash_eo ARCH 5: the operand XORs and the accumulator selection between the
+# AC Reg and the leaf products; the key carried through the pipeline, aes_pipe_bram) and
+# gcm_enc_fast_a6 (ARCH 6, the key still carried)
+DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 9, "SPLIT": 3}, 1.0, "25",
+                           "GCM encryption core, AES S-boxes in block RAM and the round keys in one register per "
+                           "round written by the H engine, one shared two-stage Karatsuba GHASH multiplier for the "
+                           "even/odd blocks with its operands registered in leaf form (one block per clock)")
+DESIGNS["gcm_enc_fast_a6"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 9, "SPLIT": 2}, 1.0, "25",
+                              "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
+                              "two-stage Karatsuba GHASH multiplier for the even/odd blocks, its operands registered "
+                              "in leaf form (one block per clock)")
 DESIGNS["gcm_enc_fast_a5"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 8, "SPLIT": 2}, 1.0, "25",
                               "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
                               "two-stage Karatsuba GHASH multiplier for the even/odd blocks (one block per clock)")

@@ -67,3 +67,62 @@ module aes_pipe_bram (input wire clk, input wire rst, input wire vin, input wire
   assign dout = stg[10].so;
   assign vout = stg[10].vo;
 endmodule
+
+// aes_pipe_bram without the key in the pipeline: the round keys K1..K10 are held in one
+// register per round, written by the H engine (aes_iter SPLIT = 2, ports rkey / rkey_n) as it
+// expands a new key, so each round does 16 look-ups (8 ROMs, 80 in all), no key step and
+// carries no key. The engine writes round r's register at the end of the clock in which it
+// computes K_r, i.e. in the clock 2r - 1 after its start; a block presented in the engine's
+// start clock (or later) reaches round r's AddRoundKey 2r clocks after it was presented, a
+// block presented before it 2r - 1 clocks or earlier, so each sees its own packet's key as
+// long as the engine is started no later than the new key's first block and after the last
+// block of the previous key (gcm_core: the first word of a new-key packet starts the engine
+// and leaves the Input Reg in the same clock). Round 10's key is written at the end of clock
+// 19 and XORed after the output register (dout = register ^ K10, read in clock 20). The
+// initial AddRoundKey (blk ^ key) stays at the input. Latency 20 as aes_pipe_bram.
+module aes_pipe_rk (input wire clk, input wire rst, input wire vin, input wire [127:0] blk,
+                    input wire [127:0] key, input wire [127:0] rkey, input wire [3:0] rkey_n,
+                    output wire vout, output wire [127:0] dout);
+  genvar r, j;
+  generate for (r = 1; r <= 10; r = r + 1) begin : stg
+    wire [127:0] si, so, sr;      // input state, output state (rounds 1..9), round without key
+    wire         vi, vo;
+    reg  [127:0] rk;              // K_r
+    reg          v1;
+    always @(posedge clk) if (rkey_n == r) rk <= rkey;
+    if (r == 1) begin : first
+      assign si = blk ^ key; assign vi = vin;
+    end else begin : next
+      assign si = stg[r-1].so; assign vi = stg[r-1].vo;
+    end
+    wire [127:0] ly;
+    for (j = 0; j < 8; j = j + 1) begin : rom
+      aes_sbox_rom2 s (.clk(clk), .a0(si[127-16*j -: 8]), .a1(si[119-16*j -: 8]),
+                       .y0(ly[127-16*j -: 8]), .y1(ly[119-16*j -: 8]));
+    end
+    always @(posedge clk) v1 <= rst ? 1'b0 : vi;
+    if (r < 10) begin : mid
+      reg [127:0] sb2;
+      reg         v2;
+      always @(posedge clk) begin
+        sb2 <= ly;
+        v2 <= rst ? 1'b0 : v1;
+      end
+      // ShiftRows and MixColumns of aes_round_b (with a zero key its key step is constant)
+      aes_round_b rb (.sb(sb2), .sw(32'd0), .rk_in(128'd0), .rcon(8'd0), .last(1'b0), .state_out(sr), .rk_out());
+      assign so = sr ^ rk;
+      assign vo = v2;
+    end else begin : fin
+      reg [127:0] st;
+      reg         v;
+      aes_round_b rb (.sb(ly), .sw(32'd0), .rk_in(128'd0), .rcon(8'd0), .last(1'b1), .state_out(sr), .rk_out());
+      always @(posedge clk) begin
+        st <= sr;
+        v <= rst ? 1'b0 : v1;
+      end
+      assign so = st ^ rk; assign vo = v;
+    end
+  end endgenerate
+  assign dout = stg[10].so;
+  assign vout = stg[10].vo;
+endmodule

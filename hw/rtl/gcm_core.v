@@ -93,6 +93,8 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        newkey = !lastkey_v || (in_key != lastkey);
   wire        eng_ready, eng_done;
   wire [127:0] h_new;
+  wire [127:0] eng_rkey;                  // SPLIT = 3: the engine's round keys for the pipeline
+  wire [3:0]   eng_rkey_n;
 
   // ------------------------------------------------------------------ Input Reg
   reg         ir_v, ir_sop, ir_last, ir_iv96, ir_dec, ir_newkey;
@@ -134,9 +136,10 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
   generate if (!ITER) begin : heng
-  aes_iter #(.SPLIT(SPLIT == 2 ? 2 : SPLIT ? 1 : 0)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
+  aes_iter #(.SPLIT(SPLIT >= 2 ? 2 : SPLIT ? 1 : 0)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
                    .blk(128'd0),
-                   .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
+                   .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new),
+                   .rkey(eng_rkey), .rkey_n(eng_rkey_n));
   end else begin : nheng
     assign eng_ready = 1'b1;
     assign eng_done = 1'b0;
@@ -232,7 +235,11 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   // ------------------------------------------------------------------ pipelined AES
   wire         ks_v;
   wire [127:0] ks;
-  generate if (!ITER && SPLIT == 2) begin : pipeb
+  generate if (!ITER && SPLIT == 3) begin : piperk
+  aes_pipe_rk aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
+                .rkey(eng_rkey), .rkey_n(eng_rkey_n), .vout(ks_v), .dout(ks));
+  assign aes_ready = 1'b1;
+  end else if (!ITER && SPLIT == 2) begin : pipeb
   aes_pipe_bram aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
                 .vout(ks_v), .dout(ks));
   assign aes_ready = 1'b1;
