@@ -38,7 +38,7 @@ CORE_FILES = ["rtl/gcm_core.v", "rtl/ghash.v", "rtl/ghash_eo.v", "rtl/aes_pipe.v
               "rtl/aes_pipe_bram.v",
               GEN + "aes_sbox.v", GEN + "gf128_mul_par.v", GEN + "gf128_sq.v", GEN + "gf128_mul_par2.v",
               GEN + "gf128_mul_dsf64.v", GEN + "gf128_mul_dsf32.v", GEN + "gf128_mul_dsf16.v", GEN + "gf128_mul_dsp16.v",
-              GEN + "gf128_mul_kar2.v", GEN + "gf128_mul_kar2s.v"]
+              GEN + "gf128_mul_kar2.v", GEN + "gf128_mul_kar2s.v", GEN + "gf128_mul_kar2c.v"]
 DESIGNS["gcm_enc"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 0}, 1.0, "14",
                       "GCM encryption core (ghash.v, AES one stage per round)")
 DESIGNS["gcm_enc_eo"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2}, 1.0, "15",
@@ -78,6 +78,9 @@ DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 9, "SPLIT":
                            "GCM encryption core, AES S-boxes in block RAM and the round keys in one register per "
                            "round written by the H engine, one shared two-stage Karatsuba GHASH multiplier for the "
                            "even/odd blocks with its operands registered in leaf form (one block per clock)")
+DESIGNS["gcm_enc_fast_c2"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 10, "SPLIT": 3}, 1.0, "25",
+                              "GCM encryption core as gcm_enc_fast, with two copies of the GHASH multiplier's "
+                              "leaf-form operand registers (one block per clock)")
 DESIGNS["gcm_enc_fast_a6"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 9, "SPLIT": 2}, 1.0, "25",
                               "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
                               "two-stage Karatsuba GHASH multiplier for the even/odd blocks, its operands registered "
@@ -101,7 +104,8 @@ def gen_files(hw, py):
                     ("gf128_mul_dsp16", ["--arch", "digit-serial", "--preload", "--digit", "16"]),
                     ("gf128_mul_dsf16", ["--arch", "digit-serial", "--fused", "--digit", "16"]),
                     ("gf128_mul_kar2", ["--arch", "karatsuba", "--depth", "2"]),
-                    ("gf128_mul_kar2s", ["--arch", "karatsuba-split", "--depth", "2"])):
+                    ("gf128_mul_kar2s", ["--arch", "karatsuba-split", "--depth", "2"]),
+                    ("gf128_mul_kar2c", ["--arch", "karatsuba-split", "--depth", "2", "--copies", "2"])):
         subprocess.run([py, g, "--poly", "128,7,2,1,0", "--name", n, "-o", os.path.join(hw, GEN, n + ".v")] + args,
                        check=True)
 
@@ -133,8 +137,14 @@ def synth(hw, name, top, files, params, timeout, reuse=False):
 
 
 def parse_stat(path):
+    """Cell counts of the design (with hierarchy: yosys's totals under "design hierarchy")."""
     cells = {}
-    for line in open(path):
+    lines = open(path).read().split("\n")
+    for k, line in enumerate(lines):
+        if "=== design hierarchy ===" in line:
+            lines = lines[k:]
+            break
+    for line in lines:
         m = re.match(r"\s+(\d+)\s+(\$?\w+)\s*$", line)   # "    12242   LUT4"
         if m:
             cells[m.group(2)] = cells.get(m.group(2), 0) + int(m.group(1))

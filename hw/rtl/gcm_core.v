@@ -361,7 +361,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs), .in_data(mux2),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end else begin : gheo
-      ghash_eo #(.ARCH(GH == 9 ? 6 : GH == 8 ? 5 : GH == 7 ? 4 : GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
+      ghash_eo #(.ARCH(GH == 10 ? 7 : GH == 9 ? 6 : GH == 8 ? 5 : GH == 7 ? 4 : GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
                 .in_last(fo_kind == K_END || fo_kind == K_IVLEN), .in_data(mux2), .in_ready(),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end
