@@ -70,24 +70,21 @@ DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, 
 # (aes_pipe_bram.v, 100 DP16KD; the H engine aes_iter SPLIT = 2, 10 more) and one two-stage
 # Karatsuba-Ofman multiplier shared by the even/odd blocks, its operands registered in leaf form
 # (ghash_eo ARCH 6), and the pipeline's round keys in one register per round written by the H
-# engine (aes_pipe_rk, SPLIT = 3: 80 + 10 DP16KD); latency 25. The steps to it:
+# engine (aes_pipe_bram RK = 1, SPLIT = 3: 80 + 10 DP16KD); latency 25. The steps to it:
 # gcm_enc_fast_a5 (ghash_eo ARCH 5: the operand XORs and the accumulator selection between the
 # AC Reg and the leaf products; the key carried through the pipeline, aes_pipe_bram) and
 # gcm_enc_fast_a6 (ARCH 6, the key still carried)
-DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 9, "SPLIT": 3}, 1.0, "25",
-                           "GCM encryption core, AES S-boxes in block RAM and the round keys in one register per "
-                           "round written by the H engine, one shared two-stage Karatsuba GHASH multiplier for the "
-                           "even/odd blocks with its operands registered in leaf form (one block per clock)")
-DESIGNS["gcm_enc_fast_c2"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 10, "SPLIT": 3}, 1.0, "25",
-                              "GCM encryption core as gcm_enc_fast, with two copies of the GHASH multiplier's "
-                              "leaf-form operand registers (one block per clock)")
-DESIGNS["gcm_enc_fast_a6"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 9, "SPLIT": 2}, 1.0, "25",
-                              "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
-                              "two-stage Karatsuba GHASH multiplier for the even/odd blocks, its operands registered "
-                              "in leaf form (one block per clock)")
-DESIGNS["gcm_enc_fast_a5"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 8, "SPLIT": 2}, 1.0, "25",
-                              "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
-                              "two-stage Karatsuba GHASH multiplier for the even/odd blocks (one block per clock)")
+FAST_GH = "one shared two-stage Karatsuba GHASH multiplier for the even/odd blocks"
+for name, gh, split, what in (
+        ("gcm_enc_fast", 9, 3, "AES S-boxes in block RAM and the round keys in one register per round written by "
+         "the H engine, " + FAST_GH + " with its operands registered in leaf form"),
+        ("gcm_enc_fast_c2", 10, 3, "as gcm_enc_fast, with two copies of the GHASH multiplier's leaf-form operand "
+         "registers"),
+        ("gcm_enc_fast_a6", 9, 2, "AES S-boxes (pipeline and H engine) in block RAM, " + FAST_GH
+         + ", its operands registered in leaf form"),
+        ("gcm_enc_fast_a5", 8, 2, "AES S-boxes (pipeline and H engine) in block RAM, " + FAST_GH)):
+    DESIGNS[name] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": gh, "SPLIT": split}, 1.0, "25",
+                     "GCM encryption core, " + what + " (one block per clock)")
 DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
                                 "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
                                 "(10 clocks per block)")

@@ -9,7 +9,7 @@
 // the ECP5): the ROMs' registered addresses take the place of the register after SubBytes,
 // so the timing is SPLIT = 1's (20 clocks per block).
 // rkey / rkey_n (SPLIT = 1, 2): the round key K_r computed in this clock and r (0: none);
-// K_r is computed in the clock 2r - 1 after start (aes_pipe_rk takes its round keys there).
+// K_r is computed in the clock 2r - 1 after start (aes_pipe_bram RK = 1 takes its round keys there).
 module aes_iter #(parameter SPLIT = 0) (input wire clk, input wire rst, input wire start, input wire [127:0] blk,
                  input wire [127:0] key, output wire ready, output reg done,
                  output reg [127:0] dout, output wire [127:0] rkey, output wire [3:0] rkey_n);

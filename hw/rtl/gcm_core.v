@@ -236,12 +236,12 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire         ks_v;
   wire [127:0] ks;
   generate if (!ITER && SPLIT == 3) begin : piperk
-  aes_pipe_rk aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
+  aes_pipe_bram #(.RK(1)) aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
                 .rkey(eng_rkey), .rkey_n(eng_rkey_n), .vout(ks_v), .dout(ks));
   assign aes_ready = 1'b1;
   end else if (!ITER && SPLIT == 2) begin : pipeb
   aes_pipe_bram aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
-                .vout(ks_v), .dout(ks));
+                .rkey(128'd0), .rkey_n(4'd0), .vout(ks_v), .dout(ks));
   assign aes_ready = 1'b1;
   end else if (!ITER) begin : pipe
   aes_pipe #(.SPLIT(SPLIT)) aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
