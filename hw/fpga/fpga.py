@@ -38,7 +38,7 @@ CORE_FILES = ["rtl/gcm_core.v", "rtl/ghash.v", "rtl/ghash_eo.v", "rtl/aes_pipe.v
               "rtl/aes_pipe_bram.v",
               GEN + "aes_sbox.v", GEN + "gf128_mul_par.v", GEN + "gf128_sq.v", GEN + "gf128_mul_par2.v",
               GEN + "gf128_mul_dsf64.v", GEN + "gf128_mul_dsf32.v", GEN + "gf128_mul_dsf16.v", GEN + "gf128_mul_dsp16.v",
-              GEN + "gf128_mul_kar2.v"]
+              GEN + "gf128_mul_kar2.v", GEN + "gf128_mul_kar2s.v", GEN + "gf128_mul_kar2c.v"]
 DESIGNS["gcm_enc"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 0}, 1.0, "14",
                       "GCM encryption core (ghash.v, AES one stage per round)")
 DESIGNS["gcm_enc_eo"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 2}, 1.0, "15",
@@ -68,10 +68,23 @@ DESIGNS["gcm_enc_pre_split_rr"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 6, 
                                    "Reg (`GCM_RREADY`; 5 clocks per block)")
 # one block per clock with a smaller routing job (CORE=fast): the AES S-boxes in block RAM
 # (aes_pipe_bram.v, 100 DP16KD; the H engine aes_iter SPLIT = 2, 10 more) and one two-stage
-# Karatsuba-Ofman multiplier shared by the even/odd blocks (ghash_eo ARCH 5); latency 25
-DESIGNS["gcm_enc_fast"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 8, "SPLIT": 2}, 1.0, "25",
-                           "GCM encryption core, AES S-boxes (pipeline and H engine) in block RAM, one shared "
-                           "two-stage Karatsuba GHASH multiplier for the even/odd blocks (one block per clock)")
+# Karatsuba-Ofman multiplier shared by the even/odd blocks, its operands registered in leaf form
+# (ghash_eo ARCH 6), and the pipeline's round keys in one register per round written by the H
+# engine (aes_pipe_bram RK = 1, SPLIT = 3: 80 + 10 DP16KD); latency 25. The steps to it:
+# gcm_enc_fast_a5 (ghash_eo ARCH 5: the operand XORs and the accumulator selection between the
+# AC Reg and the leaf products; the key carried through the pipeline, aes_pipe_bram) and
+# gcm_enc_fast_a6 (ARCH 6, the key still carried)
+FAST_GH = "one shared two-stage Karatsuba GHASH multiplier for the even/odd blocks"
+for name, gh, split, what in (
+        ("gcm_enc_fast", 9, 3, "AES S-boxes in block RAM and the round keys in one register per round written by "
+         "the H engine, " + FAST_GH + " with its operands registered in leaf form"),
+        ("gcm_enc_fast_c2", 10, 3, "as gcm_enc_fast, with two copies of the GHASH multiplier's leaf-form operand "
+         "registers"),
+        ("gcm_enc_fast_a6", 9, 2, "AES S-boxes (pipeline and H engine) in block RAM, " + FAST_GH
+         + ", its operands registered in leaf form"),
+        ("gcm_enc_fast_a5", 8, 2, "AES S-boxes (pipeline and H engine) in block RAM, " + FAST_GH)):
+    DESIGNS[name] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": gh, "SPLIT": split}, 1.0, "25",
+                     "GCM encryption core, " + what + " (one block per clock)")
 DESIGNS["gcm_enc_iter_ds32"] = ("gcm_core", CORE_FILES, {"MODE": 0, "GH": 4, "ITER": 1}, 0.1, "17",
                                 "GCM encryption core, one iterative AES-128 (also H), even/odd digit-serial D = 32 GHASH "
                                 "(10 clocks per block)")
@@ -87,7 +100,9 @@ def gen_files(hw, py):
                     ("gf128_mul_dsf32", ["--arch", "digit-serial", "--fused", "--digit", "32"]),
                     ("gf128_mul_dsp16", ["--arch", "digit-serial", "--preload", "--digit", "16"]),
                     ("gf128_mul_dsf16", ["--arch", "digit-serial", "--fused", "--digit", "16"]),
-                    ("gf128_mul_kar2", ["--arch", "karatsuba", "--depth", "2"])):
+                    ("gf128_mul_kar2", ["--arch", "karatsuba", "--depth", "2"]),
+                    ("gf128_mul_kar2s", ["--arch", "karatsuba-split", "--depth", "2"]),
+                    ("gf128_mul_kar2c", ["--arch", "karatsuba-split", "--depth", "2", "--copies", "2"])):
         subprocess.run([py, g, "--poly", "128,7,2,1,0", "--name", n, "-o", os.path.join(hw, GEN, n + ".v")] + args,
                        check=True)
 
@@ -119,8 +134,14 @@ def synth(hw, name, top, files, params, timeout, reuse=False):
 
 
 def parse_stat(path):
+    """Cell counts of the design (with hierarchy: yosys's totals under "design hierarchy")."""
     cells = {}
-    for line in open(path):
+    lines = open(path).read().split("\n")
+    for k, line in enumerate(lines):
+        if "=== design hierarchy ===" in line:
+            lines = lines[k:]
+            break
+    for line in lines:
         m = re.match(r"\s+(\d+)\s+(\$?\w+)\s*$", line)   # "    12242   LUT4"
         if m:
             cells[m.group(2)] = cells.get(m.group(2), 0) + int(m.group(1))

@@ -8,9 +8,11 @@
 // SPLIT = 2: SPLIT = 1 with the 20 S-box look-ups in block RAM (10 aes_sbox_rom2, DP16KD on
 // the ECP5): the ROMs' registered addresses take the place of the register after SubBytes,
 // so the timing is SPLIT = 1's (20 clocks per block).
+// rkey / rkey_n (SPLIT = 1, 2): the round key K_r computed in this clock and r (0: none);
+// K_r is computed in the clock 2r - 1 after start (aes_pipe_bram RK = 1 takes its round keys there).
 module aes_iter #(parameter SPLIT = 0) (input wire clk, input wire rst, input wire start, input wire [127:0] blk,
                  input wire [127:0] key, output wire ready, output reg done,
-                 output reg [127:0] dout);
+                 output reg [127:0] dout, output wire [127:0] rkey, output wire [3:0] rkey_n);
   generate if (SPLIT == 0) begin : one
   reg [127:0] st, rk;
   reg [3:0] rnd;      // round applied this clock from the registers (2..10), 0 = idle
@@ -24,6 +26,7 @@ module aes_iter #(parameter SPLIT = 0) (input wire clk, input wire rst, input wi
   wire [127:0] so, ko;
   aes_round r0 (.state_in(si), .rk_in(ki), .rcon(ci), .last(last),
                 .state_out(so), .rk_out(ko));
+  assign rkey = ko; assign rkey_n = 4'd0;
   always @(posedge clk) begin
     done <= 1'b0;
     if (rst) begin
@@ -77,6 +80,8 @@ module aes_iter #(parameter SPLIT = 0) (input wire clk, input wire rst, input wi
   end
   aes_round_b rb (.sb(sbq), .sw(swq), .rk_in(kr), .rcon(rcon), .last(step == 5'd19),
                   .state_out(so), .rk_out(ko));
+  assign rkey = ko;
+  assign rkey_n = (!idle && step[0]) ? step[4:1] + 4'd1 : 4'd0;
   always @(posedge clk) begin
     done <= 1'b0;
     if (rst) begin

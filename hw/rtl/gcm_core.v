@@ -41,7 +41,9 @@
 // by the even and odd blocks (GL = 2, one block per clock). SPLIT = 2: the pipelined AES with
 // its S-boxes in block RAM (aes_pipe_bram.v, latency 20 like SPLIT = 1; the H engine is the
 // SPLIT = 1 iterative AES). GH = 8: as GH = 7 with the Karatsuba-Ofman multiplier
-// (ghash_eo.v ARCH 5).
+// (ghash_eo.v ARCH 5). GH = 9: ARCH 6, the same multiplier with its operands (the AC Reg
+// and the multiplicand) registered in Karatsuba leaf form, the accumulator XORed in before
+// the AC Reg.
 // With ITER = 1, E(K,Y0) and the received tag are not delayed (END words are TA >= GL
 // clocks apart); with ITER = 0 (GH = 4..6 beside the pipelined AES, one word per GR clocks)
 // they are.
@@ -91,6 +93,8 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        newkey = !lastkey_v || (in_key != lastkey);
   wire        eng_ready, eng_done;
   wire [127:0] h_new;
+  wire [127:0] eng_rkey;                  // SPLIT = 3: the engine's round keys for the pipeline
+  wire [3:0]   eng_rkey_n;
 
   // ------------------------------------------------------------------ Input Reg
   reg         ir_v, ir_sop, ir_last, ir_iv96, ir_dec, ir_newkey;
@@ -132,9 +136,10 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   wire        mode_dec = (MODE == 1) ? 1'b1 : (MODE == 0) ? 1'b0 : in_dec;
 
   generate if (!ITER) begin : heng
-  aes_iter #(.SPLIT(SPLIT == 2 ? 2 : SPLIT ? 1 : 0)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
+  aes_iter #(.SPLIT(SPLIT >= 2 ? 2 : SPLIT ? 1 : 0)) engine (.clk(clk), .rst(rst), .start((GR == 1) ? (ir_v && ir_sop && ir_newkey) : hreq),
                    .blk(128'd0),
-                   .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new));
+                   .key(ir_key), .ready(eng_ready), .done(eng_done), .dout(h_new),
+                   .rkey(eng_rkey), .rkey_n(eng_rkey_n));
   end else begin : nheng
     assign eng_ready = 1'b1;
     assign eng_done = 1'b0;
@@ -230,9 +235,13 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
   // ------------------------------------------------------------------ pipelined AES
   wire         ks_v;
   wire [127:0] ks;
-  generate if (!ITER && SPLIT == 2) begin : pipeb
+  generate if (!ITER && SPLIT == 3) begin : piperk
+  aes_pipe_bram #(.RK(1)) aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
+                .rkey(eng_rkey), .rkey_n(eng_rkey_n), .vout(ks_v), .dout(ks));
+  assign aes_ready = 1'b1;
+  end else if (!ITER && SPLIT == 2) begin : pipeb
   aes_pipe_bram aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
-                .vout(ks_v), .dout(ks));
+                .rkey(128'd0), .rkey_n(4'd0), .vout(ks_v), .dout(ks));
   assign aes_ready = 1'b1;
   end else if (!ITER) begin : pipe
   aes_pipe #(.SPLIT(SPLIT)) aes (.clk(clk), .rst(rst), .vin(ir_ctr && !hold), .blk(ir_blk), .key(ir_key),
@@ -352,7 +361,7 @@ module gcm_core #(parameter MODE = 2, parameter GH = 0, parameter SPLIT = 0, par
       ghash gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs), .in_data(mux2),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end else begin : gheo
-      ghash_eo #(.ARCH(GH == 8 ? 5 : GH == 7 ? 4 : GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
+      ghash_eo #(.ARCH(GH == 10 ? 7 : GH == 9 ? 6 : GH == 8 ? 5 : GH == 7 ? 4 : GH == 6 ? 3 : GH >= 3 ? 2 : GH - 1), .D(GH >= 5 ? 16 : GH == 4 ? 32 : 64)) gh (.clk(clk), .rst(rst), .in_v(fo_v), .in_hs(gh_in_hs),
                 .in_last(fo_kind == K_END || fo_kind == K_IVLEN), .in_data(mux2), .in_ready(),
                 .h_load(h_load), .h_in(h_new), .x_out(x_reg), .x_v(x_v));
     end

@@ -19,6 +19,18 @@
 // two stages (half the AND-XOR array of ARCH 1 at the same rate and timing).
 // ARCH 5: ARCH 4 with a Karatsuba-Ofman multiplier (gf128_mul_kar2: 9 leaf products of
 // 32 x 32 bits registered, recombination and reduction in the second clock; no h x^i matrix).
+// ARCH 6: ARCH 5 with the multiplier's operands in registers in Karatsuba leaf form
+// (gf128_mul_kar2s: 9 x 32 leaf operand bits each): the block is XORed with its accumulator
+// BEFORE the AC Reg (in the take clock: the accumulator then is the product on z, or the
+// accumulator register after a bubble), and the AC Reg holds the leaf sums of that XOR; the
+// multiplicand register holds the leaf sums of H^2 or H, kept in leaf form beside the H and
+// H^2 Regs. So every AND term of the leaf products reads two flip-flops, and the accumulator
+// selection, the epoch compares and the operand XORs sit before the registers, in the
+// accumulate path z -> AC Reg. Same interface and timing as ARCH 5.
+// ARCH 7: ARCH 6 with two copies of the AC Reg and of the multiplicand register
+// (gf128_mul_kar2c: each copy feeds half of each leaf's product bits), kept apart by
+// keep_hierarchy registers (kreg), so each operand flip-flop drives about 16 AND terms
+// instead of 32.
 // The core accepts one block every R = ceil(L/2) clocks (in_ready), so D = 64 keeps up with
 // one block per clock, D = 32 with one block per two clocks, D = 16 one per four.
 //
@@ -33,7 +45,7 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
   output wire in_ready,
   input  wire h_load, input wire [127:0] h_in,
   output wire [127:0] x_out, output reg x_v);
-  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1 || ARCH == 4 || ARCH == 5) ? 2 : (ARCH == 3) ? 128 / D + 1 : 128 / D;
+  localparam integer L = (ARCH == 0) ? 1 : (ARCH == 1 || ARCH >= 4) ? 2 : (ARCH == 3) ? 128 / D + 1 : 128 / D;
   localparam integer R = (L + 1) / 2;
 
   reg  [127:0] h, h2;                       // H Reg and H^2 Reg
@@ -100,6 +112,38 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
       gf128_mul_par2 m0 (.clk(clk), .start(st0), .a(a0), .h(b0), .z(z0));
       gf128_mul_par2 m1 (.clk(clk), .start(st1), .a(a1), .h(b1), .z(z1));
       assign dn0 = d0; assign dn1 = d1;
+    end else if (ARCH == 6 || ARCH == 7) begin : split
+      // the AC Reg and the multiplicand register in leaf form; the incoming block's
+      // accumulator (even blocks acc0, odd blocks acc1) as the AC Reg would see it in the
+      // next clock: the product on z now if it is that accumulator's, else the register
+      reg d0, d1;
+      reg  [0:287] al, bl, hl, h2l;
+      wire [0:287] hl_in, h2l_in, al_in, bl_in;
+      wire [127:0] z;
+      wire [127:0] acc_nx = par ? (d1 ? z : acc1) : (d0 ? z : acc0);
+      wire         aep_nx = par ? (d1 ? mep1 : aep1) : (d0 ? mep0 : aep0);
+      wire [127:0] a_in = in_data ^ ((!in_hs && aep_nx == ep_in) ? acc_nx : 128'd0);
+      gf128_mul_kar2s_sum sh (.a(h_in), .s(hl_in));
+      gf128_mul_kar2s_sum sh2 (.a(h2_in), .s(h2l_in));
+      gf128_mul_kar2s_sum sa (.a(a_in), .s(al_in));
+      assign bl_in = in_last ? (h_load ? hl_in : hl) : (h_load ? h2l_in : h2l);
+      always @(posedge clk) begin
+        d0 <= rst ? 1'b0 : st0; d1 <= rst ? 1'b0 : st1;
+        if (h_load) begin hl <= hl_in; h2l <= h2l_in; end
+        if (take) begin
+          al <= al_in;
+          bl <= bl_in;
+        end
+      end
+      if (ARCH == 6) begin : one
+        gf128_mul_kar2s m (.clk(clk), .la(al), .lb(bl), .z(z));
+      end else begin : two
+        wire [0:287] al2, bl2;
+        kreg #(.W(576)) c2 (.clk(clk), .en(take), .d({al_in, bl_in}), .q({al2, bl2}));
+        gf128_mul_kar2c m (.clk(clk), .la({al, al2}), .lb({bl, bl2}), .z(z));
+      end
+      assign z0 = z; assign z1 = z;
+      assign dn0 = d0; assign dn1 = d1;
     end else if (ARCH == 4 || ARCH == 5) begin : shared
       // the AC Reg's block with its accumulator (acc0 for even, acc1 for odd blocks) enters
       // the multiplier's first stage every clock; the product of the block of the previous
@@ -145,4 +189,11 @@ module ghash_eo #(parameter ARCH = 2, parameter D = 64) (
     if (dn1) acc1 <= z1;
   end
   assign x_out = ((aep0 == xep) ? acc0 : 128'd0) ^ ((aep1 == xep) ? acc1 : 128'd0);
+endmodule
+
+// A register bank that synthesis keeps as its own (keep_hierarchy: not merged with an
+// identical bank), for copies of high-fanout registers (ghash_eo ARCH 7).
+(* keep_hierarchy *)
+module kreg #(parameter W = 1) (input wire clk, input wire en, input wire [W-1:0] d, output reg [W-1:0] q);
+  always @(posedge clk) if (en) q <= d;
 endmodule

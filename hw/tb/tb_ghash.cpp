@@ -24,13 +24,15 @@ static u128 gmul(u128 a, u128 b) {   // reflected order: the integer's MSB is x^
 static void put(VlWide<4>& w, u128 x) { for (int i = 0; i < 4; i++) w[i] = (uint32_t)(x >> (32 * i)); }
 static u128 val(const VlWide<4>& w) { u128 x = 0; for (int i = 3; i >= 0; i--) x = (x << 32) | w[i]; return x; }
 
-static const int NC = 7;
+static const int NC = 9;
 static const char* NAMES[NC] = {"ghash.v, 1 parallel (1 clock)", "even/odd, 2 parallel (1 clock)",
                                 "even/odd, 2 parallel pipelined (2 clocks)", "even/odd, 2 digit-serial D=64",
                                 "even/odd, 2 digit-serial D=32", "even/odd, 2 digit-serial D=16",
-                                "even/odd, 2 digit-serial D=16, preloaded"};
+                                "even/odd, 2 digit-serial D=16, preloaded",
+                                "even/odd, 1 shared Karatsuba (2 clocks)",
+                                "even/odd, 1 shared Karatsuba, leaf-form operand registers (2 clocks)"};
 // ceil(L / 2) clocks per block, L = 128/D clocks per multiply (+ 1 load clock when preloaded)
-static const double WANT_CPB[NC] = {1, 1, 1, 1, 2, 4, 5};
+static const double WANT_CPB[NC] = {1, 1, 1, 1, 2, 4, 5, 1, 1};
 
 struct Hash { u128 h; bool newh; std::vector<u128> blk; u128 want; };
 
@@ -38,10 +40,10 @@ struct Top {
   Vgh_top* t = new Vgh_top;
   long cycle = 0;
   VlWide<4>* din(int k) {
-    switch (k) { case 0: return &t->d0; case 1: return &t->d1; case 2: return &t->d2; case 3: return &t->d3; case 4: return &t->d4; case 5: return &t->d5; default: return &t->d6; }
+    switch (k) { case 0: return &t->d0; case 1: return &t->d1; case 2: return &t->d2; case 3: return &t->d3; case 4: return &t->d4; case 5: return &t->d5; case 6: return &t->d6; case 7: return &t->d7; default: return &t->d8; }
   }
   const VlWide<4>* xo(int k) {
-    switch (k) { case 0: return &t->x0; case 1: return &t->x1; case 2: return &t->x2; case 3: return &t->x3; case 4: return &t->x4; case 5: return &t->x5; default: return &t->x6; }
+    switch (k) { case 0: return &t->x0; case 1: return &t->x1; case 2: return &t->x2; case 3: return &t->x3; case 4: return &t->x4; case 5: return &t->x5; case 6: return &t->x6; case 7: return &t->x7; default: return &t->x8; }
   }
 };
 
