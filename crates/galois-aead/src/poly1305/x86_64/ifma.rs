@@ -130,10 +130,15 @@ trait Lanes44: Copy {
     unsafe fn madd_lo(c: Self, a: Self, b: Self) -> Self;
     /// c + the high 52 bits of each lane's product a b (`vpmadd52huq`).
     unsafe fn madd_hi(c: Self, a: Self, b: Self) -> Self;
+    /// Lane-wise a + b (the trait's `# Safety`, as for every method).
     unsafe fn add(a: Self, b: Self) -> Self;
+    /// Lane-wise a & b.
     unsafe fn and(a: Self, b: Self) -> Self;
+    /// Lane-wise a | b.
     unsafe fn or(a: Self, b: Self) -> Self;
+    /// Each lane shifted left by N bits (N among the impl's shift list).
     unsafe fn shl<const N: u32>(a: Self) -> Self;
+    /// Each lane shifted right by N bits (N among the impl's shift list).
     unsafe fn shr<const N: u32>(a: Self) -> Self;
     /// `x` in every lane.
     unsafe fn splat(x: u64) -> Self;
